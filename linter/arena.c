@@ -1,0 +1,133 @@
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Blocks are chained; a request larger than the block size gets a block of
+ * its own so that big arrays do not waste a whole standard block. */
+enum { BLOCK_SIZE = 64 * 1024, ALIGN = 16 };
+
+typedef struct Block {
+    struct Block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+} Block;
+
+struct Arena {
+    Block *head;
+};
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fputs("keylint: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+Arena *arena_new(void)
+{
+    Arena *a = xmalloc(sizeof *a);
+    a->head = NULL;
+    return a;
+}
+
+void arena_free(Arena *a)
+{
+    if (!a)
+        return;
+    Block *b = a->head;
+    while (b) {
+        Block *next = b->next;
+        free(b);
+        b = next;
+    }
+    free(a);
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (size == 0)
+        size = ALIGN;
+    Block *b = a->head;
+    if (!b || b->size - b->used < size) {
+        size_t cap = size > BLOCK_SIZE / 4 ? size : BLOCK_SIZE;
+        Block *nb = xmalloc(sizeof *nb + cap);
+        nb->used = 0;
+        nb->size = cap;
+        if (b && cap != BLOCK_SIZE) {
+            /* Keep the current block as head so its free space is used. */
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->head = nb;
+        }
+        b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+    return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
+{
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return arena_strdup(a, "");
+    if ((size_t)n < sizeof small)
+        return arena_strndup(a, small, (size_t)n);
+    char *p = arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = arena_vprintf(a, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void arena_grow(Arena *a, void **items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > SIZE_MAX / elem) {
+        fputs("keylint: out of memory\n", stderr);
+        abort();
+    }
+    void *n = arena_alloc(a, ncap * elem);
+    if (*items && *cap)
+        memcpy(n, *items, *cap * elem);
+    *items = n;
+    *cap = ncap;
+}

@@ -1,0 +1,35 @@
+/* Arena allocation: every allocation of a phase belongs to one arena and is
+ * released with it. Nothing allocated here is freed individually. */
+#ifndef KEYLINT_ARENA_H
+#define KEYLINT_ARENA_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct Arena Arena;
+
+Arena *arena_new(void);
+void arena_free(Arena *a);
+
+/* Zeroed memory, aligned for any type. Aborts on out-of-memory. */
+void *arena_alloc(Arena *a, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
+
+/* Grow an arena-backed array to hold at least `need` elements of `elem`
+ * bytes. The old block stays in the arena (at most doubling waste). */
+void arena_grow(Arena *a, void **items, size_t *cap, size_t need, size_t elem);
+
+/* An arena-backed growable array: `VEC(T) v = {0}; VEC_PUSH(a, &v, x);` */
+#define VEC(T) struct { T *v; size_t n, cap; }
+#define VEC_PUSH(arena, vec, ...)                                              \
+    do {                                                                       \
+        arena_grow((arena), (void **)&(vec)->v, &(vec)->cap, (vec)->n + 1,     \
+                   sizeof *(vec)->v);                                          \
+        (vec)->v[(vec)->n++] = (__VA_ARGS__);                                  \
+    } while (0)
+
+#endif

@@ -1,0 +1,100 @@
+#include "common.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *severity_name(Severity s)
+{
+    switch (s) {
+    case SEV_ERROR:
+        return "error";
+    case SEV_WARNING:
+        return "warning";
+    case SEV_OFF:
+        break;
+    }
+    return "off";
+}
+
+bool severity_parse(const char *s, Severity *out)
+{
+    if (!strcmp(s, "error"))
+        *out = SEV_ERROR;
+    else if (!strcmp(s, "warning") || !strcmp(s, "warn"))
+        *out = SEV_WARNING;
+    else if (!strcmp(s, "off"))
+        *out = SEV_OFF;
+    else
+        return false;
+    return true;
+}
+
+void strlist_push(Arena *a, StrList *l, const char *s)
+{
+    arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = s;
+}
+
+bool strlist_has(const StrList *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i], s))
+            return true;
+    return false;
+}
+
+bool strlist_has_ci(const StrList *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcasecmp(l->v[i], s))
+            return true;
+    return false;
+}
+
+void problems_init(Problems *p)
+{
+    memset(p, 0, sizeof *p);
+    p->arena = arena_new();
+}
+
+void problems_free(Problems *p)
+{
+    arena_free(p->arena);
+    memset(p, 0, sizeof *p);
+}
+
+void problems_add(Problems *p, const char *path, uint32_t line, uint32_t col,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    Problem pr = {
+        .path = arena_strdup(p->arena, path ? path : ""),
+        .line = line,
+        .col = col,
+        .message = arena_vprintf(p->arena, fmt, ap),
+    };
+    va_end(ap);
+    VEC_PUSH(p->arena, &p->items, pr);
+}
+
+static int problem_cmp(const void *a, const void *b)
+{
+    const Problem *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return strcmp(x->message, y->message);
+}
+
+void problems_sort(Problems *p)
+{
+    if (p->items.n > 1)
+        qsort(p->items.v, p->items.n, sizeof *p->items.v, problem_cmp);
+}

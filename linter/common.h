@@ -1,0 +1,61 @@
+/* Small types shared by every stage of the pipeline. */
+#ifndef KEYLINT_COMMON_H
+#define KEYLINT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+#define KEYLINT_VERSION "0.1.0"
+
+/* A source range: byte offsets, 0-based rows and 0-based byte columns. */
+typedef struct Span {
+    uint32_t start_byte, end_byte;
+    uint32_t start_row, start_col;
+    uint32_t end_row, end_col;
+} Span;
+
+typedef enum Severity {
+    SEV_OFF = 0,
+    SEV_WARNING = 1,
+    SEV_ERROR = 2,
+} Severity;
+
+const char *severity_name(Severity s);
+/* "error" | "warning" | "off"; returns false for anything else. */
+bool severity_parse(const char *s, Severity *out);
+
+typedef struct StrList {
+    const char **v;
+    size_t n, cap;
+} StrList;
+
+void strlist_push(Arena *a, StrList *l, const char *s);
+bool strlist_has(const StrList *l, const char *s);
+/* Case-insensitive membership. */
+bool strlist_has_ci(const StrList *l, const char *s);
+
+/* Input problems (unreadable file, bad config, parse failure): reported on
+ * stderr as `path:line:col: error: message`, and they make the exit code 2.
+ * line/col are 1-based; 0 means "no position". The list owns its strings. */
+typedef struct Problem {
+    const char *path;
+    uint32_t line, col;
+    const char *message;
+} Problem;
+
+typedef struct Problems {
+    Arena *arena;
+    VEC(Problem) items;
+} Problems;
+
+void problems_init(Problems *p);
+void problems_free(Problems *p);
+void problems_add(Problems *p, const char *path, uint32_t line, uint32_t col,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Sort by path, line, column, message (stable output). */
+void problems_sort(Problems *p);
+
+#endif

@@ -1,0 +1,33 @@
+/* Diagnostics: what rules emit and reporters print. */
+#ifndef KEYLINT_DIAG_H
+#define KEYLINT_DIAG_H
+
+#include "common.h"
+
+typedef struct Diagnostic {
+    const char *rule;    /* rule id, e.g. "magic-string" */
+    Severity severity;   /* never SEV_OFF */
+    const char *path;    /* display path, relative to the current directory */
+    Span span;
+    const char *message;
+    const char *fix;     /* optional suggestion, NULL if none */
+} Diagnostic;
+
+/* The list owns every string it holds (its arena). */
+typedef struct DiagList {
+    Arena *arena;
+    VEC(Diagnostic) items;
+} DiagList;
+
+void diag_init(DiagList *d);
+void diag_free(DiagList *d);
+Diagnostic *diag_add(DiagList *d, const char *rule, Severity sev,
+                     const char *path, Span span, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Append copies of every diagnostic of `src`. */
+void diag_append(DiagList *dst, const DiagList *src);
+/* Sort by path, line, column, rule, message; drop exact duplicates
+ * (same rule, path, position and message). */
+void diag_sort(DiagList *d);
+
+#endif
