@@ -1,0 +1,184 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_RESET "\033[0m"
+
+static bool is_cont(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+/* Code points in s[0..n). */
+static size_t count_chars(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_cont((unsigned char)s[i]))
+            k++;
+    return k;
+}
+
+uint32_t utf8_column(const char *line, size_t line_len, uint32_t byte_col)
+{
+    size_t n = byte_col < line_len ? byte_col : line_len;
+    if (!line)
+        return byte_col + 1;
+    return (uint32_t)count_chars(line, n) + 1;
+}
+
+bool report_want_color(FILE *f)
+{
+    const char *force = getenv("FORCE_COLOR");
+    if (force && *force && strcmp(force, "0") != 0)
+        return true;
+    const char *no = getenv("NO_COLOR");
+    if (no && *no)
+        return false;
+    if (!f)
+        return false;
+    int fd = fileno(f);
+    return fd >= 0 && isatty(fd);
+}
+
+/* Where the reporter is in the current file: the source and the start of
+ * row `row` at byte `off`. Diagnostics come sorted, so lines are found by
+ * moving forward. */
+typedef struct Cursor {
+    const char *path;
+    const char *src;
+    size_t len;
+    uint32_t row;
+    size_t off;
+} Cursor;
+
+/* The text of row `row` (without its line break) or false when the file
+ * has no such row or no source. */
+static bool find_line(Cursor *c, uint32_t row, const char **line,
+                      size_t *line_len)
+{
+    if (!c->src)
+        return false;
+    if (row < c->row) {
+        c->row = 0;
+        c->off = 0;
+    }
+    while (c->row < row) {
+        const char *nl = memchr(c->src + c->off, '\n', c->len - c->off);
+        if (!nl)
+            return false;
+        c->off = (size_t)(nl - c->src) + 1;
+        c->row++;
+    }
+    const char *s = c->src + c->off;
+    const char *nl = memchr(s, '\n', c->len - c->off);
+    size_t n = nl ? (size_t)(nl - s) : c->len - c->off;
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    *line = s;
+    *line_len = n;
+    return true;
+}
+
+static void print_caret(FILE *out, const Diagnostic *g, const char *line,
+                        size_t line_len, bool color)
+{
+    size_t sc = g->span.start_col < line_len ? g->span.start_col : line_len;
+    size_t ec = line_len;
+    if (g->span.end_row == g->span.start_row)
+        ec = g->span.end_col < line_len ? g->span.end_col : line_len;
+    else if (g->span.end_row < g->span.start_row)
+        ec = sc;
+    if (ec < sc)
+        ec = sc;
+
+    for (size_t i = 0; i < sc; i++) {
+        unsigned char ch = (unsigned char)line[i];
+        if (ch == '\t')
+            fputc('\t', out);
+        else if (!is_cont(ch))
+            fputc(' ', out);
+    }
+    size_t k = count_chars(line + sc, ec - sc);
+    if (color)
+        fputs(C_GREEN, out);
+    fputc('^', out);
+    for (size_t i = 1; i < k; i++)
+        fputc('~', out);
+    if (color)
+        fputs(C_RESET, out);
+    fputc('\n', out);
+}
+
+void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
+                 SourceLookup lookup, void *ctx)
+{
+    bool color = o && o->color;
+    bool text = !o || o->format == REPORT_TEXT;
+    Cursor cur = {0};
+
+    for (size_t i = 0; i < d->items.n; i++) {
+        const Diagnostic *g = &d->items.v[i];
+        const char *path = g->path ? g->path : "";
+        if (!cur.path || strcmp(cur.path, path) != 0) {
+            cur = (Cursor){.path = path};
+            if (lookup)
+                cur.src = lookup(ctx, path, &cur.len);
+            if (cur.src && cur.len == 0)
+                cur.len = strlen(cur.src);
+        }
+        const char *line = NULL;
+        size_t line_len = 0;
+        bool have = find_line(&cur, g->span.start_row, &line, &line_len);
+        uint32_t lno = g->span.start_row + 1;
+        uint32_t col = have ? utf8_column(line, line_len, g->span.start_col)
+                            : g->span.start_col + 1;
+        const char *sev = severity_name(g->severity);
+        const char *rule = g->rule ? g->rule : "";
+        const char *msg = g->message ? g->message : "";
+
+        if (color)
+            fprintf(out, C_BOLD "%s:%u:%u:" C_RESET " %s%s" C_RESET
+                         ": %s " C_DIM "[%s]" C_RESET "\n",
+                    path, lno, col,
+                    g->severity == SEV_ERROR ? C_RED : C_YELLOW, sev, msg,
+                    rule);
+        else
+            fprintf(out, "%s:%u:%u: %s: %s [%s]\n", path, lno, col, sev, msg,
+                    rule);
+
+        if (!text)
+            continue;
+        if (have) {
+            fwrite(line, 1, line_len, out);
+            fputc('\n', out);
+            print_caret(out, g, line, line_len, color);
+        }
+        if (g->fix)
+            fprintf(out, "  help: %s\n", g->fix);
+    }
+}
+
+void report_summary(FILE *out, const DiagList *d, size_t files_linted,
+                    const ReportOptions *o)
+{
+    size_t errors = 0, warnings = 0;
+    for (size_t i = 0; i < d->items.n; i++) {
+        if (d->items.v[i].severity == SEV_ERROR)
+            errors++;
+        else if (d->items.v[i].severity == SEV_WARNING)
+            warnings++;
+    }
+    bool color = o && o->color;
+    fprintf(out, "%s%zu error%s, %zu warning%s in %zu file%s%s\n",
+            color ? C_BOLD : "", errors, errors == 1 ? "" : "s", warnings,
+            warnings == 1 ? "" : "s", files_linted,
+            files_linted == 1 ? "" : "s", color ? C_RESET : "");
+}

@@ -1,0 +1,42 @@
+/* Printing diagnostics for people: text and concise formats. */
+#ifndef KEYLINT_REPORT_H
+#define KEYLINT_REPORT_H
+
+#include <stdio.h>
+
+#include "diag.h"
+
+typedef enum ReportFormat {
+    REPORT_TEXT,    /* finding line, source line, caret underline */
+    REPORT_CONCISE, /* finding line only */
+} ReportFormat;
+
+typedef struct ReportOptions {
+    ReportFormat format;
+    bool color;
+} ReportOptions;
+
+/* Source text of a display path, for snippets; NULL if unavailable. */
+typedef const char *(*SourceLookup)(void *ctx, const char *path, size_t *len);
+
+/* Print sorted diagnostics as
+ *   path:line:col: severity: message [rule-id]
+ * with 1-based line and column (the column counts characters, not bytes),
+ * then for REPORT_TEXT the source line and a caret underline of the span
+ * (its first line only). */
+void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
+                 SourceLookup lookup, void *ctx);
+
+/* "N errors, M warnings in K files" (singular forms for 1), where K is the
+ * number of files linted. */
+void report_summary(FILE *out, const DiagList *d, size_t files_linted,
+                    const ReportOptions *o);
+
+/* Whether to colour output on `f`: a terminal and NO_COLOR unset or empty. */
+bool report_want_color(FILE *f);
+
+/* 1-based character column of byte column `byte_col` in the line starting
+ * at `line` (UTF-8). */
+uint32_t utf8_column(const char *line, size_t line_len, uint32_t byte_col);
+
+#endif

@@ -1,0 +1,42 @@
+/* From command-line paths to the list of source files, and reading them. */
+#ifndef KEYLINT_WALK_H
+#define KEYLINT_WALK_H
+
+#include "common.h"
+
+/* Source kinds: .ts .tsx .mts .cts .js .jsx .mjs .cjs, never *.d.ts. */
+bool is_source_path(const char *path);
+/* .tsx and .jsx use the TSX grammar. */
+bool is_tsx_path(const char *path);
+
+/* Expand `paths` (files or directories; none means ".") into a sorted,
+ * de-duplicated list of display paths (relative to the current directory
+ * when under it, as given otherwise), pushed into `out` (strings owned by
+ * `arena`).
+ *
+ * Directories inside a git work tree list what git tracks or would track
+ * (`git ls-files --cached --others --exclude-standard`); elsewhere every
+ * file below, following symlinks but never the same directory twice.
+ * `node_modules`, `.git` and build output (dist, build, out, coverage,
+ * cdk.out, .serverless, .aws-sam, .next) are skipped, as are non-source
+ * kinds. A file named explicitly is listed whatever its kind.
+ * A path that does not exist or cannot be read adds a Problem. */
+void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
+                StrList *out, Problems *problems);
+
+/* Largest file keylint reads. */
+#define KEYLINT_MAX_FILE_BYTES (8u * 1024u * 1024u)
+
+/* Read a whole file. Returns a malloc'd, NUL-terminated buffer, or NULL
+ * after adding one Problem naming the file: cannot be read (with the
+ * errno text), is a directory, is binary (contains NUL bytes), is not
+ * valid UTF-8 (with the line of the first bad byte), or is larger than
+ * KEYLINT_MAX_FILE_BYTES. A UTF-8 byte-order mark is kept (tree-sitter
+ * skips it). */
+char *read_source(const char *path, size_t *len, Problems *problems);
+
+/* True when `s[0..n)` is valid UTF-8; otherwise stores the offset of the
+ * first invalid byte in *bad (if bad is not NULL). */
+bool utf8_valid(const char *s, size_t n, size_t *bad);
+
+#endif
