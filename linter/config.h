@@ -1,0 +1,89 @@
+/* `.keylint.yml`: the project's configuration, read with libyaml.
+ *
+ * A Config and everything it points to are owned by its arena; free it with
+ * config_free(). Defaults apply to every key the file leaves out, so a
+ * Config from config_default() is complete. */
+#ifndef KEYLINT_CONFIG_H
+#define KEYLINT_CONFIG_H
+
+#include "common.h"
+
+typedef enum TenantMode {
+    TENANT_AUTO = 0, /* multi-tenant if the project's keys carry a tenant */
+    TENANT_REQUIRED,
+    TENANT_NOT_REQUIRED,
+} TenantMode;
+
+typedef struct RuleSetting {
+    const char *id;
+    Severity severity;
+    uint32_t line; /* where it was set, for messages */
+} RuleSetting;
+
+typedef struct AccessPattern {
+    const char *name;
+    const char *pk; /* e.g. "ORDER#{tenantCode}" */
+    const char *sk; /* e.g. "begins_with ORDER_ITEM#{orderId}", may be NULL */
+    const char *index; /* optional index name, may be NULL */
+    uint32_t line;
+} AccessPattern;
+
+typedef struct Config {
+    Arena *arena;
+    const char *path; /* the file read, NULL for built-in defaults */
+    const char *dir;  /* absolute directory the file is in ("" for defaults) */
+
+    const char *separator;         /* default "#" */
+    const char *version_separator; /* default "@" */
+
+    TenantMode tenant_required;    /* tenant.required: auto | true | false */
+    StrList tenant_names;          /* default tenantCode tenantId tenant */
+    StrList tenant_common;         /* default common */
+    StrList tenant_global;         /* entity prefixes that are global: none */
+
+    StrList mutable_fields;        /* default status state priority updatedAt */
+
+    /* Extra key attribute names, on top of pk/sk/gsi1pk/...: */
+    StrList key_pk, key_sk, key_index_pk, key_index_sk;
+
+    StrList schemas;               /* schema files, relative to dir */
+    StrList data_tables, history_tables, command_tables;
+    StrList scan_allowed;          /* globs where Scan is expected */
+    VEC(AccessPattern) access_patterns;
+
+    VEC(RuleSetting) rules;        /* severities set by the file */
+    StrList ignore;                /* globs, relative to dir */
+    uint32_t max_key_components;   /* complex-key; default 5 */
+} Config;
+
+/* Built-in defaults. Never NULL. */
+Config *config_default(void);
+
+/* Read `path`. On any error (unreadable file, YAML syntax error, unknown
+ * key, bad value, unknown rule id) adds a Problem naming the file, line and
+ * key to `problems` and returns NULL. `known_rules` is a NULL-terminated
+ * list of valid rule ids. */
+Config *config_load(const char *path, const char *const *known_rules,
+                    Problems *problems);
+
+void config_free(Config *c);
+
+/* The nearest `.keylint.yml` (then `keylint.yml`) in `dir` or one of its
+ * ancestors; a malloc'd absolute path, or NULL if there is none. */
+char *config_find(const char *dir);
+
+/* The severity of rule `id` under this config, or `fallback` when the
+ * config does not set it. */
+Severity config_rule_severity(const Config *c, const char *id,
+                              Severity fallback);
+
+/* True when `path` (absolute, or relative to the current directory) matches
+ * one of the config's ignore globs, taken relative to the config's dir. */
+bool config_ignores(const Config *c, const char *path);
+
+/* Glob match with `*` (not across '/'), `**` (any number of directories,
+ * including none), `?` and `[...]`. A pattern without '/' matches the last
+ * path component, as .gitignore does. */
+bool glob_match(const char *pattern, const char *path);
+
+#endif

@@ -1,0 +1,125 @@
+#include "dumpir.h"
+
+#include <string.h>
+
+static void flags(FILE *out, uint32_t f)
+{
+    static const struct { uint32_t bit; const char *name; } names[] = {
+        {SEGF_CONST, "const"},         {SEGF_SEPARATOR, "separator"},
+        {SEGF_VERSION_SEP, "version-separator"}, {SEGF_VERSIONED, "versioned"},
+        {SEGF_UNVERSIONED, "unversioned"}, {SEGF_TENANT, "tenant"},
+        {SEGF_COMMON_TENANT, "common-tenant"}, {SEGF_FRAMEWORK, "framework"},
+        {SEGF_HELPER, "helper"},       {SEGF_PARAM, "param"},
+        {SEGF_IMPORTED, "imported"},   {SEGF_DATE, "date"},
+        {SEGF_ARRAY_JOIN, "join"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (f & names[i].bit)
+            fprintf(out, " %s", names[i].name);
+}
+
+static void quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void segs(FILE *out, const SegList *l, int indent, int depth)
+{
+    static const char *const kinds[] = {"text", "ref", "call", "unknown"};
+    for (size_t i = 0; i < l->n; i++) {
+        const Seg *s = &l->v[i];
+        fprintf(out, "%*s%-7s ", indent, "", kinds[s->kind]);
+        if (s->kind == SEG_TEXT || s->kind == SEG_UNKNOWN)
+            quoted(out, s->text);
+        else
+            fputs(s->text, out);
+        fprintf(out, "  @%u:%u", s->span.start_row + 1, s->span.start_col + 1);
+        if (s->name)
+            fprintf(out, " name=%s", s->name);
+        flags(out, s->flags);
+        fputc('\n', out);
+        if (depth < 6)
+            for (size_t a = 0; a < s->nargs; a++) {
+                fprintf(out, "%*sarg %zu:\n", indent + 2, "", a);
+                segs(out, &s->args[a], indent + 4, depth + 1);
+            }
+    }
+}
+
+void dump_ir(FILE *out, const FileIR *ir)
+{
+    Arena *a = arena_new();
+    fprintf(out, "file %s\n", ir->path);
+    if (ir->parse_failed) {
+        fputs("  (not parsed: syntax error)\n", out);
+        arena_free(a);
+        return;
+    }
+    for (size_t i = 0; i < ir->imports.n; i++)
+        fprintf(out, "import %s = %s from \"%s\"\n", ir->imports.v[i].local,
+                ir->imports.v[i].imported, ir->imports.v[i].source);
+    for (size_t i = 0; i < ir->reexports.n; i++)
+        fprintf(out, "export %s = %s from \"%s\"\n", ir->reexports.v[i].local,
+                ir->reexports.v[i].imported, ir->reexports.v[i].source);
+    for (size_t i = 0; i < ir->consts.n; i++) {
+        const ConstDef *c = &ir->consts.v[i];
+        fprintf(out, "const %s%s = ", c->name, c->exported ? " (exported)" : "");
+        quoted(out, seglist_render(a, &c->value));
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < ir->helpers.n; i++) {
+        const HelperDef *h = &ir->helpers.v[i];
+        fprintf(out, "helper %s(", h->name);
+        for (size_t j = 0; j < h->nparams; j++)
+            fprintf(out, "%s%s", j ? ", " : "", h->params[j]);
+        fprintf(out, ")%s -> ", h->exported ? " (exported)" : "");
+        quoted(out, seglist_render(a, &h->returns));
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < ir->ops.n; i++) {
+        const DataOp *o = &ir->ops.v[i];
+        fprintf(out, "op %zu %u:%u %s %s %s table=%s (%s)", i, o->span.start_row + 1,
+                o->span.start_col + 1, op_kind_name(o->kind), op_api_name(o->api), o->callee,
+                o->table ? o->table : "?", table_kind_name(o->table_kind));
+        if (o->index)
+            fprintf(out, " index=%s", o->index);
+        if (o->key_condition) {
+            fputs(" condition=", out);
+            quoted(out, o->key_condition);
+        }
+        if (o->sets.n) {
+            fputs(" sets=", out);
+            for (size_t j = 0; j < o->sets.n; j++)
+                fprintf(out, "%s%s", j ? "," : "", o->sets.v[j]);
+        }
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < ir->keys.n; i++) {
+        const KeyExpr *k = &ir->keys.v[i];
+        fprintf(out, "key %u:%u %s %s %s attr=%s", k->span.start_row + 1,
+                k->span.start_col + 1, key_role_name(k->role), key_site_name(k->site),
+                key_build_name(k->build), k->attr ? k->attr : "?");
+        if (k->cond != COND_NONE)
+            fprintf(out, " cond=%s", cond_op_name(k->cond));
+        if (k->op >= 0)
+            fprintf(out, " op=%d", k->op);
+        if (k->via)
+            fprintf(out, " via=%s@%u:%u", k->via, k->via_span.start_row + 1,
+                    k->via_span.start_col + 1);
+        fputs(" = ", out);
+        quoted(out, seglist_render(a, &k->segs));
+        fputc('\n', out);
+        segs(out, &k->segs, 2, 0);
+    }
+    arena_free(a);
+}

@@ -1,0 +1,1744 @@
+/* Extraction: tree-sitter syntax tree of one file -> FileIR.
+ *
+ * Three passes over the tree:
+ *   1. module level: imports, re-exports, constants, enums, key helpers;
+ *   2. data operations (SDK commands, DocumentClient calls, mbc services),
+ *      each with the key objects, key conditions and update targets it holds;
+ *   3. remaining object literals that carry key attributes (entity key
+ *      definitions, command DTOs, key objects built for later use).
+ * The tree walks use a TSTreeCursor; expression-to-segment conversion
+ * recurses, but never deeper than MAX_DEPTH (deeper input becomes an
+ * UNKNOWN segment), so no input can exhaust the stack. */
+#include "extract.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <tree_sitter/api.h>
+
+#include "ddbexpr.h"
+#include "walk.h"
+
+const TSLanguage *tree_sitter_typescript(void);
+const TSLanguage *tree_sitter_tsx(void);
+
+enum {
+    MAX_DEPTH = 48,      /* expression nesting read into segments */
+    MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
+    UNKNOWN_TEXT_MAX = 60,
+};
+
+#define MBC_CORE "@mbc-cqrs-serverless/core"
+
+typedef struct Ex {
+    Arena *a;
+    FileIR *ir;
+    const char *src;
+    size_t len;
+    const Config *cfg;
+    VEC(uint32_t) consumed; /* start bytes of object literals already read */
+} Ex;
+
+/* ---- node helpers ------------------------------------------------------ */
+
+static bool is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static TSNode field(TSNode n, const char *name)
+{
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+static Span nspan(TSNode n)
+{
+    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    return (Span){ts_node_start_byte(n), ts_node_end_byte(n), s.row, s.column,
+                  e.row, e.column};
+}
+
+static const char *ntext(Ex *x, TSNode n)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > x->len)
+        e = (uint32_t)x->len;
+    if (s > e)
+        s = e;
+    return arena_strndup(x->a, x->src + s, e - s);
+}
+
+static bool text_eq(Ex *x, TSNode n, const char *s)
+{
+    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    size_t l = strlen(s);
+    return e - b == l && !memcmp(x->src + b, s, l);
+}
+
+/* Strip wrappers that do not change a value. */
+static TSNode unwrap(TSNode n)
+{
+    for (int i = 0; i < MAX_DEPTH && !ts_node_is_null(n); i++) {
+        const char *t = ts_node_type(n);
+        if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "as_expression") ||
+            !strcmp(t, "satisfies_expression") || !strcmp(t, "non_null_expression") ||
+            !strcmp(t, "type_assertion") || !strcmp(t, "await_expression")) {
+            TSNode inner = ts_node_named_child(n, 0);
+            if (!strcmp(t, "type_assertion")) /* <T>expr: the expression is last */
+                inner = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
+            if (ts_node_is_null(inner))
+                return n;
+            n = inner;
+        } else {
+            break;
+        }
+    }
+    return n;
+}
+
+static bool is_function_node(TSNode n)
+{
+    const char *t = ts_node_type(n);
+    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
+           !strcmp(t, "generator_function_declaration") ||
+           !strcmp(t, "generator_function") || !strcmp(t, "function");
+}
+
+/* ---- string values ----------------------------------------------------- */
+
+static void append_escape(char *out, size_t *o, const char *e, size_t n)
+{
+    /* e points at the backslash */
+    if (n < 2) {
+        return;
+    }
+    char c = e[1];
+    switch (c) {
+    case 'n': out[(*o)++] = '\n'; break;
+    case 't': out[(*o)++] = '\t'; break;
+    case 'r': out[(*o)++] = '\r'; break;
+    case '0': out[(*o)++] = '\0'; break;
+    case '\n': break; /* line continuation */
+    default:
+        if (c == 'u' || c == 'x') { /* keep \u and \x escapes as written */
+            memcpy(out + *o, e, n);
+            *o += n;
+        } else {
+            out[(*o)++] = c;
+        }
+    }
+}
+
+/* The value of a string literal, or of a template literal without
+ * substitutions. */
+static bool string_value(Ex *x, TSNode n, const char **out)
+{
+    n = unwrap(n);
+    if (!is(n, "string") && !is(n, "template_string"))
+        return false;
+    uint32_t cnt = ts_node_named_child_count(n);
+    size_t cap = ts_node_end_byte(n) - ts_node_start_byte(n) + 1;
+    char *buf = arena_alloc(x->a, cap);
+    size_t o = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+        if (is(c, "string_fragment")) {
+            memcpy(buf + o, x->src + b, e - b);
+            o += e - b;
+        } else if (is(c, "escape_sequence")) {
+            append_escape(buf, &o, x->src + b, e - b);
+        } else {
+            return false; /* substitution */
+        }
+    }
+    buf[o] = '\0';
+    *out = buf;
+    return true;
+}
+
+/* ---- key attribute names ----------------------------------------------- */
+
+static bool match_key_name(const char *name, const char *kind)
+{
+    /* ^(gsi|lsi)?[0-9]*_?(pk|sk)[0-9]*$, case-insensitive; kind "pk"/"sk" */
+    const char *p = name;
+    bool index = false;
+    if (!strncasecmp(p, "gsi", 3) || !strncasecmp(p, "lsi", 3)) {
+        index = true;
+        p += 3;
+    }
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p == '_')
+        p++;
+    if (strncasecmp(p, kind, 2))
+        return false;
+    p += 2;
+    bool digits = false;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits = true;
+    }
+    if (*p)
+        return false;
+    (void)index;
+    (void)digits;
+    return true;
+}
+
+int key_role_for_name(const Config *cfg, const char *name)
+{
+    if (!name || !*name)
+        return -1;
+    if (cfg) {
+        if (strlist_has(&cfg->key_pk, name))
+            return ROLE_PK;
+        if (strlist_has(&cfg->key_sk, name))
+            return ROLE_SK;
+        if (strlist_has(&cfg->key_index_pk, name))
+            return ROLE_INDEX_PK;
+        if (strlist_has(&cfg->key_index_sk, name))
+            return ROLE_INDEX_SK;
+    }
+    bool pk = match_key_name(name, "pk"), sk = match_key_name(name, "sk");
+    if (!pk && !sk)
+        return -1;
+    bool index = !strncasecmp(name, "gsi", 3) || !strncasecmp(name, "lsi", 3);
+    /* pk1, PK2, GSI1PK: an index key; plain pk/PK/sk/SK: the table's. */
+    size_t l = strlen(name);
+    if (!index && l > 2)
+        index = true;
+    if (pk)
+        return index ? ROLE_INDEX_PK : ROLE_PK;
+    return index ? ROLE_INDEX_SK : ROLE_SK;
+}
+
+/* ---- imports and framework names --------------------------------------- */
+
+static const Import *find_import(Ex *x, const char *local)
+{
+    for (size_t i = 0; i < x->ir->imports.n; i++)
+        if (!strcmp(x->ir->imports.v[i].local, local))
+            return &x->ir->imports.v[i];
+    return NULL;
+}
+
+static bool is_framework_source(const char *src)
+{
+    return !strncmp(src, "@mbc-cqrs-serverless/", 21);
+}
+
+/* The framework's name for `local` if it is imported from the framework. */
+static const char *framework_name(Ex *x, const char *local)
+{
+    const Import *im = find_import(x, local);
+    if (!im || !is_framework_source(im->source))
+        return NULL;
+    return im->imported;
+}
+
+/* ---- segments ---------------------------------------------------------- */
+
+static Seg *push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
+                     Span span)
+{
+    Seg s = {.kind = k, .flags = flags, .text = text, .span = span};
+    seglist_push(x->a, l, s);
+    return &l->v[l->n - 1];
+}
+
+static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
+                      const char *name, Span span)
+{
+    /* merge with a preceding inline text of the same origin */
+    if (l->n && l->v[l->n - 1].kind == SEG_TEXT && !(flags & ~0u) &&
+        l->v[l->n - 1].flags == 0 && !name && !l->v[l->n - 1].name) {
+        Seg *p = &l->v[l->n - 1];
+        p->text = arena_printf(x->a, "%s%s", p->text, text);
+        p->span.end_byte = span.end_byte;
+        p->span.end_row = span.end_row;
+        p->span.end_col = span.end_col;
+        return;
+    }
+    Seg *s = push_seg(x, l, SEG_TEXT, flags, text, span);
+    s->name = name;
+}
+
+static void expr_segs(Ex *x, TSNode n, SegList *out, int depth);
+
+/* How a value was built, from its outermost node. */
+static KeyBuild build_of(Ex *x, TSNode n)
+{
+    n = unwrap(n);
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "template_string"))
+        return BUILD_TEMPLATE;
+    if (!strcmp(t, "binary_expression"))
+        return BUILD_CONCAT;
+    if (!strcmp(t, "string"))
+        return BUILD_LITERAL;
+    if (!strcmp(t, "array"))
+        return BUILD_ARRAY;
+    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression"))
+        return BUILD_REF;
+    if (!strcmp(t, "call_expression")) {
+        TSNode f = field(n, "function");
+        if (is(f, "member_expression") && text_eq(x, field(f, "property"), "join"))
+            return BUILD_JOIN;
+        return BUILD_CALL;
+    }
+    return BUILD_OTHER;
+}
+
+/* Binding lookup: the value last assigned to `name` before `use`, in the
+ * blocks that enclose it, or a parameter of an enclosing function. */
+typedef struct Binding {
+    bool found, param;
+    TSNode value; /* null for parameters and declarations without value */
+    TSNode decl;
+} Binding;
+
+static bool pattern_binds(Ex *x, TSNode pat, const char *name)
+{
+    pat = unwrap(pat);
+    if (is(pat, "identifier"))
+        return text_eq(x, pat, name);
+    return false;
+}
+
+static bool params_bind(Ex *x, TSNode fn, const char *name)
+{
+    TSNode ps = field(fn, "parameters");
+    if (ts_node_is_null(ps)) {
+        TSNode p = field(fn, "parameter");
+        return !ts_node_is_null(p) && pattern_binds(x, p, name);
+    }
+    uint32_t cnt = ts_node_named_child_count(ps);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(ps, i);
+        TSNode pat = field(p, "pattern");
+        if (ts_node_is_null(pat))
+            pat = p;
+        if (is(pat, "assignment_pattern"))
+            pat = field(pat, "left");
+        if (pattern_binds(x, pat, name))
+            return true;
+    }
+    return false;
+}
+
+/* Look at statement `st` for a declaration or assignment of `name`. */
+static bool statement_binds(Ex *x, TSNode st, const char *name, Binding *b)
+{
+    if (is(st, "export_statement"))
+        st = field(st, "declaration");
+    if (is(st, "lexical_declaration") || is(st, "variable_declaration")) {
+        bool hit = false;
+        uint32_t cnt = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode d = ts_node_named_child(st, i);
+            if (is(d, "variable_declarator") && pattern_binds(x, field(d, "name"), name)) {
+                b->found = true;
+                b->param = false;
+                b->value = field(d, "value");
+                b->decl = d;
+                hit = true;
+            }
+        }
+        return hit;
+    }
+    if (is(st, "expression_statement")) {
+        TSNode e = ts_node_named_child(st, 0);
+        if (is(e, "assignment_expression") && pattern_binds(x, field(e, "left"), name)) {
+            b->found = true;
+            b->param = false;
+            b->value = field(e, "right");
+            b->decl = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_module)
+{
+    Binding b = {0};
+    uint32_t at = ts_node_start_byte(use);
+    TSNode p = ts_node_parent(use);
+    for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
+        const char *t = ts_node_type(p);
+        bool block = !strcmp(t, "statement_block") || !strcmp(t, "switch_case") ||
+                     !strcmp(t, "switch_default");
+        bool module = !strcmp(t, "program");
+        if (block || (module && include_module)) {
+            uint32_t cnt = ts_node_named_child_count(p);
+            for (uint32_t i = 0; i < cnt; i++) {
+                TSNode st = ts_node_named_child(p, i);
+                if (ts_node_start_byte(st) >= at)
+                    break;
+                statement_binds(x, st, name, &b);
+            }
+            if (b.found)
+                return b;
+        }
+        if (is_function_node(p) && params_bind(x, p, name)) {
+            b.found = true;
+            b.param = true;
+            return b;
+        }
+        if (module)
+            break;
+        p = ts_node_parent(p);
+    }
+    return b;
+}
+
+static bool is_string_like(TSNode n)
+{
+    n = unwrap(n);
+    const char *t = ts_node_type(n);
+    return !strcmp(t, "string") || !strcmp(t, "template_string") ||
+           !strcmp(t, "binary_expression") || !strcmp(t, "array");
+}
+
+static bool lower_contains(const char *s, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *s; s++)
+        if (!strncasecmp(s, needle, nl))
+            return true;
+    return false;
+}
+
+/* Calls whose result is a date or time. */
+static bool is_date_call(const char *callee)
+{
+    static const char *const suffixes[] = {
+        "toISOString", "toJSON", "getTime", "valueOf", "toUTCString", "format",
+        "toLocaleDateString", "toDateString", "getFullYear", "getMonth", "getDate",
+        "getUTCFullYear", "getUTCMonth", "getUTCDate", "unix", "toMillis", "toISO",
+        "toISODate"};
+    if (!strcmp(callee, "Date.now") || !strcmp(callee, "dayjs") ||
+        !strcmp(callee, "moment") || !strcmp(callee, "Date"))
+        return true;
+    const char *dot = strrchr(callee, '.');
+    const char *last = dot ? dot + 1 : callee;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+        if (!strcmp(last, suffixes[i]))
+            return true;
+    return false;
+}
+
+/* Methods that pass their receiver's value through for key purposes. */
+static bool is_passthrough_method(const char *m)
+{
+    return !strcmp(m, "toString") || !strcmp(m, "toUpperCase") ||
+           !strcmp(m, "toLowerCase") || !strcmp(m, "trim") ||
+           !strcmp(m, "toLocaleUpperCase") || !strcmp(m, "toLocaleLowerCase");
+}
+
+static void unknown_seg(Ex *x, TSNode n, SegList *out)
+{
+    const char *t = ntext(x, n);
+    if (strlen(t) > UNKNOWN_TEXT_MAX)
+        t = arena_printf(x->a, "%.*s...", UNKNOWN_TEXT_MAX, t);
+    push_seg(x, out, SEG_UNKNOWN, 0, t, nspan(n));
+}
+
+/* The framework's key generators, expanded into what they build. */
+static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegList *out,
+                           int depth)
+{
+    Span sp = nspan(call);
+    const char *prefix = !strcmp(fw, "masterPk") ? "MASTER"
+                       : !strcmp(fw, "seqPk")    ? "SEQ"
+                       : !strcmp(fw, "ttlSk")    ? "TTL"
+                                                 : NULL;
+    if (!prefix)
+        return false;
+    Seg *s = push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_FRAMEWORK, prefix, sp);
+    s->name = fw;
+    s = push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_SEPARATOR | SEGF_FRAMEWORK,
+                 x->cfg->separator, sp);
+    s->name = fw;
+    TSNode a0 = ts_node_named_child(args, 0);
+    if (ts_node_is_null(a0)) {
+        if (strcmp(fw, "ttlSk")) {
+            s = push_seg(x, out, SEG_TEXT,
+                         SEGF_CONST | SEGF_TENANT | SEGF_COMMON_TENANT | SEGF_FRAMEWORK,
+                         "single", sp);
+            s->name = "DEFAULT_TENANT_CODE";
+        }
+    } else {
+        size_t before = out->n;
+        expr_segs(x, a0, out, depth + 1);
+        if (strcmp(fw, "ttlSk"))
+            for (size_t i = before; i < out->n; i++)
+                if (out->v[i].kind != SEG_TEXT)
+                    out->v[i].flags |= SEGF_TENANT;
+    }
+    return true;
+}
+
+static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
+{
+    TSNode fn = unwrap(field(n, "function"));
+    TSNode args = field(n, "arguments");
+    /* [a, b].join(sep) */
+    if (is(fn, "member_expression")) {
+        TSNode obj = unwrap(field(fn, "object"));
+        TSNode prop = field(fn, "property");
+        if (text_eq(x, prop, "join") && is(obj, "array")) {
+            const char *sep = ",";
+            TSNode a0 = ts_node_named_child(args, 0);
+            SegList sepsegs = {0};
+            bool literal_sep = true;
+            if (!ts_node_is_null(a0)) {
+                if (!string_value(x, a0, &sep)) {
+                    literal_sep = false;
+                    expr_segs(x, a0, &sepsegs, depth + 1);
+                }
+            }
+            uint32_t cnt = ts_node_named_child_count(obj);
+            for (uint32_t i = 0; i < cnt; i++) {
+                if (i > 0) {
+                    if (literal_sep) {
+                        if (*sep) {
+                            Seg *s = push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep,
+                                              ts_node_is_null(a0) ? nspan(prop) : nspan(a0));
+                            (void)s;
+                        }
+                    } else {
+                        seglist_append(x->a, out, &sepsegs);
+                    }
+                }
+                expr_segs(x, ts_node_named_child(obj, i), out, depth + 1);
+            }
+            return;
+        }
+        const char *method = ntext(x, prop);
+        if (is_passthrough_method(method) && ts_node_named_child_count(args) == 0 &&
+            !is(obj, "call_expression")) {
+            expr_segs(x, obj, out, depth + 1);
+            return;
+        }
+    }
+    const char *callee = ntext(x, fn);
+    uint32_t flags = 0;
+    if (is(fn, "identifier")) {
+        const char *fw = framework_name(x, callee);
+        if (fw) {
+            if (framework_call(x, fw, n, args, out, depth))
+                return;
+            flags |= SEGF_FRAMEWORK;
+            if (!strcmp(fw, "addSortKeyVersion"))
+                flags |= SEGF_VERSIONED;
+            else if (!strcmp(fw, "removeSortKeyVersion"))
+                flags |= SEGF_UNVERSIONED;
+        } else if (find_import(x, callee)) {
+            flags |= SEGF_IMPORTED;
+        }
+        if (!strcmp(callee, "String") && ts_node_named_child_count(args) == 1) {
+            expr_segs(x, ts_node_named_child(args, 0), out, depth + 1);
+            return;
+        }
+    }
+    if (is_date_call(callee))
+        flags |= SEGF_DATE;
+    Seg *s = push_seg(x, out, SEG_CALL, flags, callee, nspan(n));
+    uint32_t cnt = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    if (cnt) {
+        SegList *av = arena_alloc(x->a, cnt * sizeof *av);
+        for (uint32_t i = 0; i < cnt; i++)
+            expr_segs(x, ts_node_named_child(args, i), &av[i], depth + 1);
+        /* `s` may have moved while arguments were read into other lists,
+         * but `out` itself did not grow. */
+        s = &out->v[out->n - 1];
+        s->args = av;
+        s->nargs = cnt;
+    }
+}
+
+/* A REF for an identifier or member path, following local bindings of
+ * string-like values and calls. */
+static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
+{
+    const char *name = ntext(x, n);
+    if (is(n, "identifier") || is(n, "shorthand_property_identifier")) {
+        const char *fw = framework_name(x, name);
+        if (fw) {
+            Span sp = nspan(n);
+            struct { const char *name, *text; uint32_t flags; } known[] = {
+                {"KEY_SEPARATOR", "#", SEGF_SEPARATOR},
+                {"VER_SEPARATOR", "@", SEGF_VERSION_SEP},
+                {"TENANT_COMMON", "common", SEGF_TENANT | SEGF_COMMON_TENANT},
+                {"DEFAULT_TENANT_CODE", "single", SEGF_TENANT | SEGF_COMMON_TENANT},
+            };
+            for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+                if (!strcmp(fw, known[i].name)) {
+                    Seg *s = push_seg(x, out, SEG_TEXT,
+                                      SEGF_CONST | SEGF_FRAMEWORK | known[i].flags,
+                                      known[i].text, sp);
+                    s->name = name;
+                    return;
+                }
+            }
+        }
+        Binding b = find_binding(x, n, name, false);
+        if (b.found && b.param) {
+            push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
+            return;
+        }
+        if (b.found && !ts_node_is_null(b.value) && depth < MAX_DEPTH) {
+            TSNode v = unwrap(b.value);
+            if (is_string_like(v)) {
+                size_t before = out->n;
+                expr_segs(x, v, out, depth + 4);
+                /* a named local string constant is a constant */
+                bool all_text = out->n > before;
+                for (size_t i = before; i < out->n; i++)
+                    if (out->v[i].kind != SEG_TEXT)
+                        all_text = false;
+                if (all_text && is(ts_node_parent(b.decl), "lexical_declaration") &&
+                    text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const")) {
+                    for (size_t i = before; i < out->n; i++) {
+                        out->v[i].flags |= SEGF_CONST;
+                        if (!out->v[i].name)
+                            out->v[i].name = name;
+                    }
+                }
+                return;
+            }
+            if (is(v, "call_expression") || is(v, "new_expression")) {
+                size_t before = out->n;
+                expr_segs(x, v, out, depth + 4);
+                if (out->n == before + 1 && out->v[before].kind == SEG_CALL &&
+                    !out->v[before].name)
+                    out->v[before].name = name;
+                return;
+            }
+        }
+        push_seg(x, out, SEG_REF, find_import(x, name) ? SEGF_IMPORTED : 0, name, nspan(n));
+        return;
+    }
+    /* member path: keep as written, without optional-chaining marks */
+    char *path = arena_strdup(x->a, name);
+    char *w = path;
+    for (const char *r = path; *r; r++) {
+        if (*r == '?' && r[1] == '.')
+            continue;
+        if (isspace((unsigned char)*r))
+            continue;
+        *w++ = *r;
+    }
+    *w = '\0';
+    uint32_t flags = 0;
+    TSNode root = n;
+    for (int i = 0; i < MAX_DEPTH && is(root, "member_expression"); i++)
+        root = field(root, "object");
+    if (is(root, "identifier") && find_import(x, ntext(x, root)))
+        flags |= SEGF_IMPORTED;
+    push_seg(x, out, SEG_REF, flags, path, nspan(n));
+}
+
+static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
+{
+    n = unwrap(n);
+    if (ts_node_is_null(n))
+        return;
+    if (depth > MAX_DEPTH) {
+        unknown_seg(x, n, out);
+        return;
+    }
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "string")) {
+        const char *v;
+        if (string_value(x, n, &v) && *v) {
+            Span sp = nspan(n);
+            if (sp.end_byte - sp.start_byte >= 2) { /* inside the quotes */
+                sp.start_byte++, sp.start_col++;
+                sp.end_byte--, sp.end_col--;
+            }
+            push_text(x, out, v, 0, NULL, sp);
+        }
+        return;
+    }
+    if (!strcmp(t, "template_string")) {
+        uint32_t cnt = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (is(c, "string_fragment")) {
+                push_text(x, out, ntext(x, c), 0, NULL, nspan(c));
+            } else if (is(c, "escape_sequence")) {
+                char buf[16];
+                size_t o = 0;
+                uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+                if (e - b < sizeof buf - 1)
+                    append_escape(buf, &o, x->src + b, e - b);
+                buf[o] = '\0';
+                push_text(x, out, arena_strdup(x->a, buf), 0, NULL, nspan(c));
+            } else if (is(c, "template_substitution")) {
+                expr_segs(x, ts_node_named_child(c, 0), out, depth + 1);
+            }
+        }
+        return;
+    }
+    if (!strcmp(t, "binary_expression")) {
+        TSNode op = field(n, "operator");
+        if (text_eq(x, op, "+")) {
+            expr_segs(x, field(n, "left"), out, depth + 1);
+            expr_segs(x, field(n, "right"), out, depth + 1);
+            return;
+        }
+        if (text_eq(x, op, "??") || text_eq(x, op, "||")) {
+            expr_segs(x, field(n, "left"), out, depth + 1);
+            return;
+        }
+        unknown_seg(x, n, out);
+        return;
+    }
+    if (!strcmp(t, "number")) {
+        push_text(x, out, ntext(x, n), 0, NULL, nspan(n));
+        return;
+    }
+    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression") ||
+        !strcmp(t, "this") || !strcmp(t, "subscript_expression") ||
+        !strcmp(t, "shorthand_property_identifier")) {
+        ref_segs(x, n, out, depth);
+        return;
+    }
+    if (!strcmp(t, "call_expression")) {
+        call_segs(x, n, out, depth);
+        return;
+    }
+    if (!strcmp(t, "new_expression")) {
+        const char *ctor = ntext(x, field(n, "constructor"));
+        push_seg(x, out, SEG_CALL, !strcmp(ctor, "Date") ? SEGF_DATE : 0,
+                 arena_printf(x->a, "new %s", ctor), nspan(n));
+        return;
+    }
+    if (!strcmp(t, "array")) {
+        /* Array keys (Turbine) are joined with the separator. */
+        uint32_t cnt = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            if (i > 0)
+                push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, x->cfg->separator, nspan(n));
+            expr_segs(x, ts_node_named_child(n, i), out, depth + 1);
+        }
+        return;
+    }
+    unknown_seg(x, n, out);
+}
+
+/* ---- IR building ------------------------------------------------------- */
+
+static int add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
+{
+    DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
+    op.table_kind = api == API_MBC_DATA      ? TABLE_DATA
+                  : api == API_MBC_HISTORY   ? TABLE_HISTORY
+                  : api == API_MBC_COMMAND   ? TABLE_COMMAND
+                                             : TABLE_UNKNOWN;
+    VEC_PUSH(x->a, &x->ir->ops, op);
+    return (int)x->ir->ops.n - 1;
+}
+
+static bool consumed(Ex *x, TSNode obj)
+{
+    uint32_t b = ts_node_start_byte(obj);
+    for (size_t i = 0; i < x->consumed.n; i++)
+        if (x->consumed.v[i] == b)
+            return true;
+    return false;
+}
+
+static void consume(Ex *x, TSNode obj)
+{
+    if (!consumed(x, obj))
+        VEC_PUSH(x->a, &x->consumed, ts_node_start_byte(obj));
+}
+
+/* Follow an identifier to the object literal (or other value) it holds. */
+static TSNode follow(Ex *x, TSNode n, const char **via, Span *via_span)
+{
+    n = unwrap(n);
+    for (int hop = 0; hop < MAX_BINDING_HOPS && is(n, "identifier"); hop++) {
+        const char *name = ntext(x, n);
+        Binding b = find_binding(x, n, name, true);
+        if (!b.found || b.param || ts_node_is_null(b.value))
+            break;
+        if (via && !*via) {
+            *via = name;
+            *via_span = nspan(b.value);
+        }
+        n = unwrap(b.value);
+    }
+    return n;
+}
+
+/* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
+static TSNode attribute_value(Ex *x, TSNode v)
+{
+    v = unwrap(v);
+    if (is(v, "object") && ts_node_named_child_count(v) == 1) {
+        TSNode p = ts_node_named_child(v, 0);
+        TSNode k = field(p, "key");
+        if (is(p, "pair") && (text_eq(x, k, "S") || text_eq(x, k, "N")))
+            return field(p, "value");
+    }
+    return v;
+}
+
+static void add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site,
+                    int op, CondOp cond)
+{
+    KeyExpr k = {.role = role, .attr = attr, .site = site, .op = op, .cond = cond,
+                 .span = nspan(value)};
+    TSNode v = attribute_value(x, value);
+    if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
+        const char *name = ntext(x, v);
+        Binding b = find_binding(x, v, name, false);
+        if (b.found && !b.param && !ts_node_is_null(b.value)) {
+            TSNode bv = unwrap(b.value);
+            if (is_string_like(bv) || is(bv, "call_expression")) {
+                k.via = name;
+                k.via_span = nspan(bv);
+                v = bv;
+            }
+        }
+    }
+    k.build = build_of(x, v);
+    expr_segs(x, v, &k.segs, 0);
+    if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
+        k.segs.v[0].name = k.via;
+    VEC_PUSH(x->a, &x->ir->keys, k);
+}
+
+static const char *prop_name(Ex *x, TSNode prop)
+{
+    TSNode key;
+    if (is(prop, "shorthand_property_identifier"))
+        return ntext(x, prop);
+    if (!is(prop, "pair"))
+        return NULL;
+    key = field(prop, "key");
+    const char *s;
+    if (is(key, "property_identifier") || is(key, "number"))
+        return ntext(x, key);
+    if (is(key, "string") && string_value(x, key, &s))
+        return s;
+    if (is(key, "computed_property_name")) {
+        TSNode inner = unwrap(ts_node_named_child(key, 0));
+        if (string_value(x, inner, &s))
+            return s;
+        if (is(inner, "identifier")) {
+            /* a module-level string constant of this file */
+            const char *name = ntext(x, inner);
+            for (size_t i = 0; i < x->ir->consts.n; i++) {
+                const ConstDef *c = &x->ir->consts.v[i];
+                if (!strcmp(c->name, name) && c->value.n == 1 &&
+                    c->value.v[0].kind == SEG_TEXT)
+                    return c->value.v[0].text;
+            }
+            return arena_printf(x->a, "[%s]", name);
+        }
+    }
+    return NULL;
+}
+
+static TSNode prop_value(TSNode prop)
+{
+    if (is(prop, "shorthand_property_identifier"))
+        return prop;
+    return field(prop, "value");
+}
+
+/* The value of property `name` in object literal `obj`, or a null node. */
+static TSNode find_prop(Ex *x, TSNode obj, const char *name)
+{
+    TSNode none = {0};
+    if (!is(obj, "object"))
+        return none;
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        const char *pn = prop_name(x, p);
+        if (pn && !strcmp(pn, name))
+            return prop_value(p);
+    }
+    return none;
+}
+
+static bool value_can_be_key(TSNode v)
+{
+    v = unwrap(v);
+    const char *t = ts_node_type(v);
+    static const char *const ok[] = {
+        "string", "template_string", "binary_expression", "identifier",
+        "member_expression", "call_expression", "array", "subscript_expression",
+        "shorthand_property_identifier", "object"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (!strcmp(t, ok[i]))
+            return true;
+    return false;
+}
+
+/* Every key attribute of an object literal (followed through a variable). */
+static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
+{
+    TSNode obj = follow(x, objn, NULL, NULL);
+    if (!is(obj, "object"))
+        return 0;
+    consume(x, obj);
+    size_t added = 0;
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        const char *name = prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        if (role < 0)
+            continue;
+        TSNode v = prop_value(p);
+        if (ts_node_is_null(v) || !value_can_be_key(v))
+            continue;
+        TSNode av = attribute_value(x, v);
+        if (is(av, "object") || is(av, "arrow_function"))
+            continue;
+        if (is(p, "shorthand_property_identifier")) {
+            /* { pk } : the value is the variable pk */
+            add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+        } else {
+            add_key(x, v, (KeyRole)role, name, site, op, COND_NONE);
+        }
+        added++;
+    }
+    return added;
+}
+
+/* Map `#name` through ExpressionAttributeNames. */
+static const char *map_name(Ex *x, TSNode names, const char *n)
+{
+    if (n[0] != '#' || ts_node_is_null(names))
+        return n;
+    TSNode v = find_prop(x, names, n);
+    const char *s;
+    if (!ts_node_is_null(v) && string_value(x, v, &s))
+        return s;
+    return n;
+}
+
+/* A string expression as text: literals, and templates/concatenations
+ * whose substitutions are read as `${...}` placeholders. */
+static const char *expr_string(Ex *x, TSNode n)
+{
+    n = follow(x, n, NULL, NULL);
+    const char *s;
+    if (string_value(x, n, &s))
+        return s;
+    return NULL;
+}
+
+static void key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
+                           bool on_index)
+{
+    KeyConds kc = {0};
+    ddb_parse_key_condition(x->a, kce, &kc);
+    for (size_t i = 0; i < kc.items.n; i++) {
+        const KeyCond *c = &kc.items.v[i];
+        const char *attr = map_name(x, names, c->attr);
+        int role = key_role_for_name(x->cfg, attr);
+        if (role < 0) /* a custom key name: the first condition is the hash key */
+            role = i == 0 ? (on_index ? ROLE_INDEX_PK : ROLE_PK)
+                          : (on_index ? ROLE_INDEX_SK : ROLE_SK);
+        for (int j = 0; j < 2; j++) {
+            if (!c->values[j] || c->values[j][0] != ':')
+                continue;
+            TSNode v = find_prop(x, values, c->values[j]);
+            if (ts_node_is_null(v))
+                continue;
+            add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
+        }
+    }
+}
+
+static OpKind op_kind_of_command(const char *name, bool *ok)
+{
+    static const struct { const char *name; OpKind kind; } cmds[] = {
+        {"GetCommand", OP_GET},          {"GetItemCommand", OP_GET},
+        {"PutCommand", OP_PUT},          {"PutItemCommand", OP_PUT},
+        {"UpdateCommand", OP_UPDATE},    {"UpdateItemCommand", OP_UPDATE},
+        {"DeleteCommand", OP_DELETE},    {"DeleteItemCommand", OP_DELETE},
+        {"QueryCommand", OP_QUERY},      {"ScanCommand", OP_SCAN},
+        {"BatchGetCommand", OP_BATCH_GET}, {"BatchGetItemCommand", OP_BATCH_GET},
+        {"BatchWriteCommand", OP_BATCH_WRITE},
+        {"BatchWriteItemCommand", OP_BATCH_WRITE},
+        {"TransactGetCommand", OP_TRANSACT_GET},
+        {"TransactGetItemsCommand", OP_TRANSACT_GET},
+        {"TransactWriteCommand", OP_TRANSACT_WRITE},
+        {"TransactWriteItemsCommand", OP_TRANSACT_WRITE},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (!strcmp(cmds[i].name, name)) {
+            *ok = true;
+            return cmds[i].kind;
+        }
+    *ok = false;
+    return OP_GET;
+}
+
+static void params_object(Ex *x, TSNode obj, int op);
+
+/* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
+static void transact_items(Ex *x, TSNode arr, OpApi api, const char *callee)
+{
+    arr = follow(x, arr, NULL, NULL);
+    if (!is(arr, "array"))
+        return;
+    uint32_t cnt = ts_node_named_child_count(arr);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode el = follow(x, ts_node_named_child(arr, i), NULL, NULL);
+        if (!is(el, "object"))
+            continue;
+        static const struct { const char *name; OpKind kind; } kinds[] = {
+            {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
+            {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+            TSNode inner = find_prop(x, el, kinds[k].name);
+            if (ts_node_is_null(inner))
+                continue;
+            int op = add_op(x, kinds[k].kind, api, el,
+                            arena_printf(x->a, "%s.%s", callee, kinds[k].name));
+            params_object(x, inner, op);
+        }
+    }
+}
+
+/* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
+ * or { [table]: { Keys: [...] } } */
+static void request_items(Ex *x, TSNode objn, int op)
+{
+    TSNode obj = follow(x, objn, NULL, NULL);
+    if (!is(obj, "object"))
+        return;
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        if (!is(p, "pair"))
+            continue;
+        if (!x->ir->ops.v[op].table) {
+            TSNode k = field(p, "key");
+            const char *s;
+            x->ir->ops.v[op].table_literal = string_value(x, k, &s);
+            x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ntext(x, k);
+        }
+        TSNode v = follow(x, field(p, "value"), NULL, NULL);
+        if (is(v, "object")) { /* batch get: { Keys: [...] } */
+            TSNode keys = follow(x, find_prop(x, v, "Keys"), NULL, NULL);
+            if (is(keys, "array"))
+                for (uint32_t j = 0; j < ts_node_named_child_count(keys); j++)
+                    key_object(x, ts_node_named_child(keys, j), SITE_READ, op);
+            continue;
+        }
+        if (!is(v, "array"))
+            continue;
+        for (uint32_t j = 0; j < ts_node_named_child_count(v); j++) {
+            TSNode req = follow(x, ts_node_named_child(v, j), NULL, NULL);
+            TSNode put = follow(x, find_prop(x, req, "PutRequest"), NULL, NULL);
+            TSNode del = follow(x, find_prop(x, req, "DeleteRequest"), NULL, NULL);
+            if (is(put, "object"))
+                key_object(x, find_prop(x, put, "Item"), SITE_WRITE, op);
+            if (is(del, "object"))
+                key_object(x, find_prop(x, del, "Key"), SITE_READ, op);
+        }
+    }
+}
+
+/* The parameters of an SDK command or DocumentClient call. */
+static void params_object(Ex *x, TSNode objn, int op)
+{
+    TSNode obj = follow(x, objn, NULL, NULL);
+    if (!is(obj, "object"))
+        return;
+    consume(x, obj);
+    DataOp *d = &x->ir->ops.v[op];
+    TSNode table = find_prop(x, obj, "TableName");
+    if (!ts_node_is_null(table)) {
+        const char *s;
+        TSNode tv = unwrap(table);
+        if (string_value(x, tv, &s)) {
+            d->table = s;
+            d->table_literal = true;
+        } else {
+            d->table = ntext(x, tv);
+        }
+    }
+    TSNode index = find_prop(x, obj, "IndexName");
+    if (!ts_node_is_null(index)) {
+        const char *s;
+        d->index = string_value(x, index, &s) ? s : ntext(x, unwrap(index));
+    }
+    TSNode names = follow(x, find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
+    TSNode values = follow(x, find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
+    if (is(values, "object"))
+        consume(x, values);
+
+    TSNode key = find_prop(x, obj, "Key");
+    if (!ts_node_is_null(key))
+        key_object(x, key, SITE_READ, op);
+    TSNode item = find_prop(x, obj, "Item");
+    if (!ts_node_is_null(item))
+        key_object(x, item, SITE_WRITE, op);
+    TSNode start = find_prop(x, obj, "ExclusiveStartKey");
+    if (!ts_node_is_null(start))
+        key_object(x, start, SITE_READ, op);
+
+    TSNode kce = find_prop(x, obj, "KeyConditionExpression");
+    if (!ts_node_is_null(kce)) {
+        const char *s = expr_string(x, kce);
+        if (s) {
+            d->key_condition = s;
+            key_conditions(x, s, names, values, op, d->index != NULL);
+        }
+    }
+    TSNode ue = find_prop(x, obj, "UpdateExpression");
+    if (!ts_node_is_null(ue)) {
+        const char *s = expr_string(x, ue);
+        StrList targets = {0};
+        if (s && ddb_parse_update_targets(x->a, s, &targets))
+            for (size_t i = 0; i < targets.n; i++)
+                strlist_push(x->a, &x->ir->ops.v[op].sets, map_name(x, names, targets.v[i]));
+    }
+    TSNode ri = find_prop(x, obj, "RequestItems");
+    if (!ts_node_is_null(ri))
+        request_items(x, ri, op);
+    TSNode ti = find_prop(x, obj, "TransactItems");
+    if (!ts_node_is_null(ti))
+        transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
+}
+
+static void sdk_command(Ex *x, TSNode n)
+{
+    TSNode ctor = field(n, "constructor");
+    if (!is(ctor, "identifier") && !is(ctor, "member_expression"))
+        return;
+    const char *name = ntext(x, ctor);
+    const char *dot = strrchr(name, '.');
+    bool ok;
+    OpKind kind = op_kind_of_command(dot ? dot + 1 : name, &ok);
+    if (!ok)
+        return;
+    /* a local class of the same name is not the SDK's */
+    const Import *im = find_import(x, dot ? name : name);
+    if (im && strncmp(im->source, "@aws-sdk/", 9) && !dot)
+        return;
+    TSNode args = field(n, "arguments");
+    TSNode a0 = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+    int op = add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
+    if (!ts_node_is_null(a0))
+        params_object(x, a0, op);
+}
+
+/* The receiver's last name: `this.dataService.getItem` -> "dataService". */
+static const char *receiver_name(Ex *x, TSNode member)
+{
+    TSNode obj = unwrap(field(member, "object"));
+    if (is(obj, "member_expression"))
+        return ntext(x, field(obj, "property"));
+    if (is(obj, "identifier"))
+        return ntext(x, obj);
+    return "";
+}
+
+static bool has_any_prop(Ex *x, TSNode obj, const char *const *names)
+{
+    for (; *names; names++)
+        if (!ts_node_is_null(find_prop(x, obj, *names)))
+            return true;
+    return false;
+}
+
+static void mbc_call(Ex *x, TSNode n, const char *recv, const char *method, TSNode args)
+{
+    OpApi api;
+    if (lower_contains(recv, "historyservice"))
+        api = API_MBC_HISTORY;
+    else if (lower_contains(recv, "commandservice"))
+        api = API_MBC_COMMAND;
+    else if (lower_contains(recv, "dataservice"))
+        api = API_MBC_DATA;
+    else
+        return;
+    const char *callee = arena_printf(x->a, "%s.%s", recv, method);
+    TSNode a0 = ts_node_named_child(args, 0);
+    if (!strcmp(method, "getItem") || !strcmp(method, "getLatestItem")) {
+        int op = add_op(x, OP_GET, api, n, callee);
+        key_object(x, a0, SITE_READ, op);
+    } else if (!strncmp(method, "listItemsByPk", 13) || !strncmp(method, "listAllItemsByPk", 16)) {
+        int op = add_op(x, OP_QUERY, api, n, callee);
+        if (!ts_node_is_null(a0) && value_can_be_key(a0))
+            add_key(x, a0, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
+        TSNode opts = follow(x, ts_node_named_child(args, 1), NULL, NULL);
+        TSNode sk = follow(x, find_prop(x, opts, "sk"), NULL, NULL);
+        if (is(sk, "object")) {
+            consume(x, sk);
+            TSNode ex = find_prop(x, sk, "skExpession");
+            if (ts_node_is_null(ex))
+                ex = find_prop(x, sk, "skExpression");
+            TSNode vals = follow(x, find_prop(x, sk, "skAttributeValues"), NULL, NULL);
+            const char *s = ts_node_is_null(ex) ? NULL : expr_string(x, ex);
+            if (s) {
+                x->ir->ops.v[op].key_condition = s;
+                TSNode none = {0};
+                key_conditions(x, s, none, vals, op, false);
+            }
+        }
+    } else if (!strncmp(method, "publish", 7)) {
+        OpKind k = strstr(method, "PartialUpdate") ? OP_UPDATE : OP_PUT;
+        int op = add_op(x, k, api, n, callee);
+        TSNode dto = follow(x, a0, NULL, NULL);
+        if (is(dto, "new_expression")) {
+            TSNode da = field(dto, "arguments");
+            dto = ts_node_is_null(da) ? da : ts_node_named_child(da, 0);
+        }
+        key_object(x, dto, SITE_WRITE, op);
+    }
+}
+
+static void call_expression(Ex *x, TSNode n)
+{
+    TSNode fn = unwrap(field(n, "function"));
+    if (!is(fn, "member_expression"))
+        return;
+    TSNode args = field(n, "arguments");
+    if (ts_node_is_null(args))
+        return;
+    const char *method = ntext(x, field(fn, "property"));
+    const char *recv = receiver_name(x, fn);
+    mbc_call(x, n, recv, method, args);
+
+    /* DocumentClient (v2) and lookalike clients: a method of the API's
+     * name called with a params object that has the API's shape. */
+    static const struct { const char *name; OpKind kind; } v2[] = {
+        {"get", OP_GET}, {"put", OP_PUT}, {"update", OP_UPDATE},
+        {"delete", OP_DELETE}, {"query", OP_QUERY}, {"scan", OP_SCAN},
+        {"batchGet", OP_BATCH_GET}, {"batchWrite", OP_BATCH_WRITE},
+        {"transactGet", OP_TRANSACT_GET}, {"transactWrite", OP_TRANSACT_WRITE},
+        {"getItem", OP_GET}, {"putItem", OP_PUT}, {"updateItem", OP_UPDATE},
+        {"deleteItem", OP_DELETE}, {"batchGetItem", OP_BATCH_GET},
+        {"batchWriteItem", OP_BATCH_WRITE}};
+    for (size_t i = 0; i < sizeof v2 / sizeof *v2; i++) {
+        if (strcmp(method, v2[i].name))
+            continue;
+        TSNode obj = follow(x, ts_node_named_child(args, 0), NULL, NULL);
+        static const char *const shape[] = {
+            "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
+            "TransactItems", NULL};
+        if (!is(obj, "object") || consumed(x, obj) || !has_any_prop(x, obj, shape))
+            return;
+        int op = add_op(x, v2[i].kind, API_SDK_V2, n,
+                        arena_printf(x->a, "%s.%s", recv, method));
+        params_object(x, obj, op);
+        return;
+    }
+}
+
+/* ---- module level: imports, constants, helpers ------------------------- */
+
+static void import_statement(Ex *x, TSNode n)
+{
+    TSNode srcn = field(n, "source");
+    const char *src;
+    if (!string_value(x, srcn, &src))
+        return;
+    TSNode clause = ts_node_named_child(n, 0);
+    if (!is(clause, "import_clause"))
+        return;
+    uint32_t cnt = ts_node_named_child_count(clause);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode c = ts_node_named_child(clause, i);
+        if (is(c, "identifier")) {
+            Import im = {ntext(x, c), "default", src};
+            VEC_PUSH(x->a, &x->ir->imports, im);
+        } else if (is(c, "namespace_import")) {
+            Import im = {ntext(x, ts_node_named_child(c, 0)), "*", src};
+            VEC_PUSH(x->a, &x->ir->imports, im);
+        } else if (is(c, "named_imports")) {
+            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
+                TSNode sp = ts_node_named_child(c, j);
+                if (!is(sp, "import_specifier"))
+                    continue;
+                TSNode name = field(sp, "name"), alias = field(sp, "alias");
+                const char *nm;
+                if (!string_value(x, name, &nm))
+                    nm = ntext(x, name);
+                Import im = {ts_node_is_null(alias) ? nm : ntext(x, alias), nm, src};
+                VEC_PUSH(x->a, &x->ir->imports, im);
+            }
+        }
+    }
+}
+
+static void reexport(Ex *x, TSNode n)
+{
+    TSNode srcn = field(n, "source");
+    const char *src;
+    if (ts_node_is_null(srcn) || !string_value(x, srcn, &src))
+        return;
+    TSNode clause = ts_node_named_child(n, 0);
+    if (is(clause, "export_clause")) {
+        for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+            TSNode sp = ts_node_named_child(clause, j);
+            TSNode name = field(sp, "name"), alias = field(sp, "alias");
+            const char *nm = ntext(x, name);
+            Import im = {ts_node_is_null(alias) ? nm : ntext(x, alias), nm, src};
+            VEC_PUSH(x->a, &x->ir->reexports, im);
+        }
+    } else {
+        Import im = {"*", "*", src};
+        if (is(clause, "namespace_export"))
+            im.local = ntext(x, ts_node_named_child(clause, 0));
+        VEC_PUSH(x->a, &x->ir->reexports, im);
+    }
+}
+
+static void add_const(Ex *x, const char *name, TSNode value, bool exported)
+{
+    ConstDef c = {.name = name, .exported = exported, .span = nspan(value)};
+    expr_segs(x, value, &c.value, 0);
+    VEC_PUSH(x->a, &x->ir->consts, c);
+}
+
+/* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
+static void object_consts(Ex *x, const char *prefix, TSNode obj, bool exported, int depth)
+{
+    if (depth > 4)
+        return;
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        if (!is(p, "pair"))
+            continue;
+        const char *pn = prop_name(x, p);
+        if (!pn)
+            continue;
+        const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
+        TSNode v = unwrap(field(p, "value"));
+        if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
+            add_const(x, name, v, exported);
+        else if (is(v, "object"))
+            object_consts(x, name, v, exported, depth + 1);
+    }
+}
+
+static void enum_declaration(Ex *x, TSNode n, bool exported)
+{
+    const char *ename = ntext(x, field(n, "name"));
+    TSNode body = field(n, "body");
+    uint32_t cnt = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode m = ts_node_named_child(body, i);
+        if (!is(m, "enum_assignment"))
+            continue;
+        TSNode v = unwrap(field(m, "value"));
+        if (!is(v, "string") && !is(v, "template_string"))
+            continue;
+        const char *mn = ntext(x, field(m, "name"));
+        const char *s;
+        if (string_value(x, field(m, "name"), &s))
+            mn = s;
+        add_const(x, arena_printf(x->a, "%s.%s", ename, mn), v, exported);
+    }
+}
+
+/* Split camelCase / snake_case into lowercase words and look for `w`. */
+static bool name_has_word(const char *name, const char *w)
+{
+    char word[64];
+    size_t wl = 0;
+    for (const char *p = name;; p++) {
+        bool boundary = !*p || *p == '_' || *p == '-' || *p == '.' ||
+                        (isupper((unsigned char)*p) && p > name &&
+                         (islower((unsigned char)p[-1]) ||
+                          (isupper((unsigned char)p[-1]) && islower((unsigned char)p[1])))) ||
+                        (isdigit((unsigned char)*p) && p > name && !isdigit((unsigned char)p[-1]));
+        if (boundary && wl) {
+            word[wl] = '\0';
+            if (!strcasecmp(word, w))
+                return true;
+            wl = 0;
+        }
+        if (!*p)
+            return false;
+        if (*p != '_' && *p != '-' && *p != '.' && wl + 1 < sizeof word)
+            word[wl++] = (char)tolower((unsigned char)*p);
+    }
+}
+
+static KeyRole role_from_helper_name(const char *name)
+{
+    bool index = name_has_word(name, "gsi") || name_has_word(name, "lsi") ||
+                 name_has_word(name, "index");
+    if (name_has_word(name, "pk") || name_has_word(name, "partition") ||
+        name_has_word(name, "hash"))
+        return index ? ROLE_INDEX_PK : ROLE_PK;
+    if (name_has_word(name, "sk") || name_has_word(name, "sort") ||
+        name_has_word(name, "range"))
+        return index ? ROLE_INDEX_SK : ROLE_SK;
+    return ROLE_KEY;
+}
+
+/* Does a returned value look like a key? Keys have no whitespace; they
+ * carry the separator, a separator constant, a framework key, or are
+ * returned by a function whose name says key. */
+static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *fname)
+{
+    if (build == BUILD_OTHER || build == BUILD_REF || segs->n == 0)
+        return false;
+    bool text = false, hole = false, sep = false;
+    char sepc = x->cfg->separator[0];
+    for (size_t i = 0; i < segs->n; i++) {
+        const Seg *s = &segs->v[i];
+        if (s->kind == SEG_TEXT) {
+            for (const char *p = s->text; *p; p++)
+                if (isspace((unsigned char)*p))
+                    return false;
+            text = true;
+            if (strchr(s->text, sepc) || (s->flags & SEGF_SEPARATOR))
+                sep = true;
+        } else {
+            hole = true;
+            if (s->kind == SEG_REF && (strstr(s->text, "SEPARATOR") || strstr(s->text, "PREFIX")))
+                sep = true;
+            if (s->kind == SEG_CALL && (s->flags & SEGF_FRAMEWORK))
+                sep = true;
+        }
+    }
+    if (build == BUILD_LITERAL)
+        return false; /* a helper returning one literal is a constant */
+    if (sep && (hole || build == BUILD_JOIN))
+        return true;
+    bool keyish = name_has_word(fname, "pk") || name_has_word(fname, "sk") ||
+                  name_has_word(fname, "key") || name_has_word(fname, "keys");
+    return keyish && text && hole;
+}
+
+/* The expression a function returns, if it returns one key-shaped value:
+ * an arrow's expression body or the first key-shaped `return`. */
+static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
+{
+    TSNode body = field(fn, "body");
+    if (ts_node_is_null(body))
+        return;
+    TSNode ret = {0};
+    if (!is(body, "statement_block")) {
+        ret = body;
+    } else {
+        /* the returns of this function (not of nested ones), in order */
+        TSTreeCursor c = ts_tree_cursor_new(body);
+        bool more = ts_tree_cursor_goto_first_child(&c);
+        while (more) {
+            TSNode cur = ts_tree_cursor_current_node(&c);
+            bool descend = !is_function_node(cur) && !is(cur, "class_declaration");
+            if (is(cur, "return_statement")) {
+                TSNode e = ts_node_named_child(cur, 0);
+                if (!ts_node_is_null(e) && is_string_like(e)) {
+                    ret = e;
+                    break;
+                }
+                if (!ts_node_is_null(e) && is(unwrap(e), "call_expression") && ts_node_is_null(ret))
+                    ret = e;
+                descend = false;
+            }
+            if (descend && ts_tree_cursor_goto_first_child(&c))
+                continue;
+            while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
+                if (!ts_tree_cursor_goto_parent(&c) ||
+                    ts_node_eq(ts_tree_cursor_current_node(&c), body))
+                    break;
+            if (ts_node_eq(ts_tree_cursor_current_node(&c), body))
+                break;
+        }
+        ts_tree_cursor_delete(&c);
+    }
+    if (ts_node_is_null(ret))
+        return;
+    ret = unwrap(ret);
+    HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
+    KeyBuild build = build_of(x, ret);
+    expr_segs(x, ret, &h.returns, 0);
+    if (!key_shaped(x, &h.returns, build, name))
+        return;
+    /* parameters, in order */
+    TSNode ps = field(fn, "parameters");
+    if (ts_node_is_null(ps)) {
+        TSNode p = field(fn, "parameter");
+        if (!ts_node_is_null(p)) {
+            h.params = arena_alloc(x->a, sizeof *h.params);
+            h.params[h.nparams++] = ntext(x, p);
+        }
+    } else {
+        uint32_t cnt = ts_node_named_child_count(ps);
+        h.params = arena_alloc(x->a, (cnt + 1) * sizeof *h.params);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode p = ts_node_named_child(ps, i);
+            TSNode pat = field(p, "pattern");
+            if (ts_node_is_null(pat))
+                pat = p;
+            if (is(pat, "assignment_pattern"))
+                pat = field(pat, "left");
+            h.params[h.nparams++] = is(pat, "identifier") ? ntext(x, pat) : "?";
+        }
+    }
+    VEC_PUSH(x->a, &x->ir->helpers, h);
+    KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
+                 .site = SITE_HELPER, .op = -1, .span = nspan(ret),
+                 .segs = h.returns};
+    VEC_PUSH(x->a, &x->ir->keys, k);
+}
+
+/* Helper objects: `export const Keys = { order: (id) => ..., ... }` */
+static void object_helpers(Ex *x, const char *prefix, TSNode obj, bool exported)
+{
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        if (is(p, "method_definition")) {
+            helper_function(x, arena_printf(x->a, "%s.%s", prefix, ntext(x, field(p, "name"))),
+                            p, exported);
+            continue;
+        }
+        if (!is(p, "pair"))
+            continue;
+        TSNode v = unwrap(field(p, "value"));
+        const char *pn = prop_name(x, p);
+        if (pn && (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")))
+            helper_function(x, arena_printf(x->a, "%s.%s", prefix, pn), v, exported);
+    }
+}
+
+static void module_declaration(Ex *x, TSNode n, bool exported)
+{
+    if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
+        uint32_t cnt = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode d = ts_node_named_child(n, i);
+            TSNode nm = field(d, "name");
+            if (!is(d, "variable_declarator") || !is(nm, "identifier"))
+                continue;
+            const char *name = ntext(x, nm);
+            TSNode v = unwrap(field(d, "value"));
+            if (ts_node_is_null(v))
+                continue;
+            if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
+                add_const(x, name, v, exported);
+            else if (is(v, "object")) {
+                object_consts(x, name, v, exported, 0);
+                object_helpers(x, name, v, exported);
+            } else if (is(v, "arrow_function") || is(v, "function_expression") ||
+                       is(v, "function"))
+                helper_function(x, name, v, exported);
+        }
+    } else if (is(n, "function_declaration")) {
+        helper_function(x, ntext(x, field(n, "name")), n, exported);
+    } else if (is(n, "enum_declaration")) {
+        enum_declaration(x, n, exported);
+    }
+}
+
+static void module_pass(Ex *x, TSNode root)
+{
+    uint32_t cnt = ts_node_named_child_count(root);
+    /* imports first: later passes ask where names come from */
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode n = ts_node_named_child(root, i);
+        if (is(n, "import_statement"))
+            import_statement(x, n);
+    }
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode n = ts_node_named_child(root, i);
+        if (is(n, "export_statement")) {
+            TSNode decl = field(n, "declaration");
+            if (!ts_node_is_null(decl)) {
+                module_declaration(x, decl, true);
+            } else if (!ts_node_is_null(field(n, "source"))) {
+                reexport(x, n);
+            } else {
+                /* export default <expr> / export { a, b } */
+                TSNode v = field(n, "value");
+                if (!ts_node_is_null(v)) {
+                    v = unwrap(v);
+                    if (is(v, "arrow_function") || is(v, "function_expression") ||
+                        is(v, "function"))
+                        helper_function(x, "default", v, true);
+                    else if (is(v, "identifier")) {
+                        Import im = {"default", ntext(x, v), ""};
+                        VEC_PUSH(x->a, &x->ir->reexports, im);
+                    }
+                }
+                TSNode clause = ts_node_named_child(n, 0);
+                if (is(clause, "export_clause")) {
+                    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+                        TSNode sp = ts_node_named_child(clause, j);
+                        TSNode name = field(sp, "name"), alias = field(sp, "alias");
+                        if (ts_node_is_null(name))
+                            continue;
+                        Import im = {ts_node_is_null(alias) ? ntext(x, name) : ntext(x, alias),
+                                     ntext(x, name), ""};
+                        VEC_PUSH(x->a, &x->ir->reexports, im);
+                    }
+                }
+                /* `export default function name() {}` has a declaration field */
+            }
+        } else {
+            module_declaration(x, n, false);
+        }
+    }
+}
+
+/* ---- the tree walks ---------------------------------------------------- */
+
+typedef void (*Visit)(Ex *x, TSNode n);
+
+static void walk(Ex *x, TSNode root, Visit visit)
+{
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_named(n))
+            visit(x, n);
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool next = false;
+        do {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                next = true;
+                break;
+            }
+        } while (ts_tree_cursor_goto_parent(&c));
+        if (!next)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+static void visit_ops(Ex *x, TSNode n)
+{
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "new_expression"))
+        sdk_command(x, n);
+    else if (!strcmp(t, "call_expression"))
+        call_expression(x, n);
+}
+
+/* Is this object literal what a function returns? */
+static bool is_returned(TSNode obj)
+{
+    TSNode p = ts_node_parent(obj);
+    for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "return_statement"))
+            return true;
+        if (!strcmp(t, "arrow_function"))
+            return true;
+        if (strcmp(t, "parenthesized_expression") && strcmp(t, "as_expression") &&
+            strcmp(t, "satisfies_expression"))
+            return false;
+        p = ts_node_parent(p);
+    }
+    return false;
+}
+
+static void visit_objects(Ex *x, TSNode n)
+{
+    if (!is(n, "object") || consumed(x, n))
+        return;
+    /* at least one key attribute whose value is built here, or two */
+    uint32_t cnt = ts_node_named_child_count(n);
+    int keys = 0, built = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(n, i);
+        int role = key_role_for_name(x->cfg, prop_name(x, p));
+        if (role < 0)
+            continue;
+        TSNode v = unwrap(prop_value(p));
+        if (ts_node_is_null(v) || !value_can_be_key(v) || is(v, "object"))
+            continue;
+        keys++;
+        if (is_string_like(v) || is(v, "call_expression"))
+            built++;
+    }
+    if (keys >= 2 || built >= 1)
+        key_object(x, n, is_returned(n) ? SITE_ENTITY : SITE_OBJECT, -1);
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+static void first_error(TSNode root, TSPoint *at)
+{
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    *at = ts_node_start_point(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_missing(n) || !strcmp(ts_node_type(n), "ERROR")) {
+            *at = ts_node_start_point(n);
+            break;
+        }
+        if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool next = false;
+        do {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                next = true;
+                break;
+            }
+        } while (ts_tree_cursor_goto_parent(&c));
+        if (!next)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+FileIR *extract_file(const char *path, const char *text, size_t len, const Config *cfg,
+                     Problems *problems)
+{
+    Arena *a = arena_new();
+    FileIR *ir = arena_alloc(a, sizeof *ir);
+    ir->arena = a;
+    ir->path = arena_strdup(a, path);
+
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, is_tsx_path(path) ? tree_sitter_tsx()
+                                                     : tree_sitter_typescript());
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ts_parser_delete(parser);
+    if (!tree) {
+        ir->parse_failed = true;
+        problems_add(problems, path, 0, 0, "could not be parsed; skipped");
+        return ir;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (ts_node_has_error(root)) {
+        TSPoint at;
+        first_error(root, &at);
+        ir->parse_failed = true;
+        problems_add(problems, path, at.row + 1, at.column + 1,
+                     "syntax error; file skipped (keylint reads only files that parse)");
+        ts_tree_delete(tree);
+        return ir;
+    }
+    Ex x = {.a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    module_pass(&x, root);
+    walk(&x, root, visit_ops);
+    walk(&x, root, visit_objects);
+    ts_tree_delete(tree);
+    return ir;
+}
+
+void fileir_free(FileIR *ir)
+{
+    if (ir)
+        arena_free(ir->arena);
+}

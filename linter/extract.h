@@ -1,0 +1,22 @@
+/* Extraction: one file's syntax tree to its IR (ir.h). Depends on nothing
+ * but the file and its configuration, so files can be extracted in
+ * parallel. */
+#ifndef KEYLINT_EXTRACT_H
+#define KEYLINT_EXTRACT_H
+
+#include "config.h"
+#include "ir.h"
+
+/* Parse `text` (TSX grammar for .tsx/.jsx, TypeScript otherwise) and
+ * extract its IR. Never NULL. A file with syntax errors gets one Problem
+ * (with the first error's position), parse_failed set and an empty IR.
+ * The FileIR owns its arena; free with fileir_free(). */
+FileIR *extract_file(const char *path, const char *text, size_t len,
+                     const Config *cfg, Problems *problems);
+void fileir_free(FileIR *ir);
+
+/* The role a property name has as a key attribute, or -1 if it is not one:
+ * pk/PK, sk/SK, gsi1pk/GSI1SK/lsi1sk/pk2..., and the config's names. */
+int key_role_for_name(const Config *cfg, const char *name);
+
+#endif

@@ -1,0 +1,135 @@
+#include "ir.h"
+
+#include <string.h>
+
+const char *key_role_name(KeyRole r)
+{
+    static const char *const n[] = {"pk", "sk", "index-pk", "index-sk", "key"};
+    return (unsigned)r < sizeof n / sizeof *n ? n[r] : "?";
+}
+
+const char *key_build_name(KeyBuild b)
+{
+    static const char *const n[] = {"template", "concat", "join", "array",
+                                    "literal", "call", "ref", "other"};
+    return (unsigned)b < sizeof n / sizeof *n ? n[b] : "?";
+}
+
+const char *key_site_name(KeySite s)
+{
+    static const char *const n[] = {"write", "read", "condition", "object", "helper", "entity"};
+    return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
+}
+
+const char *cond_op_name(CondOp c)
+{
+    static const char *const n[] = {"", "=", "begins_with", "between", "<", "<=", ">", ">="};
+    return (unsigned)c < sizeof n / sizeof *n ? n[c] : "?";
+}
+
+const char *op_kind_name(OpKind k)
+{
+    static const char *const n[] = {"get", "query", "scan", "put", "update", "delete",
+                                    "batch-get", "batch-write", "transact-get",
+                                    "transact-write"};
+    return (unsigned)k < sizeof n / sizeof *n ? n[k] : "?";
+}
+
+const char *op_api_name(OpApi a)
+{
+    static const char *const n[] = {"sdk-v3", "sdk-v2", "mbc-data", "mbc-command",
+                                    "mbc-history"};
+    return (unsigned)a < sizeof n / sizeof *n ? n[a] : "?";
+}
+
+const char *table_kind_name(TableKind t)
+{
+    static const char *const n[] = {"unknown", "data", "command", "history"};
+    return (unsigned)t < sizeof n / sizeof *n ? n[t] : "?";
+}
+
+bool op_is_read(OpKind k)
+{
+    return k == OP_GET || k == OP_QUERY || k == OP_SCAN || k == OP_BATCH_GET ||
+           k == OP_TRANSACT_GET;
+}
+
+bool op_is_write(OpKind k)
+{
+    return k == OP_PUT || k == OP_UPDATE || k == OP_DELETE || k == OP_BATCH_WRITE ||
+           k == OP_TRANSACT_WRITE;
+}
+
+void seglist_push(Arena *a, SegList *l, Seg s)
+{
+    arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = s;
+}
+
+void seglist_append(Arena *a, SegList *dst, const SegList *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        seglist_push(a, dst, src->v[i]);
+}
+
+SegList seglist_copy(Arena *a, const SegList *src)
+{
+    SegList l = {0};
+    seglist_append(a, &l, src);
+    return l;
+}
+
+static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
+                   int depth);
+
+static void put(Arena *a, char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t n = strlen(s);
+    arena_grow(a, (void **)buf, cap, *len + n + 1, 1);
+    memcpy(*buf + *len, s, n + 1);
+    *len += n;
+}
+
+static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
+                   int depth)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const Seg *s = &l->v[i];
+        switch (s->kind) {
+        case SEG_TEXT:
+            put(a, buf, len, cap, s->text);
+            break;
+        case SEG_REF:
+            put(a, buf, len, cap, "{");
+            put(a, buf, len, cap, s->text);
+            put(a, buf, len, cap, "}");
+            break;
+        case SEG_CALL:
+            put(a, buf, len, cap, "{");
+            put(a, buf, len, cap, s->text);
+            put(a, buf, len, cap, "(");
+            if (depth < 4)
+                for (size_t j = 0; j < s->nargs; j++) {
+                    if (j)
+                        put(a, buf, len, cap, ", ");
+                    render(a, &s->args[j], buf, len, cap, depth + 1);
+                }
+            else if (s->nargs)
+                put(a, buf, len, cap, "...");
+            put(a, buf, len, cap, ")}");
+            break;
+        case SEG_UNKNOWN:
+            put(a, buf, len, cap, "{?}");
+            break;
+        }
+    }
+}
+
+char *seglist_render(Arena *a, const SegList *l)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    put(a, &buf, &len, &cap, "");
+    render(a, l, &buf, &len, &cap, 0);
+    return buf;
+}

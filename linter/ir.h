@@ -1,0 +1,221 @@
+/* The IR: what extraction sees in one file, and the contract every rule
+ * reads. Rules never look at syntax trees; they read KeyExpr and DataOp.
+ *
+ * A FileIR and everything it points to belong to the FileIR's arena.
+ * Extraction fills it from one file alone; resolution (resolve.h) then
+ * rewrites the segments of its keys in place, using facts from the whole
+ * project, so that constants, imports and helper calls are seen through. */
+#ifndef KEYLINT_IR_H
+#define KEYLINT_IR_H
+
+#include "common.h"
+
+/* ---- Segments: the pieces a key is built from ------------------------ */
+
+typedef enum SegKind {
+    SEG_TEXT,    /* literal text: inline in the source, or a constant's value */
+    SEG_REF,     /* a runtime value: identifier or member path ("order.status") */
+    SEG_CALL,    /* a call whose result is part of the key */
+    SEG_UNKNOWN, /* an expression extraction does not read (ternary, ...) */
+} SegKind;
+
+enum SegFlag {
+    SEGF_CONST = 1u << 0,       /* TEXT: value of the constant in ->name */
+    SEGF_SEPARATOR = 1u << 1,   /* TEXT: value of a key-separator constant */
+    SEGF_VERSION_SEP = 1u << 2, /* TEXT: value of the version-separator constant */
+    SEGF_VERSIONED = 1u << 3,   /* carries a version suffix (addSortKeyVersion) */
+    SEGF_UNVERSIONED = 1u << 4, /* removeSortKeyVersion(...): version cleared */
+    SEGF_TENANT = 1u << 5,      /* a tenant code (variable, common, default) */
+    SEGF_COMMON_TENANT = 1u << 6, /* the common / default tenant */
+    SEGF_FRAMEWORK = 1u << 7,   /* recognised by its import from the seed framework */
+    SEGF_HELPER = 1u << 8,      /* produced by inlining an application helper */
+    SEGF_PARAM = 1u << 9,       /* REF: a parameter of the enclosing function */
+    SEGF_IMPORTED = 1u << 10,   /* REF/CALL: the name is imported */
+    SEGF_DATE = 1u << 11,       /* a date/time value (toISOString, Date.now, ...) */
+    SEGF_ARRAY_JOIN = 1u << 12, /* TEXT inserted as the separator of a join */
+};
+
+typedef struct Seg Seg;
+
+typedef struct SegList {
+    Seg *v;
+    size_t n, cap;
+} SegList;
+
+struct Seg {
+    SegKind kind;
+    uint32_t flags;
+    /* TEXT: the text. REF: the path ("tenantCode", "dto.status",
+     * "Prefix.ORDER"). CALL: the callee ("generateId", "this.keys.pk").
+     * UNKNOWN: the source text (possibly truncated). */
+    const char *text;
+    /* TEXT from a constant: the constant's name. Inlined helper output:
+     * the helper's name. REF: the variable a value flowed through, if any.
+     * NULL otherwise. */
+    const char *name;
+    Span span; /* where it is written in this file */
+    /* CALL: the arguments, each a segment list. */
+    SegList *args;
+    size_t nargs;
+};
+
+/* ---- Key expressions ---------------------------------------------------- */
+
+typedef enum KeyRole {
+    ROLE_PK,       /* the table's partition key */
+    ROLE_SK,       /* the table's sort key */
+    ROLE_INDEX_PK, /* an index (GSI/LSI) partition key */
+    ROLE_INDEX_SK, /* an index sort key */
+    ROLE_KEY,      /* a key-like value whose role is not known (helper returns) */
+} KeyRole;
+
+typedef enum KeyBuild {
+    BUILD_TEMPLATE, /* `A#${b}` */
+    BUILD_CONCAT,   /* 'A#' + b */
+    BUILD_JOIN,     /* [a, b].join('#') */
+    BUILD_ARRAY,    /* ["user", id] (joined with '#' by the library) */
+    BUILD_LITERAL,  /* 'A#1' */
+    BUILD_CALL,     /* helper or framework call */
+    BUILD_REF,      /* a variable with no known construction */
+    BUILD_OTHER,
+} KeyBuild;
+
+typedef enum KeySite {
+    SITE_WRITE,     /* Item of a put/transact/batch write, command DTOs */
+    SITE_READ,      /* Key of get/update/delete, plain objects passed to reads */
+    SITE_CONDITION, /* a value in a key condition (query) */
+    SITE_OBJECT,    /* an object literal with key attributes, not tied to a call */
+    SITE_HELPER,    /* returned by a key helper function (its definition) */
+    SITE_ENTITY,    /* an entity's key definition (Turbine defineEntity keys) */
+} KeySite;
+
+typedef enum CondOp {
+    COND_NONE,
+    COND_EQ,
+    COND_BEGINS_WITH,
+    COND_BETWEEN,
+    COND_LT,
+    COND_LE,
+    COND_GT,
+    COND_GE,
+} CondOp;
+
+typedef struct KeyExpr {
+    KeyRole role;
+    const char *attr;  /* the attribute name, e.g. "GSI1PK"; helper name for SITE_HELPER */
+    KeyBuild build;
+    KeySite site;
+    CondOp cond;       /* SITE_CONDITION: operator applied to this value */
+    int op;            /* index of the DataOp in the same file, -1 if none */
+    Span span;         /* the value at the key position */
+    const char *via;   /* variable the value flowed through, NULL if inline */
+    Span via_span;     /* where that variable was assigned */
+    SegList segs;
+} KeyExpr;
+
+/* ---- Data operations ---------------------------------------------------- */
+
+typedef enum OpKind {
+    OP_GET,
+    OP_QUERY,
+    OP_SCAN,
+    OP_PUT,
+    OP_UPDATE,
+    OP_DELETE,
+    OP_BATCH_GET,
+    OP_BATCH_WRITE,
+    OP_TRANSACT_GET,
+    OP_TRANSACT_WRITE,
+} OpKind;
+
+typedef enum OpApi {
+    API_SDK_V3,      /* @aws-sdk/lib-dynamodb / client-dynamodb commands */
+    API_SDK_V2,      /* DocumentClient methods */
+    API_MBC_DATA,    /* mbc-cqrs-serverless dataService */
+    API_MBC_COMMAND, /* mbc-cqrs-serverless commandService */
+    API_MBC_HISTORY, /* mbc-cqrs-serverless historyService */
+} OpApi;
+
+typedef enum TableKind {
+    TABLE_UNKNOWN,
+    TABLE_DATA,
+    TABLE_COMMAND,
+    TABLE_HISTORY,
+} TableKind;
+
+typedef struct DataOp {
+    OpKind kind;
+    OpApi api;
+    Span span;             /* the call / command construction */
+    const char *callee;    /* "GetCommand", "dataService.getItem", "docClient.query" */
+    const char *table;     /* TableName as written (text of a literal, else source) */
+    bool table_literal;    /* table is a string literal's value */
+    const char *index;     /* IndexName, NULL if none */
+    TableKind table_kind;  /* from the receiver or TableName; refined by resolve */
+    const char *key_condition; /* KeyConditionExpression as written, NULL if none */
+    StrList sets;          /* attributes an UpdateExpression sets */
+} DataOp;
+
+/* ---- Project-level facts a file contributes ---------------------------- */
+
+typedef struct Import {
+    const char *local;    /* name bound in this file */
+    const char *imported; /* name in the source module; "default"; "*" for namespaces */
+    const char *source;   /* module specifier as written */
+} Import;
+
+/* A module-level string constant, `as const` object member ("Obj.KEY") or
+ * enum member ("Enum.MEMBER"). */
+typedef struct ConstDef {
+    const char *name;
+    SegList value;
+    bool exported;
+    Span span;
+} ConstDef;
+
+/* A function that returns a key: its parameters and what it returns, with
+ * each parameter a SEG_REF flagged SEGF_PARAM. */
+typedef struct HelperDef {
+    const char *name;     /* "generateOrderPk", "Keys.order" for object members */
+    const char **params;
+    size_t nparams;
+    SegList returns;
+    bool exported;
+    Span span;
+} HelperDef;
+
+typedef struct FileIR {
+    Arena *arena;
+    const char *path;     /* display path */
+    bool parse_failed;    /* the file had syntax errors and was skipped */
+    VEC(KeyExpr) keys;
+    VEC(DataOp) ops;
+    VEC(Import) imports;
+    VEC(ConstDef) consts;
+    VEC(HelperDef) helpers;
+    /* names the file exports from other modules: `export * from './x'`
+     * (name "*") and `export { a as b } from './x'` */
+    VEC(Import) reexports;
+} FileIR;
+
+const char *key_role_name(KeyRole r);
+const char *key_build_name(KeyBuild b);
+const char *key_site_name(KeySite s);
+const char *cond_op_name(CondOp c);
+const char *op_kind_name(OpKind k);
+const char *op_api_name(OpApi a);
+const char *table_kind_name(TableKind t);
+
+bool op_is_read(OpKind k);  /* get, query, scan, batch/transact get */
+bool op_is_write(OpKind k); /* put, update, delete, batch/transact write */
+
+/* Segment list helpers (arena-backed). */
+void seglist_push(Arena *a, SegList *l, Seg s);
+void seglist_append(Arena *a, SegList *dst, const SegList *src);
+SegList seglist_copy(Arena *a, const SegList *src);
+
+/* The key rendered as a pattern: text as is, values as {name}, calls as
+ * {callee()}, unknown as {?}. E.g. "ORDER#{tenantCode}". */
+char *seglist_render(Arena *a, const SegList *l);
+
+#endif

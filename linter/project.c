@@ -1,0 +1,271 @@
+#include "project.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "facts.h"
+#include "resolve.h"
+#include "walk.h"
+
+Project *project_new(const char *config_path)
+{
+    Project *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->arena = arena_new();
+    problems_init(&p->problems);
+    diag_init(&p->diags);
+    p->defaults = config_default();
+    if (config_path) {
+        p->forced = config_load(config_path, rule_ids(), &p->problems);
+        if (!p->forced)
+            p->forced = NULL; /* problems say why; defaults apply */
+    }
+    return p;
+}
+
+void project_free(Project *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->files.n; i++) {
+        free(p->files.v[i].text);
+        fileir_free(p->files.v[i].ir);
+    }
+    for (size_t i = 0; i < p->configs.n; i++)
+        config_free(p->configs.v[i].config);
+    config_free(p->forced);
+    config_free(p->defaults);
+    diag_free(&p->diags);
+    problems_free(&p->problems);
+    arena_free(p->arena);
+    free(p);
+}
+
+static char *dir_of(const char *abspath)
+{
+    char *d = strdup(abspath);
+    if (!d)
+        abort();
+    char *slash = strrchr(d, '/');
+    if (slash && slash != d)
+        *slash = '\0';
+    else if (slash)
+        slash[1] = '\0';
+    return d;
+}
+
+static char *absolute(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r)
+        return r;
+    /* a file that vanished: join with the working directory */
+    char cwd[PATH_MAX];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(path);
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *j = malloc(n);
+    if (j)
+        snprintf(j, n, "%s/%s", cwd, path);
+    return j;
+}
+
+static const Config *config_at(Project *p, const char *cfgpath)
+{
+    const char *key = cfgpath ? cfgpath : "";
+    for (size_t i = 0; i < p->configs.n; i++)
+        if (!strcmp(p->configs.v[i].path, key))
+            return p->configs.v[i].config ? p->configs.v[i].config : p->defaults;
+    ConfigEntry e = {arena_strdup(p->arena, key), NULL};
+    if (cfgpath)
+        e.config = config_load(cfgpath, rule_ids(), &p->problems);
+    VEC_PUSH(p->arena, &p->configs, e);
+    return e.config ? e.config : p->defaults;
+}
+
+const Config *project_config_for(Project *p, const char *path)
+{
+    if (p->forced)
+        return p->forced;
+    char *abs = absolute(path);
+    char *dir = dir_of(abs ? abs : path);
+    char *found = config_find(dir);
+    const Config *c = config_at(p, found);
+    free(found);
+    free(dir);
+    free(abs);
+    return c;
+}
+
+/* ---- parallel read + extract -------------------------------------------- */
+
+typedef struct Work {
+    Project *p;
+    size_t next;            /* next file index to take */
+    pthread_mutex_t lock;
+} Work;
+
+typedef struct Worker {
+    Work *w;
+    Problems problems;      /* this thread's, merged afterwards */
+    pthread_t thread;
+} Worker;
+
+static void extract_one(SourceFile *f, Problems *problems)
+{
+    f->text = read_source(f->path, &f->len, problems);
+    if (!f->text)
+        return;
+    f->ir = extract_file(f->path, f->text, f->len, f->config, problems);
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *wk = arg;
+    Work *w = wk->w;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        size_t i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        if (i >= w->p->files.n)
+            break;
+        extract_one(&w->p->files.v[i], &wk->problems);
+    }
+    return NULL;
+}
+
+static void extract_all(Project *p, size_t from)
+{
+    size_t todo = p->files.n - from;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nthreads = p->threads ? p->threads : (unsigned)(cores > 0 ? cores : 1);
+    if (nthreads > 16)
+        nthreads = 16;
+    if (todo < 16 || nthreads < 2) {
+        for (size_t i = from; i < p->files.n; i++)
+            extract_one(&p->files.v[i], &p->problems);
+        return;
+    }
+    Work w = {.p = p, .next = from};
+    pthread_mutex_init(&w.lock, NULL);
+    Worker *wk = calloc(nthreads, sizeof *wk);
+    if (!wk)
+        abort();
+    unsigned started = 0;
+    for (unsigned t = 0; t < nthreads; t++) {
+        wk[t].w = &w;
+        problems_init(&wk[t].problems);
+        if (pthread_create(&wk[t].thread, NULL, worker_main, &wk[t]) == 0)
+            started++;
+        else
+            break;
+    }
+    if (started == 0)
+        worker_main(&wk[0]);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(wk[t].thread, NULL);
+    for (unsigned t = 0; t < nthreads; t++) {
+        if (!wk[t].problems.arena)
+            continue;
+        for (size_t i = 0; i < wk[t].problems.items.n; i++) {
+            const Problem *pr = &wk[t].problems.items.v[i];
+            problems_add(&p->problems, pr->path, pr->line, pr->col, "%s", pr->message);
+        }
+        problems_free(&wk[t].problems);
+    }
+    free(wk);
+    pthread_mutex_destroy(&w.lock);
+}
+
+void project_add_paths(Project *p, const char *const *paths, size_t n)
+{
+    static const char *const here[] = {"."};
+    if (n == 0) {
+        paths = here;
+        n = 1;
+    }
+    StrList list = {0};
+    walk_paths(paths, n, p->arena, &list, &p->problems);
+    size_t from = p->files.n;
+    for (size_t i = 0; i < list.n; i++) {
+        if (project_file(p, list.v[i]))
+            continue;
+        const Config *cfg = project_config_for(p, list.v[i]);
+        if (config_ignores(cfg, list.v[i]))
+            continue;
+        char *abs = absolute(list.v[i]);
+        SourceFile f = {
+            .path = list.v[i],
+            .abspath = arena_strdup(p->arena, abs ? abs : list.v[i]),
+            .config = cfg,
+        };
+        free(abs);
+        VEC_PUSH(p->arena, &p->files, f);
+    }
+    extract_all(p, from);
+}
+
+const SourceFile *project_file(const Project *p, const char *path)
+{
+    for (size_t i = 0; i < p->files.n; i++)
+        if (!strcmp(p->files.v[i].path, path))
+            return &p->files.v[i];
+    return NULL;
+}
+
+size_t project_linted_files(const Project *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->files.n; i++)
+        if (p->files.v[i].ir && !p->files.v[i].ir->parse_failed)
+            n++;
+    return n;
+}
+
+void project_analyze(Project *p)
+{
+    size_t n = 0;
+    ResolveFile *rf = calloc(p->files.n ? p->files.n : 1, sizeof *rf);
+    FileIR **irs = calloc(p->files.n ? p->files.n : 1, sizeof *irs);
+    if (!rf || !irs)
+        abort();
+    for (size_t i = 0; i < p->files.n; i++) {
+        SourceFile *f = &p->files.v[i];
+        if (!f->ir || f->ir->parse_failed)
+            continue;
+        rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
+        irs[n++] = f->ir;
+    }
+    resolve_project(rf, n);
+    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    memset(&p->facts, 0, sizeof p->facts);
+    facts_compute(&p->facts, p->arena, irs, n, fcfg);
+
+    for (size_t i = 0; i < n; i++) {
+        for (const RuleDesc *const *r = keylint_rules; *r; r++) {
+            Severity sev = config_rule_severity(rf[i].config, (*r)->id, (*r)->default_severity);
+            if (sev == SEV_OFF)
+                continue;
+            RuleContext ctx = {
+                .rule = *r,
+                .severity = sev,
+                .file = irs[i],
+                .config = rf[i].config,
+                .facts = &p->facts,
+                .out = &p->diags,
+            };
+            (*r)->check(&ctx);
+        }
+    }
+    diag_sort(&p->diags);
+    problems_sort(&p->problems);
+    free(rf);
+    free(irs);
+}

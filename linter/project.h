@@ -1,0 +1,62 @@
+/* The pipeline, from paths to sorted diagnostics:
+ *   walk -> read + parse + extract (in parallel) -> resolve -> facts -> rules.
+ * A Project owns everything it creates: configurations, file texts, IRs,
+ * problems and diagnostics. The CLI lints once; the language server keeps a
+ * Project and replaces files in it. */
+#ifndef KEYLINT_PROJECT_H
+#define KEYLINT_PROJECT_H
+
+#include "config.h"
+#include "diag.h"
+#include "ir.h"
+#include "rule.h"
+
+typedef struct SourceFile {
+    const char *path;    /* display path */
+    const char *abspath; /* canonical absolute path (module resolution) */
+    char *text;          /* malloc'd; NULL when it could not be read */
+    size_t len;
+    const Config *config;
+    FileIR *ir;          /* NULL until extracted */
+} SourceFile;
+
+typedef struct ConfigEntry {
+    const char *path; /* the config file, or "" for built-in defaults */
+    Config *config;   /* owned */
+} ConfigEntry;
+
+typedef struct Project {
+    Arena *arena;
+    Problems problems;
+    Config *forced;      /* --config FILE, owned; NULL if none */
+    Config *defaults;    /* built-in defaults, owned */
+    VEC(ConfigEntry) configs;
+    VEC(SourceFile) files;
+    ProjectFacts facts;
+    DiagList diags;
+    unsigned threads;    /* extraction threads; 0 = one per core */
+} Project;
+
+/* `config_path` is --config (NULL for the nearest .keylint.yml per file).
+ * A bad --config adds a Problem; the project then uses defaults. */
+Project *project_new(const char *config_path);
+void project_free(Project *p);
+
+/* Walk `paths` (none means ".") and read, parse and extract every file
+ * found, skipping what the file's configuration ignores. */
+void project_add_paths(Project *p, const char *const *paths, size_t n);
+
+/* Resolve across files, compute project facts, run every enabled rule on
+ * every file; p->diags ends sorted. */
+void project_analyze(Project *p);
+
+/* The file with this display path, or NULL. */
+const SourceFile *project_file(const Project *p, const char *path);
+
+/* The configuration that applies to `path` (a file). Never NULL. */
+const Config *project_config_for(Project *p, const char *path);
+
+/* Number of files whose IR was extracted (read and parsed). */
+size_t project_linted_files(const Project *p);
+
+#endif

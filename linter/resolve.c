@@ -1,0 +1,450 @@
+#include "resolve.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { MAX_RESOLVE_DEPTH = 12 };
+
+typedef struct ModEntry {
+    const char *path;
+    size_t file;
+} ModEntry;
+
+typedef struct Resolver {
+    ResolveFile *files;
+    size_t n;
+    ModEntry *mods; /* sorted by path */
+} Resolver;
+
+typedef struct Found {
+    size_t file;
+    const ConstDef *c;
+    const HelperDef *h;
+} Found;
+
+static int mod_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ModEntry *)a)->path, ((const ModEntry *)b)->path);
+}
+
+static long mod_find(const Resolver *r, const char *path)
+{
+    ModEntry key = {path, 0};
+    ModEntry *e = bsearch(&key, r->mods, r->n, sizeof *r->mods, mod_cmp);
+    return e ? (long)e->file : -1;
+}
+
+/* Normalise "a/b/../c/./d" in place. */
+static void normalise(char *p)
+{
+    char *out = p, *seg = p;
+    bool abs = *p == '/';
+    char *w = p + (abs ? 1 : 0);
+    char *r = w;
+    out = w;
+    while (*r) {
+        seg = r;
+        while (*r && *r != '/')
+            r++;
+        size_t len = (size_t)(r - seg);
+        if (len == 0 || (len == 1 && seg[0] == '.')) {
+            /* skip */
+        } else if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+            if (out > w) {
+                out--;
+                while (out > w && out[-1] != '/')
+                    out--;
+            }
+        } else {
+            if (out > w && out[-1] != '/')
+                *out++ = '/';
+            memmove(out, seg, len);
+            out += len;
+        }
+        if (*r == '/')
+            r++;
+    }
+    if (out > w && out[-1] == '/')
+        out--;
+    *out = '\0';
+}
+
+/* A relative module specifier from file `from` to a project file index. */
+static long resolve_module(const Resolver *r, size_t from, const char *spec)
+{
+    if (spec[0] != '.')
+        return -1;
+    const char *fp = r->files[from].abspath;
+    const char *slash = strrchr(fp, '/');
+    size_t dl = slash ? (size_t)(slash - fp) : 0;
+    size_t sl = strlen(spec);
+    char *base = malloc(dl + sl + 32);
+    if (!base)
+        return -1;
+    memcpy(base, fp, dl);
+    base[dl] = '/';
+    memcpy(base + dl + 1, spec, sl + 1);
+    normalise(base);
+    size_t bl = strlen(base);
+    /* TypeScript ESM imports name the emitted .js file */
+    static const char *const jsext[] = {".js", ".jsx", ".mjs", ".cjs"};
+    static const char *const tsfor[] = {".ts", ".tsx", ".mts", ".cts"};
+    long hit = -1;
+    for (size_t i = 0; i < 4 && hit < 0; i++) {
+        size_t el = strlen(jsext[i]);
+        if (bl > el && !strcmp(base + bl - el, jsext[i])) {
+            char save[8];
+            strcpy(save, base + bl - el);
+            strcpy(base + bl - el, tsfor[i]);
+            hit = mod_find(r, base);
+            if (hit < 0 && i == 0) {
+                strcpy(base + bl - el, ".tsx");
+                hit = mod_find(r, base);
+            }
+            strcpy(base + bl - el, save);
+        }
+    }
+    static const char *const suffixes[] = {
+        "", ".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs",
+        "/index.ts", "/index.tsx", "/index.js", "/index.jsx", "/index.mjs"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes && hit < 0; i++) {
+        strcpy(base + bl, suffixes[i]);
+        hit = mod_find(r, base);
+    }
+    free(base);
+    return hit;
+}
+
+static Found lookup(const Resolver *r, size_t file, const char *name, int depth);
+
+static Found lookup_local(const Resolver *r, size_t file, const char *name, bool exported_only)
+{
+    Found f = {0};
+    const FileIR *ir = r->files[file].ir;
+    for (size_t i = 0; i < ir->consts.n; i++)
+        if (!strcmp(ir->consts.v[i].name, name) && (!exported_only || ir->consts.v[i].exported)) {
+            f.file = file;
+            f.c = &ir->consts.v[i];
+            return f;
+        }
+    for (size_t i = 0; i < ir->helpers.n; i++)
+        if (!strcmp(ir->helpers.v[i].name, name) && (!exported_only || ir->helpers.v[i].exported)) {
+            f.file = file;
+            f.h = &ir->helpers.v[i];
+            return f;
+        }
+    return f;
+}
+
+/* Split "Head.rest" at the first dot. */
+static void split_head(const char *name, char *head, size_t cap, const char **rest)
+{
+    const char *dot = strchr(name, '.');
+    size_t hl = dot ? (size_t)(dot - name) : strlen(name);
+    if (hl >= cap)
+        hl = cap - 1;
+    memcpy(head, name, hl);
+    head[hl] = '\0';
+    *rest = dot ? dot + 1 : NULL;
+}
+
+static const char *join_name(char *buf, size_t cap, const char *a, const char *rest)
+{
+    if (rest)
+        snprintf(buf, cap, "%s.%s", a, rest);
+    else
+        snprintf(buf, cap, "%s", a);
+    return buf;
+}
+
+/* `name` as exported by module `file`. */
+static Found lookup_export(const Resolver *r, size_t file, const char *name, int depth)
+{
+    Found none = {0};
+    if (depth > MAX_RESOLVE_DEPTH)
+        return none;
+    Found f = lookup_local(r, file, name, true);
+    if (f.c || f.h)
+        return f;
+    char head[256], buf[512];
+    const char *rest;
+    split_head(name, head, sizeof head, &rest);
+    const FileIR *ir = r->files[file].ir;
+    for (size_t i = 0; i < ir->reexports.n; i++) {
+        const Import *e = &ir->reexports.v[i];
+        if (!e->source[0]) {
+            /* export { a as b } / export default a: a local name */
+            if (!strcmp(e->local, head)) {
+                f = lookup(r, file, join_name(buf, sizeof buf, e->imported, rest), depth + 1);
+                if (f.c || f.h)
+                    return f;
+            }
+            continue;
+        }
+        long t = resolve_module(r, file, e->source);
+        if (t < 0)
+            continue;
+        if (!strcmp(e->local, "*") && !strcmp(e->imported, "*")) {
+            f = lookup_export(r, (size_t)t, name, depth + 1);
+        } else if (!strcmp(e->local, head)) {
+            f = !strcmp(e->imported, "*") && rest
+                    ? lookup_export(r, (size_t)t, rest, depth + 1)
+                    : lookup_export(r, (size_t)t, join_name(buf, sizeof buf, e->imported, rest),
+                                    depth + 1);
+        }
+        if (f.c || f.h)
+            return f;
+    }
+    /* `export default` of a helper declared inline */
+    if (!strcmp(name, "default"))
+        return lookup_local(r, file, "default", false);
+    return none;
+}
+
+/* `name` ("X" or "Obj.KEY") as seen from `file`. */
+static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
+{
+    Found none = {0};
+    if (depth > MAX_RESOLVE_DEPTH)
+        return none;
+    Found f = lookup_local(r, file, name, false);
+    if (f.c || f.h)
+        return f;
+    char head[256], buf[512];
+    const char *rest;
+    split_head(name, head, sizeof head, &rest);
+    const FileIR *ir = r->files[file].ir;
+    for (size_t i = 0; i < ir->imports.n; i++) {
+        const Import *im = &ir->imports.v[i];
+        if (strcmp(im->local, head))
+            continue;
+        long t = resolve_module(r, file, im->source);
+        if (t < 0)
+            return none;
+        if (!strcmp(im->imported, "*"))
+            return rest ? lookup_export(r, (size_t)t, rest, depth + 1) : none;
+        return lookup_export(r, (size_t)t, join_name(buf, sizeof buf, im->imported, rest),
+                             depth + 1);
+    }
+    return none;
+}
+
+/* ---- rewriting segments ------------------------------------------------ */
+
+typedef struct Ctx {
+    const Resolver *r;
+    Arena *a;           /* the arena of the file being resolved */
+    const Config *cfg;  /* its configuration */
+} Ctx;
+
+static Seg copy_seg(Ctx *c, const Seg *s)
+{
+    Seg o = *s;
+    o.text = arena_strdup(c->a, s->text);
+    o.name = arena_strdup(c->a, s->name);
+    o.args = NULL;
+    o.nargs = 0;
+    return o;
+}
+
+static void resolve_list(Ctx *c, size_t file, const SegList *in, SegList *out, int depth,
+                         const HelperDef *h, const SegList *args, size_t nargs);
+
+static const char *last_component(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
+static bool is_tenant_name(const Config *cfg, const char *path)
+{
+    return strlist_has_ci(&cfg->tenant_names, last_component(path));
+}
+
+static void mark(Ctx *c, Seg *s)
+{
+    if (s->kind == SEG_REF && is_tenant_name(c->cfg, s->text))
+        s->flags |= SEGF_TENANT;
+    if (s->kind == SEG_TEXT && (s->flags & SEGF_CONST) &&
+        strlist_has(&c->cfg->tenant_common, s->text))
+        s->flags |= SEGF_TENANT | SEGF_COMMON_TENANT;
+}
+
+static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int depth,
+                        const HelperDef *h, const SegList *hargs, size_t nargs)
+{
+    /* a helper's parameter: substitute the call's argument */
+    if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM)) {
+        for (size_t i = 0; i < h->nparams; i++) {
+            if (strcmp(h->params[i], s->text))
+                continue;
+            if (i < nargs && hargs[i].n) {
+                for (size_t j = 0; j < hargs[i].n; j++)
+                    seglist_push(c->a, out, hargs[i].v[j]);
+                return;
+            }
+            break;
+        }
+    }
+    if (depth < MAX_RESOLVE_DEPTH && s->kind == SEG_REF && !(s->flags & SEGF_PARAM)) {
+        Found f = lookup(c->r, file, s->text, 0);
+        if (f.c) {
+            SegList v = {0};
+            resolve_list(c, f.file, &f.c->value, &v, depth + 1, NULL, NULL, 0);
+            bool all_text = v.n > 0;
+            for (size_t i = 0; i < v.n; i++)
+                if (v.v[i].kind != SEG_TEXT)
+                    all_text = false;
+            for (size_t i = 0; i < v.n; i++) {
+                Seg o = v.v[i];
+                if (o.kind == SEG_TEXT) {
+                    o.flags |= SEGF_CONST;
+                    if (!o.name || !(o.flags & SEGF_FRAMEWORK))
+                        o.name = arena_strdup(c->a, s->text);
+                    if (all_text && v.n == 1 && !strcmp(o.text, c->cfg->separator))
+                        o.flags |= SEGF_SEPARATOR;
+                    if (all_text && v.n == 1 && !strcmp(o.text, c->cfg->version_separator) &&
+                        strstr(s->text, "VER"))
+                        o.flags |= SEGF_VERSION_SEP;
+                    o.span = s->span;
+                }
+                mark(c, &o);
+                seglist_push(c->a, out, o);
+            }
+            return;
+        }
+    }
+    if (s->kind == SEG_CALL) {
+        /* arguments first, in this file's context */
+        SegList *args = NULL;
+        if (s->nargs) {
+            args = arena_alloc(c->a, s->nargs * sizeof *args);
+            for (size_t i = 0; i < s->nargs; i++)
+                resolve_list(c, file, &s->args[i], &args[i], depth + 1, h, hargs, nargs);
+        }
+        Found f = {0};
+        if (depth < MAX_RESOLVE_DEPTH && !(s->flags & SEGF_FRAMEWORK))
+            f = lookup(c->r, file, s->text, 0);
+        if (f.h) {
+            SegList body = {0};
+            resolve_list(c, f.file, &f.h->returns, &body, depth + 1, f.h, args, s->nargs);
+            for (size_t i = 0; i < body.n; i++) {
+                Seg o = body.v[i];
+                /* the helper's own text now stands at the call */
+                bool from_arg = false;
+                for (size_t a = 0; a < s->nargs && !from_arg; a++)
+                    for (size_t j = 0; j < args[a].n; j++)
+                        if (!memcmp(&args[a].v[j].span, &o.span, sizeof o.span) &&
+                            args[a].v[j].text == o.text)
+                            from_arg = true;
+                if (!from_arg) {
+                    o.span = s->span;
+                    o.flags |= SEGF_HELPER;
+                    if (o.kind != SEG_TEXT || !(o.flags & SEGF_CONST))
+                        o.name = arena_strdup(c->a, f.h->name);
+                    o.flags &= ~(uint32_t)SEGF_PARAM;
+                }
+                seglist_push(c->a, out, o);
+            }
+            return;
+        }
+        Seg o = copy_seg(c, s);
+        o.args = args;
+        o.nargs = s->nargs;
+        seglist_push(c->a, out, o);
+        return;
+    }
+    Seg o = copy_seg(c, s);
+    mark(c, &o);
+    seglist_push(c->a, out, o);
+}
+
+static void resolve_list(Ctx *c, size_t file, const SegList *in, SegList *out, int depth,
+                         const HelperDef *h, const SegList *args, size_t nargs)
+{
+    if (depth > MAX_RESOLVE_DEPTH) {
+        for (size_t i = 0; i < in->n; i++) {
+            Seg o = copy_seg(c, &in->v[i]);
+            seglist_push(c->a, out, o);
+        }
+        return;
+    }
+    for (size_t i = 0; i < in->n; i++)
+        resolve_seg(c, file, &in->v[i], out, depth, h, args, nargs);
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static TableKind table_kind_for(const Config *cfg, const char *name)
+{
+    if (strlist_has(&cfg->history_tables, name))
+        return TABLE_HISTORY;
+    if (strlist_has(&cfg->command_tables, name))
+        return TABLE_COMMAND;
+    if (strlist_has(&cfg->data_tables, name))
+        return TABLE_DATA;
+    size_t n = strlen(name);
+    for (size_t i = 0; i + 7 <= n; i++) {
+        if (!strncasecmp(name + i, "history", 7))
+            return TABLE_HISTORY;
+        if (!strncasecmp(name + i, "command", 7))
+            return TABLE_COMMAND;
+    }
+    return TABLE_UNKNOWN;
+}
+
+static void resolve_table(Ctx *c, size_t file, DataOp *op)
+{
+    if (op->table_kind != TABLE_UNKNOWN || !op->table)
+        return;
+    const char *name = op->table;
+    if (!op->table_literal) {
+        Found f = lookup(c->r, file, name, 0);
+        if (f.c) {
+            SegList v = {0};
+            resolve_list(c, f.file, &f.c->value, &v, 1, NULL, NULL, 0);
+            if (v.n == 1 && v.v[0].kind == SEG_TEXT)
+                name = v.v[0].text;
+        }
+    }
+    op->table_kind = table_kind_for(c->cfg, name);
+    if (op->table_kind == TABLE_UNKNOWN && name != op->table)
+        op->table_kind = table_kind_for(c->cfg, op->table);
+}
+
+void resolve_project(ResolveFile *files, size_t n)
+{
+    Resolver r = {.files = files, .n = n};
+    r.mods = malloc((n ? n : 1) * sizeof *r.mods);
+    if (!r.mods)
+        return;
+    for (size_t i = 0; i < n; i++)
+        r.mods[i] = (ModEntry){files[i].abspath, i};
+    qsort(r.mods, n, sizeof *r.mods, mod_cmp);
+
+    /* Resolve into fresh lists first and assign afterwards: other files'
+     * lookups read the unresolved constant and helper definitions. */
+    SegList **resolved = calloc(n ? n : 1, sizeof *resolved);
+    for (size_t f = 0; f < n && resolved; f++) {
+        FileIR *ir = files[f].ir;
+        Ctx c = {&r, ir->arena, files[f].config};
+        resolved[f] = arena_alloc(ir->arena, (ir->keys.n + 1) * sizeof **resolved);
+        for (size_t k = 0; k < ir->keys.n; k++) {
+            const KeyExpr *ke = &ir->keys.v[k];
+            const HelperDef *self = NULL;
+            if (ke->site == SITE_HELPER) /* a helper's own return: params stay params */
+                self = NULL;
+            resolve_list(&c, f, &ke->segs, &resolved[f][k], 0, self, NULL, 0);
+        }
+        for (size_t o = 0; o < ir->ops.n; o++)
+            resolve_table(&c, f, &ir->ops.v[o]);
+    }
+    for (size_t f = 0; f < n && resolved; f++)
+        for (size_t k = 0; k < files[f].ir->keys.n; k++)
+            files[f].ir->keys.v[k].segs = resolved[f][k];
+    free(resolved);
+    free(r.mods);
+}

@@ -1,0 +1,77 @@
+/* Rules: one descriptor per rule (rules/<id>.c), one registry (rules.c).
+ * A rule reads the IR of one file plus project-wide facts and emits
+ * diagnostics through rule_report(); it never sees a syntax tree. */
+#ifndef KEYLINT_RULE_H
+#define KEYLINT_RULE_H
+
+#include "config.h"
+#include "diag.h"
+#include "ir.h"
+
+/* Facts computed once over the whole project (after resolution), read by
+ * rules while they check one file. Owned by the project's arena. */
+/* A string constant and its text. */
+typedef struct ConstText {
+    const char *text; /* "ORDER#" */
+    const char *name; /* "ORDER_PREFIX", "Prefix.ORDER" */
+} ConstText;
+
+typedef struct ProjectFacts {
+    /* Some partition key in the project carries a tenant segment. */
+    bool has_tenant_keys;
+    /* Attributes that an UpdateExpression somewhere in the project sets. */
+    StrList updated_attrs;
+    /* Name of a key-separator constant the project's keys use (e.g.
+     * "KEY_SEPARATOR"), NULL if keys only use inline separators. */
+    const char *separator_const;
+    /* The boundary separator most of the project's keys use, 0 if none. */
+    char dominant_separator;
+    /* How many keys in the project use each boundary separator (ASCII). */
+    uint32_t separator_uses[128];
+
+    /* Added for the key rules (facts.c fills them): */
+    /* The text of separator_const ("#"), NULL when separator_const is. */
+    const char *separator_const_value;
+    /* Every string constant of the project with its text (module constants,
+     * `as const` members, and constants seen in keys), so that a rule can
+     * say which constant already holds an inline text; look up with
+     * facts_const_for_text() (facts.h). */
+    VEC(ConstText) const_texts;
+    /* Names of key helpers whose own definition (a SITE_HELPER partition
+     * key) carries no tenant: missing-tenant reports the definition and
+     * not every call site that merely inlines it. */
+    StrList pk_helpers_without_tenant;
+} ProjectFacts;
+
+typedef struct RuleDesc RuleDesc;
+
+typedef struct RuleContext {
+    const RuleDesc *rule;
+    Severity severity;          /* effective severity (never SEV_OFF) */
+    const FileIR *file;
+    const Config *config;       /* the file's configuration */
+    const ProjectFacts *facts;
+    DiagList *out;
+} RuleContext;
+
+struct RuleDesc {
+    const char *id;             /* kebab-case, stable */
+    const char *summary;        /* one line */
+    Severity default_severity;
+    void (*check)(const RuleContext *ctx);
+};
+
+/* Emit a diagnostic for the rule in `ctx` at `span` of the current file.
+ * Returns it so that a fix suggestion can be attached. */
+Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
+                        ...) __attribute__((format(printf, 3, 4)));
+
+/* The registry: every rule, in id order, NULL-terminated. */
+extern const RuleDesc *const keylint_rules[];
+const RuleDesc *rule_find(const char *id);
+/* NULL-terminated list of ids (static storage), for config validation. */
+const char *const *rule_ids(void);
+/* The rule's documentation page (Markdown), NULL if it has none. */
+const char *rule_docs(const char *id);
+
+#endif
