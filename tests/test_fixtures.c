@@ -1,0 +1,204 @@
+/* The fixture suite: every directory under fixtures/ is a small project
+ * whose expected findings are written next to the offending line:
+ *
+ *     const pk = `ORDER#${id}`; // expect: magic-string, missing-tenant
+ *
+ * One test per directory lints it through the whole pipeline and compares
+ * the findings of the rules it is about with the expectations, exactly: a
+ * missing finding and an unexpected one both fail. The rules a directory
+ * is about are the rule its name names (fixtures/<rule-id>/) and every rule
+ * an expect comment in it names. A directory must lint without input
+ * problems. Adding a case is adding a file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "project.h"
+#include "rule.h"
+
+typedef struct Expect {
+    char *path;
+    uint32_t line;
+    char *rule;
+    bool matched;
+} Expect;
+
+typedef struct Expects {
+    Expect *v;
+    size_t n, cap;
+} Expects;
+
+static void expects_add(Expects *e, const char *path, uint32_t line, const char *rule)
+{
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 16;
+        e->v = realloc(e->v, e->cap * sizeof *e->v);
+        assert_non_null(e->v);
+    }
+    e->v[e->n++] = (Expect){strdup(path), line, strdup(rule), false};
+}
+
+static void expects_free(Expects *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        free(e->v[i].path);
+        free(e->v[i].rule);
+    }
+    free(e->v);
+}
+
+/* Read `// expect: a, b` comments of one file. */
+static void read_expects(const char *path, Expects *out)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    uint32_t no = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        no++;
+        char *m = strstr(line, "// expect:");
+        if (!m)
+            continue;
+        char *p = m + strlen("// expect:");
+        for (char *tok = strtok(p, ", \t\r\n"); tok; tok = strtok(NULL, ", \t\r\n")) {
+            if (!rule_find(tok))
+                fail_msg("%s:%u: expect names unknown rule '%s'", path, no, tok);
+            expects_add(out, path, no, tok);
+        }
+    }
+    free(line);
+    fclose(f);
+}
+
+static bool about(const char *dirname, const Expects *e, const char *rule)
+{
+    if (!strcmp(dirname, rule))
+        return true;
+    for (size_t i = 0; i < e->n; i++)
+        if (!strcmp(e->v[i].rule, rule))
+            return true;
+    return false;
+}
+
+static void lint_fixture(void **state)
+{
+    const char *dirname = *state;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "fixtures/%s", dirname);
+
+    Project *p = project_new(NULL);
+    const char *paths[] = {dir};
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+
+    for (size_t i = 0; i < p->problems.items.n; i++) {
+        const Problem *pr = &p->problems.items.v[i];
+        print_error("problem: %s:%u:%u: %s\n", pr->path, pr->line, pr->col, pr->message);
+    }
+    size_t problems = p->problems.items.n;
+
+    Expects ex = {0};
+    for (size_t i = 0; i < p->files.n; i++)
+        read_expects(p->files.v[i].path, &ex);
+    if (!rule_find(dirname) && ex.n == 0)
+        fail_msg("%s is not named after a rule and expects nothing", dir);
+
+    int bad = 0;
+    for (size_t i = 0; i < p->diags.items.n; i++) {
+        const Diagnostic *d = &p->diags.items.v[i];
+        if (!about(dirname, &ex, d->rule))
+            continue;
+        bool hit = false;
+        for (size_t j = 0; j < ex.n && !hit; j++) {
+            Expect *e = &ex.v[j];
+            if (!e->matched && e->line == d->span.start_row + 1 && !strcmp(e->rule, d->rule) &&
+                !strcmp(e->path, d->path)) {
+                e->matched = true;
+                hit = true;
+            }
+        }
+        if (!hit) {
+            print_error("unexpected: %s:%u:%u: %s [%s]\n", d->path, d->span.start_row + 1,
+                        d->span.start_col + 1, d->message, d->rule);
+            bad++;
+        }
+    }
+    for (size_t j = 0; j < ex.n; j++)
+        if (!ex.v[j].matched) {
+            print_error("missing:    %s:%u: expected %s\n", ex.v[j].path, ex.v[j].line,
+                        ex.v[j].rule);
+            bad++;
+        }
+    size_t files = p->files.n;
+    expects_free(&ex);
+    project_free(p);
+    assert_int_equal(problems, 0);
+    assert_true(files > 0);
+    assert_int_equal(bad, 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(void)
+{
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    if (root && chdir(root) != 0) {
+        perror(root);
+        return 1;
+    }
+    DIR *d = opendir("fixtures");
+    if (!d) {
+        perror("fixtures");
+        return 1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "fixtures/%s", e->d_name);
+        DIR *sub = opendir(path);
+        if (!sub)
+            continue;
+        closedir(sub);
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            names = realloc(names, cap * sizeof *names);
+            if (!names)
+                return 1;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n == 0) {
+        fputs("no fixture directories under fixtures/\n", stderr);
+        return 1;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    struct CMUnitTest *tests = calloc(n ? n : 1, sizeof *tests);
+    for (size_t i = 0; i < n; i++) {
+        tests[i].name = names[i];
+        tests[i].test_func = lint_fixture;
+        tests[i].initial_state = names[i];
+    }
+    int rc = _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(tests);
+    return rc;
+}
