@@ -1,0 +1,1266 @@
+/* `.keylint.yml`: loading (libyaml document API), defaults, discovery and
+ * ignore globs. See docs/configuration.md for the user-facing description. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+/* ------------------------------------------------------------------------ */
+/* Defaults                                                                 */
+
+static const char *const default_tenant_names[] = {
+    "tenantCode", "tenantId", "tenant", "tenant_code", "tenant_id", NULL,
+};
+static const char *const default_tenant_common[] = {"common", NULL};
+static const char *const default_mutable_fields[] = {
+    "status", "state", "priority", "updatedAt", NULL,
+};
+static const char *const default_scan_allowed[] = {
+    "**/scripts/**", "**/migrations/**", "**/seed/**", "**/seeds/**", NULL,
+};
+
+enum { DEFAULT_MAX_KEY_COMPONENTS = 5 };
+
+static void push_all(Arena *a, StrList *l, const char *const *v)
+{
+    for (; *v; v++)
+        strlist_push(a, l, arena_strdup(a, *v));
+}
+
+static Config *config_new(void)
+{
+    Arena *a = arena_new();
+    Config *c = arena_alloc(a, sizeof *c);
+    c->arena = a;
+    c->path = NULL;
+    c->dir = "";
+    c->separator = "#";
+    c->version_separator = "@";
+    c->tenant_required = TENANT_AUTO;
+    push_all(a, &c->tenant_names, default_tenant_names);
+    push_all(a, &c->tenant_common, default_tenant_common);
+    push_all(a, &c->mutable_fields, default_mutable_fields);
+    push_all(a, &c->scan_allowed, default_scan_allowed);
+    c->max_key_components = DEFAULT_MAX_KEY_COMPONENTS;
+    return c;
+}
+
+Config *config_default(void)
+{
+    return config_new();
+}
+
+void config_free(Config *c)
+{
+    if (c)
+        arena_free(c->arena);
+}
+
+Severity config_rule_severity(const Config *c, const char *id,
+                              Severity fallback)
+{
+    if (!c || !id)
+        return fallback;
+    for (size_t i = c->rules.n; i-- > 0;)
+        if (!strcmp(c->rules.v[i].id, id))
+            return c->rules.v[i].severity;
+    return fallback;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Paths (malloc'd scratch strings, never stored in a Config)               */
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) {
+        fputs("keylint: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    size_t dl = strlen(dir), nl = strlen(name);
+    bool slash = dl > 0 && dir[dl - 1] == '/';
+    char *p = malloc(dl + nl + 2);
+    if (!p) {
+        fputs("keylint: out of memory\n", stderr);
+        abort();
+    }
+    memcpy(p, dir, dl);
+    if (!slash)
+        p[dl++] = '/';
+    memcpy(p + dl, name, nl + 1);
+    return p;
+}
+
+/* Resolve "." and ".." and repeated slashes of an absolute path in place. */
+static void normalize_lexical(char *path)
+{
+    char *w = path; /* output end; output is "" or "/a/b" */
+    const char *r = path;
+    while (*r) {
+        while (*r == '/')
+            r++;
+        const char *seg = r;
+        while (*r && *r != '/')
+            r++;
+        size_t n = (size_t)(r - seg);
+        if (n == 0 || (n == 1 && seg[0] == '.'))
+            continue;
+        if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (w > path && *--w != '/')
+                ;
+            continue;
+        }
+        *w++ = '/';
+        memmove(w, seg, n);
+        w += n;
+    }
+    if (w == path)
+        *w++ = '/';
+    *w = '\0';
+}
+
+/* `path` made absolute against the current directory, without touching the
+ * file system beyond getcwd(). NULL when the cwd is unavailable. */
+static char *absolute_lexical(const char *path)
+{
+    char *out;
+    if (path[0] == '/') {
+        out = xstrdup(path);
+    } else {
+        char *cwd = getcwd(NULL, 0);
+        if (!cwd)
+            return NULL;
+        out = path_join(cwd, path);
+        free(cwd);
+    }
+    normalize_lexical(out);
+    return out;
+}
+
+/* The absolute directory part of `path` (symlinks in it resolved when it
+ * exists). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dirpart;
+    if (!slash)
+        dirpart = xstrdup(".");
+    else if (slash == path)
+        dirpart = xstrdup("/");
+    else
+        dirpart = strndup(path, (size_t)(slash - path));
+    if (!dirpart)
+        abort();
+    char *real = realpath(dirpart, NULL);
+    if (!real)
+        real = absolute_lexical(dirpart);
+    free(dirpart);
+    return real;
+}
+
+/* Absolute form of a file path: its directory resolved with realpath (so it
+ * compares with a config's dir), its last component kept as written (a
+ * symlinked file is judged by where it is, not by its target). */
+static char *absolute_file_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+        char *real = realpath(path, NULL);
+        return real ? real : absolute_lexical(path);
+    }
+    char *dir = dir_of(path);
+    if (!dir)
+        return NULL;
+    char *out = path_join(dir, base);
+    free(dir);
+    return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Discovery                                                                */
+
+static bool is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *config_find(const char *dir)
+{
+    char *cur = realpath(dir && *dir ? dir : ".", NULL);
+    if (!cur)
+        return NULL;
+    static const char *const names[] = {".keylint.yml", "keylint.yml"};
+    for (;;) {
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            char *candidate = path_join(cur, names[i]);
+            if (is_regular_file(candidate)) {
+                free(cur);
+                return candidate;
+            }
+            free(candidate);
+        }
+        char *slash = strrchr(cur, '/');
+        if (!slash || (slash == cur && cur[1] == '\0'))
+            break; /* at "/" */
+        if (slash == cur)
+            slash[1] = '\0'; /* "/a" -> "/" */
+        else
+            *slash = '\0';
+    }
+    free(cur);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Glob matching                                                            */
+
+/* Decode one UTF-8 code point of [s, end); invalid input counts as one
+ * byte. Returns its length in bytes (>= 1). */
+static size_t utf8_decode(const char *s, const char *end, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t avail = (size_t)(end - s);
+    unsigned char b = u[0];
+    size_t len;
+    uint32_t v;
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    } else if ((b & 0xE0) == 0xC0) {
+        len = 2;
+        v = b & 0x1F;
+    } else if ((b & 0xF0) == 0xE0) {
+        len = 3;
+        v = b & 0x0F;
+    } else if ((b & 0xF8) == 0xF0) {
+        len = 4;
+        v = b & 0x07;
+    } else {
+        *cp = b;
+        return 1;
+    }
+    if (len > avail) {
+        *cp = b;
+        return 1;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((u[i] & 0xC0) != 0x80) {
+            *cp = b;
+            return 1;
+        }
+        v = (v << 6) | (u[i] & 0x3F);
+    }
+    *cp = v;
+    return len;
+}
+
+/* One pattern character at *pp (< pe), honouring a backslash escape. */
+static uint32_t class_char(const char **pp, const char *pe)
+{
+    uint32_t c;
+    if (**pp == '\\' && *pp + 1 < pe)
+        (*pp)++;
+    *pp += utf8_decode(*pp, pe, &c);
+    return c;
+}
+
+/* A bracket expression starting at p ('[') within [p, pe). Returns false
+ * when it is not terminated (then '[' is an ordinary character); otherwise
+ * sets *matched for code point `c` and *next past the ']'. */
+static bool match_class(const char *p, const char *pe, uint32_t c,
+                        bool *matched, const char **next)
+{
+    const char *q = p + 1;
+    bool negate = false;
+    if (q < pe && (*q == '!' || *q == '^')) {
+        negate = true;
+        q++;
+    }
+    bool hit = false, first = true;
+    while (q < pe && (*q != ']' || first)) {
+        first = false;
+        uint32_t lo = class_char(&q, pe), hi = lo;
+        if (q + 1 < pe && *q == '-' && q[1] != ']') {
+            q++;
+            hi = class_char(&q, pe);
+        }
+        if (lo <= c && c <= hi)
+            hit = true;
+    }
+    if (q >= pe)
+        return false;
+    *matched = hit != negate;
+    *next = q + 1;
+    return true;
+}
+
+/* Match one non-star token of the pattern at p against the path at s.
+ * On success sets *np past the token and *slen to the bytes consumed. */
+static bool match_token(const char *p, const char *pe, const char *s,
+                        const char *se, const char **np, size_t *slen)
+{
+    uint32_t c;
+    switch (*p) {
+    case '?':
+        *slen = utf8_decode(s, se, &c);
+        *np = p + 1;
+        return true;
+    case '[': {
+        bool matched;
+        const char *next;
+        size_t n = utf8_decode(s, se, &c);
+        if (match_class(p, pe, c, &matched, &next)) {
+            *slen = n;
+            *np = next;
+            return matched;
+        }
+        break; /* unterminated: a literal '[' */
+    }
+    case '\\':
+        if (p + 1 < pe)
+            p++;
+        break;
+    default:
+        break;
+    }
+    if (*p != *s)
+        return false;
+    *np = p + 1;
+    *slen = 1;
+    return true;
+}
+
+/* Match one path component [s, se) against one pattern component [p, pe)
+ * (neither contains '/'). Iterative, with backtracking only to the most
+ * recent '*': O(|p| * |s|) at worst. */
+static bool segment_match(const char *p, const char *pe, const char *s,
+                          const char *se)
+{
+    const char *star_p = NULL, *star_s = NULL;
+    while (s < se) {
+        if (p < pe && *p == '*') {
+            while (p < pe && *p == '*')
+                p++;
+            star_p = p;
+            star_s = s;
+            continue;
+        }
+        const char *np;
+        size_t n;
+        if (p < pe && match_token(p, pe, s, se, &np, &n)) {
+            p = np;
+            s += n;
+            continue;
+        }
+        if (star_p) {
+            uint32_t c;
+            star_s += utf8_decode(star_s, se, &c);
+            s = star_s;
+            p = star_p;
+            continue;
+        }
+        return false;
+    }
+    while (p < pe && *p == '*')
+        p++;
+    return p == pe;
+}
+
+/* Skip separators and "." components. */
+static const char *skip_sep(const char *s)
+{
+    for (;;) {
+        while (*s == '/')
+            s++;
+        if (s[0] == '.' && (s[1] == '/' || s[1] == '\0'))
+            s++;
+        else
+            return s;
+    }
+}
+
+static const char *component_end(const char *s)
+{
+    while (*s && *s != '/')
+        s++;
+    return s;
+}
+
+bool glob_match(const char *pattern, const char *path)
+{
+    if (!pattern || !path)
+        return false;
+
+    if (!strchr(pattern, '/')) {
+        /* Like .gitignore: match the last component. */
+        const char *end = path + strlen(path);
+        while (end > path && end[-1] == '/')
+            end--;
+        const char *base = end;
+        while (base > path && base[-1] != '/')
+            base--;
+        return segment_match(pattern, pattern + strlen(pattern), base, end);
+    }
+
+    /* Component-wise, with the same two-pointer scheme as segment_match:
+     * `**` is to components what `*` is to characters. A trailing '/'
+     * behaves like a trailing "/" followed by `**`. */
+    size_t plen = strlen(pattern);
+    bool trailing_slash = pattern[plen - 1] == '/';
+    const char *p = skip_sep(pattern), *s = skip_sep(path);
+    const char *star_p = NULL, *star_s = NULL;
+    for (;;) {
+        if (!*p) {
+            if (!*s || trailing_slash)
+                return true;
+        } else {
+            const char *pe = component_end(p);
+            if (pe - p == 2 && p[0] == '*' && p[1] == '*') {
+                p = skip_sep(pe);
+                star_p = p;
+                star_s = s;
+                continue;
+            }
+            if (*s) {
+                const char *se = component_end(s);
+                if (segment_match(p, pe, s, se)) {
+                    p = skip_sep(pe);
+                    s = skip_sep(se);
+                    continue;
+                }
+            }
+        }
+        if (star_p && *star_s) {
+            star_s = skip_sep(component_end(star_s));
+            s = star_s;
+            p = star_p;
+            continue;
+        }
+        return false;
+    }
+}
+
+bool config_ignores(const Config *c, const char *path)
+{
+    if (!c || !path || !*path || c->ignore.n == 0)
+        return false;
+    char *abs = absolute_file_path(path);
+    if (!abs)
+        return false;
+    char *base = NULL;
+    const char *dir = c->dir;
+    if (!dir || !*dir) {
+        base = realpath(".", NULL);
+        if (!base) {
+            free(abs);
+            return false;
+        }
+        dir = base;
+    }
+
+    bool result = false;
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
+    if (!strncmp(abs, dir, dl)) {
+        const char *rel = abs + dl;
+        bool inside = (dl == 1 && dir[0] == '/') || *rel == '/';
+        while (*rel == '/')
+            rel++;
+        if (inside && *rel)
+            for (size_t i = 0; i < c->ignore.n && !result; i++)
+                result = glob_match(c->ignore.v[i], rel);
+    }
+    free(base);
+    free(abs);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                  */
+
+typedef struct Loader {
+    Config *c;
+    Problems *problems;
+    const char *path;       /* as given, for Problems */
+    const char *name;       /* its last component, for messages */
+    yaml_document_t *doc;
+    const char *const *known_rules;
+    size_t errors;
+    yaml_node_t *separator, *version_separator; /* as set by the file */
+} Loader;
+
+static void problem_at(Loader *L, yaml_mark_t m, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void problem_at(Loader *L, yaml_mark_t m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(L->c->arena, fmt, ap);
+    va_end(ap);
+    problems_add(L->problems, L->path, (uint32_t)m.line + 1,
+                 (uint32_t)m.column + 1, "%s", msg);
+    L->errors++;
+}
+
+static uint32_t node_line(const yaml_node_t *n)
+{
+    return (uint32_t)n->start_mark.line + 1;
+}
+
+static yaml_node_t *get_node(Loader *L, int id)
+{
+    return yaml_document_get_node(L->doc, id);
+}
+
+static const char *scalar_text(const yaml_node_t *n)
+{
+    return (const char *)n->data.scalar.value;
+}
+
+static bool is_null(const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return false;
+    if (n->tag && !strcmp((const char *)n->tag, YAML_NULL_TAG))
+        return true;
+    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *v = scalar_text(n);
+    return n->data.scalar.length == 0 || !strcmp(v, "~") ||
+           !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* A short, printable rendering of user text for messages: at most 40 bytes
+ * (cut at a character boundary), control characters shown as '?'. */
+static const char *show(Loader *L, const char *s, size_t len)
+{
+    enum { MAX = 40 };
+    bool cut = len > MAX;
+    size_t n = cut ? MAX : len;
+    while (cut && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    char *out = arena_alloc(L->c->arena, n + 4);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+    if (cut)
+        memcpy(out + n, "...", 4);
+    return out;
+}
+
+/* What a value node is, for "(got ...)" in messages. */
+static const char *describe(Loader *L, const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_SCALAR_NODE:
+        if (is_null(n))
+            return "nothing";
+        return arena_printf(L->c->arena, "'%s'",
+                            show(L, scalar_text(n), n->data.scalar.length));
+    case YAML_SEQUENCE_NODE:
+        return "a list";
+    case YAML_MAPPING_NODE:
+        return "a mapping";
+    default:
+        return "nothing";
+    }
+}
+
+/* A non-null scalar as an arena string, or NULL (without a Problem) when
+ * the node is not one. */
+static const char *string_value(Loader *L, const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE || is_null(n))
+        return NULL;
+    return arena_strndup(L->c->arena, scalar_text(n), n->data.scalar.length);
+}
+
+static bool has_nul(const yaml_node_t *n)
+{
+    return strlen(scalar_text(n)) != n->data.scalar.length;
+}
+
+/* Levenshtein distance, for "did you mean" (inputs capped at 64 bytes). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    enum { CAP = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > CAP || lb > CAP)
+        return (size_t)-1;
+    size_t row[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "; did you mean 'x'?" for the closest candidate within distance 2, or "". */
+static const char *suggestion(Loader *L, const char *word,
+                              const char *const *candidates)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (; candidates && *candidates; candidates++) {
+        size_t d = edit_distance(word, *candidates);
+        if (d < best_d && d < strlen(*candidates)) {
+            best = *candidates;
+            best_d = d;
+        }
+    }
+    return best ? arena_printf(L->c->arena, "; did you mean '%s'?", best) : "";
+}
+
+/* Look up the key of a mapping pair among `keys`. Reports non-string,
+ * unknown and duplicate keys (`where` is e.g. "in 'tenant'") and returns
+ * -1 for them. `seen` holds the line each key was first set on. */
+static int lookup_key(Loader *L, const yaml_node_t *key,
+                      const char *const *keys, uint32_t *seen,
+                      const char *where)
+{
+    if (key->type != YAML_SCALAR_NODE) {
+        problem_at(L, key->start_mark, "keys %s must be strings", where);
+        return -1;
+    }
+    const char *k = scalar_text(key);
+    for (int i = 0; keys[i]; i++) {
+        if (strcmp(k, keys[i]) || has_nul(key))
+            continue;
+        if (seen[i]) {
+            problem_at(L, key->start_mark,
+                       "duplicate key '%s' %s (first set on line %u)", k,
+                       where, (unsigned)seen[i]);
+            return -1;
+        }
+        seen[i] = node_line(key);
+        return i;
+    }
+    problem_at(L, key->start_mark, "unknown key '%s' %s%s",
+               show(L, k, key->data.scalar.length), where,
+               suggestion(L, k, keys));
+    return -1;
+}
+
+/* A list of strings (a single string is a one-element list, an empty value
+ * an empty list). Replaces *out. */
+static void read_list(Loader *L, const yaml_node_t *n, const char *key,
+                      StrList *out)
+{
+    StrList list = {0};
+    if (n->type == YAML_MAPPING_NODE) {
+        problem_at(L, n->start_mark, "'%s' must be a list of strings (got %s)",
+                   key, describe(L, n));
+        return;
+    }
+    if (n->type == YAML_SCALAR_NODE) {
+        if (!is_null(n)) {
+            if (!n->data.scalar.length || has_nul(n)) {
+                problem_at(L, n->start_mark,
+                           "'%s' must be a list of non-empty strings", key);
+                return;
+            }
+            strlist_push(L->c->arena, &list, string_value(L, n));
+        }
+        *out = list;
+        return;
+    }
+    for (yaml_node_item_t *it = n->data.sequence.items.start;
+         it < n->data.sequence.items.top; it++) {
+        yaml_node_t *item = get_node(L, *it);
+        if (!item)
+            continue;
+        if (item->type != YAML_SCALAR_NODE) {
+            problem_at(L, item->start_mark,
+                       "'%s' must be a list of strings (item %zu is %s)", key,
+                       (size_t)(it - n->data.sequence.items.start) + 1,
+                       describe(L, item));
+            continue;
+        }
+        if (is_null(item) || !item->data.scalar.length || has_nul(item)) {
+            problem_at(L, item->start_mark,
+                       "'%s' must be a list of non-empty strings (item %zu "
+                       "is empty)",
+                       key, (size_t)(it - n->data.sequence.items.start) + 1);
+            continue;
+        }
+        strlist_push(L->c->arena, &list, string_value(L, item));
+    }
+    *out = list;
+}
+
+/* A mapping value; NULL (and a Problem unless the value is empty) if the
+ * node is something else. */
+static const yaml_node_t *as_mapping(Loader *L, const yaml_node_t *n,
+                                     const char *key)
+{
+    if (n->type == YAML_MAPPING_NODE)
+        return n;
+    if (!is_null(n))
+        problem_at(L, n->start_mark, "'%s' must be a mapping (got %s)", key,
+                   describe(L, n));
+    return NULL;
+}
+
+#define FOR_PAIRS(pair, map)                                                   \
+    for (yaml_node_pair_t *pair = (map)->data.mapping.pairs.start;            \
+         pair < (map)->data.mapping.pairs.top; pair++)
+
+static void read_separator(Loader *L, yaml_node_t *n, const char *key,
+                           const char **out, yaml_node_t **where)
+{
+    if (n->type == YAML_SCALAR_NODE && n->data.scalar.length == 1) {
+        unsigned char ch = (unsigned char)scalar_text(n)[0];
+        if (ch > 0x20 && ch < 0x7f) {
+            *out = string_value(L, n);
+            *where = n;
+            return;
+        }
+    }
+    const char *hint = n->type == YAML_SCALAR_NODE && is_null(n)
+                           ? "; an unquoted # starts a comment, write \"#\""
+                           : "";
+    problem_at(L, n->start_mark,
+               "'%s' must be a single printable ASCII character (got %s%s)",
+               key, describe(L, n), hint);
+}
+
+static void read_tenant(Loader *L, const yaml_node_t *value)
+{
+    static const char *const keys[] = {"required", "names", "common",
+                                       "global", NULL};
+    const yaml_node_t *map = as_mapping(L, value, "tenant");
+    if (!map)
+        return;
+    uint32_t seen[4] = {0};
+    FOR_PAIRS (pair, map) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        switch (lookup_key(L, k, keys, seen, "in 'tenant'")) {
+        case 0: {
+            const char *s = v->type == YAML_SCALAR_NODE && !has_nul(v)
+                                ? scalar_text(v)
+                                : "";
+            if (!strcasecmp(s, "auto"))
+                L->c->tenant_required = TENANT_AUTO;
+            else if (!strcasecmp(s, "true") || !strcasecmp(s, "yes"))
+                L->c->tenant_required = TENANT_REQUIRED;
+            else if (!strcasecmp(s, "false") || !strcasecmp(s, "no"))
+                L->c->tenant_required = TENANT_NOT_REQUIRED;
+            else
+                problem_at(L, v->start_mark,
+                           "'tenant.required' must be auto, true or false "
+                           "(got %s)",
+                           describe(L, v));
+            break;
+        }
+        case 1:
+            read_list(L, v, "tenant.names", &L->c->tenant_names);
+            break;
+        case 2:
+            read_list(L, v, "tenant.common", &L->c->tenant_common);
+            break;
+        case 3:
+            read_list(L, v, "tenant.global", &L->c->tenant_global);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void read_key_attributes(Loader *L, const yaml_node_t *value)
+{
+    static const char *const keys[] = {"pk", "sk", "index-pk", "index-sk",
+                                       NULL};
+    static const char *const full[] = {"key-attributes.pk",
+                                       "key-attributes.sk",
+                                       "key-attributes.index-pk",
+                                       "key-attributes.index-sk"};
+    StrList *lists[] = {&L->c->key_pk, &L->c->key_sk, &L->c->key_index_pk,
+                        &L->c->key_index_sk};
+    const yaml_node_t *map = as_mapping(L, value, "key-attributes");
+    if (!map)
+        return;
+    uint32_t seen[4] = {0};
+    FOR_PAIRS (pair, map) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        int i = lookup_key(L, k, keys, seen, "in 'key-attributes'");
+        if (i >= 0)
+            read_list(L, v, full[i], lists[i]);
+    }
+}
+
+static void read_tables(Loader *L, const yaml_node_t *value)
+{
+    static const char *const keys[] = {"data", "history", "command", NULL};
+    static const char *const full[] = {"tables.data", "tables.history",
+                                       "tables.command"};
+    StrList *lists[] = {&L->c->data_tables, &L->c->history_tables,
+                        &L->c->command_tables};
+    const yaml_node_t *map = as_mapping(L, value, "tables");
+    if (!map)
+        return;
+    uint32_t seen[3] = {0};
+    FOR_PAIRS (pair, map) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        int i = lookup_key(L, k, keys, seen, "in 'tables'");
+        if (i >= 0)
+            read_list(L, v, full[i], lists[i]);
+    }
+}
+
+static void read_access_pattern(Loader *L, const yaml_node_t *n, size_t idx)
+{
+    static const char *const keys[] = {"name", "pk", "sk", "index", NULL};
+    if (n->type != YAML_MAPPING_NODE) {
+        problem_at(L, n->start_mark,
+                   "'access-patterns' entry %zu must be a mapping with 'name' "
+                   "and 'pk' (got %s)",
+                   idx, describe(L, n));
+        return;
+    }
+    const char *where =
+        arena_printf(L->c->arena, "in 'access-patterns' entry %zu", idx);
+    AccessPattern ap = {.line = node_line(n)};
+    const char **fields[] = {&ap.name, &ap.pk, &ap.sk, &ap.index};
+    uint32_t seen[4] = {0};
+    FOR_PAIRS (pair, n) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        int i = lookup_key(L, k, keys, seen, where);
+        if (i < 0)
+            continue;
+        if (v->type != YAML_SCALAR_NODE || is_null(v) ||
+            !v->data.scalar.length || has_nul(v)) {
+            problem_at(L, v->start_mark,
+                       "'%s' of 'access-patterns' entry %zu must be a "
+                       "non-empty string (got %s)",
+                       keys[i], idx, describe(L, v));
+            *fields[i] = "";
+            continue;
+        }
+        *fields[i] = string_value(L, v);
+    }
+    if (!ap.name)
+        problem_at(L, n->start_mark,
+                   "'access-patterns' entry %zu is missing 'name'", idx);
+    if (!ap.pk)
+        problem_at(L, n->start_mark,
+                   "'access-patterns' entry %zu is missing 'pk'", idx);
+    if (ap.name && ap.pk)
+        VEC_PUSH(L->c->arena, &L->c->access_patterns, ap);
+}
+
+static void read_access_patterns(Loader *L, const yaml_node_t *n)
+{
+    L->c->access_patterns.n = 0;
+    if (n->type == YAML_SCALAR_NODE && is_null(n))
+        return;
+    if (n->type != YAML_SEQUENCE_NODE) {
+        problem_at(L, n->start_mark,
+                   "'access-patterns' must be a list of mappings (got %s)",
+                   describe(L, n));
+        return;
+    }
+    for (yaml_node_item_t *it = n->data.sequence.items.start;
+         it < n->data.sequence.items.top; it++) {
+        yaml_node_t *item = get_node(L, *it);
+        if (item)
+            read_access_pattern(
+                L, item, (size_t)(it - n->data.sequence.items.start) + 1);
+    }
+}
+
+static bool known_rule(const char *const *known, const char *id)
+{
+    if (!known)
+        return true; /* no registry given: accept any id */
+    for (; *known; known++)
+        if (!strcmp(*known, id))
+            return true;
+    return false;
+}
+
+static void read_rules(Loader *L, const yaml_node_t *value)
+{
+    const yaml_node_t *map = as_mapping(L, value, "rules");
+    if (!map)
+        return;
+    FOR_PAIRS (pair, map) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        if (k->type != YAML_SCALAR_NODE || is_null(k) || has_nul(k)) {
+            problem_at(L, k->start_mark,
+                       "rule ids in 'rules' must be strings (got %s)",
+                       describe(L, k));
+            continue;
+        }
+        const char *id = scalar_text(k);
+        bool ok = true;
+        if (!known_rule(L->known_rules, id)) {
+            problem_at(L, k->start_mark, "unknown rule '%s' in 'rules'%s",
+                       show(L, id, k->data.scalar.length),
+                       suggestion(L, id, L->known_rules));
+            ok = false;
+        } else {
+            for (size_t i = 0; i < L->c->rules.n; i++) {
+                if (!strcmp(L->c->rules.v[i].id, id)) {
+                    problem_at(L, k->start_mark,
+                               "duplicate rule '%s' in 'rules' (first set on "
+                               "line %u)",
+                               id, (unsigned)L->c->rules.v[i].line);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        Severity sev = SEV_OFF;
+        if (v->type != YAML_SCALAR_NODE || has_nul(v) ||
+            !severity_parse(scalar_text(v), &sev)) {
+            problem_at(L, v->start_mark,
+                       "severity of rule '%s' must be error, warning or off "
+                       "(got %s)",
+                       show(L, id, k->data.scalar.length), describe(L, v));
+            ok = false;
+        }
+        if (ok) {
+            RuleSetting r = {
+                .id = arena_strdup(L->c->arena, id),
+                .severity = sev,
+                .line = node_line(k),
+            };
+            VEC_PUSH(L->c->arena, &L->c->rules, r);
+        }
+    }
+}
+
+static void read_max_key_components(Loader *L, const yaml_node_t *n)
+{
+    if (n->type == YAML_SCALAR_NODE && !has_nul(n)) {
+        const char *s = scalar_text(n);
+        uint64_t v = 0;
+        size_t i = 0;
+        for (; s[i] >= '0' && s[i] <= '9' && v <= UINT32_MAX; i++)
+            v = v * 10 + (uint64_t)(s[i] - '0');
+        if (i > 0 && !s[i] && v >= 1 && v <= UINT32_MAX) {
+            L->c->max_key_components = (uint32_t)v;
+            return;
+        }
+    }
+    problem_at(L, n->start_mark,
+               "'max-key-components' must be a positive integer (got %s)",
+               describe(L, n));
+}
+
+enum TopKey {
+    K_SEPARATOR,
+    K_VERSION_SEPARATOR,
+    K_TENANT,
+    K_MUTABLE_FIELDS,
+    K_KEY_ATTRIBUTES,
+    K_SCHEMAS,
+    K_TABLES,
+    K_SCAN_ALLOWED,
+    K_ACCESS_PATTERNS,
+    K_RULES,
+    K_IGNORE,
+    K_MAX_KEY_COMPONENTS,
+    K_COUNT
+};
+
+static const char *const top_keys[K_COUNT + 1] = {
+    [K_SEPARATOR] = "separator",
+    [K_VERSION_SEPARATOR] = "version-separator",
+    [K_TENANT] = "tenant",
+    [K_MUTABLE_FIELDS] = "mutable-fields",
+    [K_KEY_ATTRIBUTES] = "key-attributes",
+    [K_SCHEMAS] = "schemas",
+    [K_TABLES] = "tables",
+    [K_SCAN_ALLOWED] = "scan-allowed",
+    [K_ACCESS_PATTERNS] = "access-patterns",
+    [K_RULES] = "rules",
+    [K_IGNORE] = "ignore",
+    [K_MAX_KEY_COMPONENTS] = "max-key-components",
+    [K_COUNT] = NULL,
+};
+
+static void read_root(Loader *L, yaml_node_t *root)
+{
+    Config *c = L->c;
+    if (root->type != YAML_MAPPING_NODE) {
+        if (!is_null(root))
+            problem_at(L, root->start_mark,
+                       "the top level of %s must be a mapping of keys to "
+                       "values (got %s)",
+                       L->name, describe(L, root));
+        return;
+    }
+    const char *where = arena_printf(c->arena, "in %s", L->name);
+    uint32_t seen[K_COUNT] = {0};
+    FOR_PAIRS (pair, root) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        switch ((enum TopKey)lookup_key(L, k, top_keys, seen, where)) {
+        case K_SEPARATOR:
+            read_separator(L, v, "separator", &c->separator, &L->separator);
+            break;
+        case K_VERSION_SEPARATOR:
+            read_separator(L, v, "version-separator", &c->version_separator,
+                           &L->version_separator);
+            break;
+        case K_TENANT:
+            read_tenant(L, v);
+            break;
+        case K_MUTABLE_FIELDS:
+            read_list(L, v, "mutable-fields", &c->mutable_fields);
+            break;
+        case K_KEY_ATTRIBUTES:
+            read_key_attributes(L, v);
+            break;
+        case K_SCHEMAS:
+            read_list(L, v, "schemas", &c->schemas);
+            break;
+        case K_TABLES:
+            read_tables(L, v);
+            break;
+        case K_SCAN_ALLOWED:
+            read_list(L, v, "scan-allowed", &c->scan_allowed);
+            break;
+        case K_ACCESS_PATTERNS:
+            read_access_patterns(L, v);
+            break;
+        case K_RULES:
+            read_rules(L, v);
+            break;
+        case K_IGNORE:
+            read_list(L, v, "ignore", &c->ignore);
+            break;
+        case K_MAX_KEY_COMPONENTS:
+            read_max_key_components(L, v);
+            break;
+        case K_COUNT:
+        default:
+            break;
+        }
+    }
+    if ((L->separator || L->version_separator) &&
+        !strcmp(c->separator, c->version_separator)) {
+        yaml_node_t *at =
+            L->version_separator ? L->version_separator : L->separator;
+        problem_at(L, at->start_mark,
+                   "'separator' and 'version-separator' must be different "
+                   "characters (both are '%s')",
+                   c->separator);
+    }
+}
+
+/* Report a libyaml parser failure. `buf` is the raw input, for positions of
+ * reader (encoding) errors, which only carry a byte offset. */
+static void yaml_failure(Loader *L, const yaml_parser_t *p, const char *buf,
+                         size_t len)
+{
+    switch (p->error) {
+    case YAML_READER_ERROR: {
+        size_t off = p->problem_offset < len ? p->problem_offset : len;
+        uint32_t line = 1, col = 1;
+        for (size_t i = 0; i < off; i++) {
+            if (buf[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        if (p->problem_value >= 0)
+            problems_add(L->problems, L->path, line, col,
+                         "cannot read %s as YAML text: %s (byte 0x%02X at "
+                         "offset %zu)",
+                         L->name, p->problem ? p->problem : "invalid input",
+                         (unsigned)p->problem_value, p->problem_offset);
+        else
+            problems_add(L->problems, L->path, line, col,
+                         "cannot read %s as YAML text: %s (at offset %zu)",
+                         L->name, p->problem ? p->problem : "invalid input",
+                         p->problem_offset);
+        break;
+    }
+    case YAML_SCANNER_ERROR:
+    case YAML_PARSER_ERROR:
+    case YAML_COMPOSER_ERROR: {
+        const char *problem = p->problem ? p->problem : "invalid YAML";
+        if (p->context)
+            problems_add(L->problems, L->path,
+                         (uint32_t)p->problem_mark.line + 1,
+                         (uint32_t)p->problem_mark.column + 1,
+                         "YAML syntax error: %s (%s on line %zu)", problem,
+                         p->context, p->context_mark.line + 1);
+        else
+            problems_add(L->problems, L->path,
+                         (uint32_t)p->problem_mark.line + 1,
+                         (uint32_t)p->problem_mark.column + 1,
+                         "YAML syntax error: %s", problem);
+        break;
+    }
+    case YAML_MEMORY_ERROR:
+        problems_add(L->problems, L->path, 0, 0,
+                     "out of memory while reading %s", L->name);
+        break;
+    default:
+        problems_add(L->problems, L->path, 0, 0, "cannot parse %s as YAML",
+                     L->name);
+        break;
+    }
+    L->errors++;
+}
+
+/* Read a whole file into a malloc'd buffer; NULL with *err set on failure. */
+static char *read_file(const char *path, size_t *len, int *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *err = errno;
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        *err = EISDIR;
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                errno = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (!buf || ferror(f)) {
+        *err = errno ? errno : EIO;
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+Config *config_load(const char *path, const char *const *known_rules,
+                    Problems *problems)
+{
+    int err = 0;
+    size_t len = 0;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash && slash[1] ? slash + 1 : path;
+
+    errno = 0;
+    char *buf = read_file(path, &len, &err);
+    if (!buf) {
+        problems_add(problems, path, 0, 0, "cannot read %s: %s", path,
+                     strerror(err));
+        return NULL;
+    }
+
+    Config *c = config_new();
+    c->path = arena_strdup(c->arena, path);
+    char *dir = dir_of(path);
+    c->dir = arena_strdup(c->arena, dir ? dir : "");
+    free(dir);
+
+    Loader L = {
+        .c = c,
+        .problems = problems,
+        .path = path,
+        .name = arena_strdup(c->arena, name),
+        .known_rules = known_rules,
+    };
+
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        problems_add(problems, path, 0, 0, "out of memory while reading %s",
+                     name);
+        free(buf);
+        config_free(c);
+        return NULL;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+
+    yaml_document_t doc;
+    if (!yaml_parser_load(&parser, &doc)) {
+        yaml_failure(&L, &parser, buf, len);
+    } else {
+        L.doc = &doc;
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        if (root)
+            read_root(&L, root);
+        yaml_document_delete(&doc);
+        L.doc = NULL;
+        if (root) {
+            /* A stream of several documents is a mistake, not a config. */
+            if (!yaml_parser_load(&parser, &doc)) {
+                yaml_failure(&L, &parser, buf, len);
+            } else {
+                yaml_node_t *next = yaml_document_get_root_node(&doc);
+                if (next)
+                    problem_at(&L, doc.start_mark,
+                               "%s must hold a single YAML document", name);
+                yaml_document_delete(&doc);
+            }
+        }
+    }
+    yaml_parser_delete(&parser);
+    free(buf);
+
+    if (L.errors) {
+        config_free(c);
+        return NULL;
+    }
+    return c;
+}
