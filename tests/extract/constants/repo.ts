@@ -1,0 +1,14 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Entity, Prefix, USER_PREFIX, EXPORTED_PRIVATE } from './index';
+import * as K from './keys.js';
+
+export const put = (ddb: any, teamId: string, userId: string) =>
+  ddb.send(new PutCommand({
+    TableName: 't',
+    Item: {
+      pk: `${USER_PREFIX}${userId}`,
+      sk: `${Entity.Order}${K.SEP}${Prefix.nested.MEMBER}${K.SEP}${teamId}`,
+      gsi1pk: `${Prefix.TEAM}#${teamId}`,
+      gsi1sk: EXPORTED_PRIVATE,
+    },
+  }));
