@@ -26,6 +26,12 @@ static const char *const default_scan_allowed[] = {
     "**/scripts/**", "**/migrations/**", "**/seed/**", "**/seeds/**", NULL,
 };
 
+/* Tests are full of literal keys and fixtures on purpose: not linted unless
+ * the configuration's own `ignore` list replaces this one. */
+static const char *const default_ignore[] = {
+    "*.spec.*", "*.test.*", "__tests__/**", "**/__tests__/**", "**/__mocks__/**", NULL,
+};
+
 enum { DEFAULT_MAX_KEY_COMPONENTS = 5 };
 
 static void push_all(Arena *a, StrList *l, const char *const *v)
@@ -48,6 +54,7 @@ static Config *config_new(void)
     push_all(a, &c->tenant_common, default_tenant_common);
     push_all(a, &c->mutable_fields, default_mutable_fields);
     push_all(a, &c->scan_allowed, default_scan_allowed);
+    push_all(a, &c->ignore, default_ignore);
     c->max_key_components = DEFAULT_MAX_KEY_COMPONENTS;
     return c;
 }

@@ -54,7 +54,9 @@ bool is_tsx_path(const char *path)
         return false;
     const char *b = base_name(path);
     size_t n = strlen(b);
-    return has_ext(b, n, ".tsx") || has_ext(b, n, ".jsx");
+    /* JavaScript files often hold JSX; the TSX grammar reads both. */
+    return has_ext(b, n, ".tsx") || has_ext(b, n, ".jsx") || has_ext(b, n, ".js") ||
+           has_ext(b, n, ".mjs") || has_ext(b, n, ".cjs");
 }
 
 /* ----------------------------------------------------------------- errors */

@@ -6,7 +6,8 @@
 
 /* Source kinds: .ts .tsx .mts .cts .js .jsx .mjs .cjs, never *.d.ts. */
 bool is_source_path(const char *path);
-/* .tsx and .jsx use the TSX grammar. */
+/* .tsx, .jsx and the JavaScript kinds (.js .mjs .cjs, which may hold JSX)
+ * use the TSX grammar; .ts .mts .cts the TypeScript one. */
 bool is_tsx_path(const char *path);
 
 /* Expand `paths` (files or directories; none means ".") into a sorted,

@@ -185,7 +185,8 @@ static void assert_defaults_except_nothing(const Config *c)
                         "**/seeds/**"));
     assert_int_equal(c->access_patterns.n, 0);
     assert_int_equal(c->rules.n, 0);
-    assert_strlist(&c->ignore, EMPTY);
+    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*", "__tests__/**",
+                                    "**/__tests__/**", "**/__mocks__/**"));
     assert_int_equal(c->max_key_components, 5);
 }
 
@@ -204,6 +205,13 @@ static void test_defaults(void **state)
     assert_int_equal(config_rule_severity(c, "scan", SEV_WARNING),
                      SEV_WARNING);
     assert_false(config_ignores(c, "anything.ts"));
+    /* tests are left out by default */
+    assert_true(config_ignores(c, "src/order.spec.ts"));
+    assert_true(config_ignores(c, "order.test.js"));
+    assert_true(config_ignores(c, "src/__tests__/keys.ts"));
+    assert_true(config_ignores(c, "__tests__/keys.ts"));
+    assert_true(config_ignores(c, "src/__mocks__/client.ts"));
+    assert_false(config_ignores(c, "src/testing.ts"));
     config_free(c);
     config_free(NULL);
 }

@@ -197,8 +197,8 @@ static void test_kinds(void **state)
     } cases[] = {
         {"a.ts", true, false},         {"a.tsx", true, true},
         {"a.mts", true, false},        {"a.cts", true, false},
-        {"a.js", true, false},         {"a.jsx", true, true},
-        {"a.mjs", true, false},        {"a.cjs", true, false},
+        {"a.js", true, true},          {"a.jsx", true, true},
+        {"a.mjs", true, true},         {"a.cjs", true, true},
         {"dir/x.y.ts", true, false},   {"src/App.tsx", true, true},
         {"a.d.ts", false, false},      {"lib/a.d.mts", false, false},
         {"a.d.cts", false, false},     {"a.d.tsx", true, true},
