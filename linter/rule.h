@@ -37,10 +37,11 @@ typedef struct ProjectFacts {
      * say which constant already holds an inline text; look up with
      * facts_const_for_text() (facts.h). */
     VEC(ConstText) const_texts;
-    /* Names of key helpers whose own definition (a SITE_HELPER partition
-     * key) carries no tenant: missing-tenant reports the definition and
-     * not every call site that merely inlines it. */
-    StrList pk_helpers_without_tenant;
+    /* Shapes (kf_shape: "ORDER#{}") of key helpers' partition keys
+     * (SITE_HELPER, ROLE_PK) that carry no tenant: missing-tenant reports
+     * such a helper at its definition, not at every call site that only
+     * inlines it. */
+    StrList untenanted_helper_pks;
 } ProjectFacts;
 
 typedef struct RuleDesc RuleDesc;

@@ -1,0 +1,21 @@
+/* Project facts: what the rules need to know about the whole project
+ * (after resolution) while they check one file. See ProjectFacts in
+ * rule.h for the fields. */
+#ifndef KEYLINT_FACTS_H
+#define KEYLINT_FACTS_H
+
+#include "rule.h"
+
+/* Fill `f` (zeroed first) from every file's IR. Strings and arrays live in
+ * `a`; `cfg` is the project configuration (separator, tenant names), may
+ * be NULL for the built-in behaviour. Files that failed to parse are
+ * skipped. Deterministic for a given file order; ties are broken by name,
+ * never by position. */
+void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
+                   size_t nfiles, const Config *cfg);
+
+/* The name of a project constant whose text is exactly `text` (the
+ * alphabetically first when several are), NULL if none. */
+const char *facts_const_for_text(const ProjectFacts *f, const char *text);
+
+#endif

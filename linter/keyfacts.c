@@ -1,0 +1,591 @@
+#include "keyfacts.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- Flattening ------------------------------------------------------- */
+
+bool kf_seg_is_hole(const Seg *s)
+{
+    return s->kind == SEG_REF || s->kind == SEG_CALL ||
+           s->kind == SEG_UNKNOWN;
+}
+
+static bool seg_is_empty_text(const Seg *s)
+{
+    return s->kind == SEG_TEXT && (!s->text || !s->text[0]);
+}
+
+void kf_flatten(Arena *a, const SegList *segs, KfKey *out)
+{
+    out->segs = segs;
+    out->n = 0;
+    out->parts = segs->n ? arena_alloc(a, segs->n * sizeof *out->parts)
+                         : NULL;
+    for (size_t i = 0; i < segs->n; i++) {
+        const Seg *s = &segs->v[i];
+        if (seg_is_empty_text(s))
+            continue;
+        if (kf_seg_is_hole(s)) {
+            out->parts[out->n++] = (KfPart){ .hole = true, .first = i,
+                                             .nsegs = 1 };
+            continue;
+        }
+        /* A text run: this and the following non-empty TEXT segments. */
+        size_t len = 0, j = i, last = i;
+        for (; j < segs->n && segs->v[j].kind == SEG_TEXT; j++) {
+            if (segs->v[j].text) {
+                len += strlen(segs->v[j].text);
+                if (segs->v[j].text[0])
+                    last = j;
+            }
+        }
+        char *t = arena_alloc(a, len + 1), *p = t;
+        for (size_t m = i; m <= last; m++) {
+            if (!segs->v[m].text)
+                continue;
+            size_t l = strlen(segs->v[m].text);
+            memcpy(p, segs->v[m].text, l);
+            p += l;
+        }
+        *p = '\0';
+        out->parts[out->n++] = (KfPart){ .hole = false, .first = i,
+                                         .nsegs = last - i + 1, .text = t,
+                                         .len = len };
+        i = j - 1;
+    }
+}
+
+const Seg *kf_text_seg_at(const KfKey *k, size_t p, size_t off,
+                          size_t *seg_off)
+{
+    const KfPart *part = &k->parts[p];
+    const Seg *found = NULL;
+    size_t base = 0;
+    for (size_t m = part->first; m < part->first + part->nsegs; m++) {
+        const Seg *s = &k->segs->v[m];
+        size_t l = s->text ? strlen(s->text) : 0;
+        if (!l)
+            continue;
+        found = s;
+        if (off < base + l) {
+            if (seg_off)
+                *seg_off = off - base;
+            return s;
+        }
+        base += l;
+    }
+    if (seg_off)
+        *seg_off = 0;
+    return found;
+}
+
+const Seg *kf_part_seg(const KfKey *k, size_t p)
+{
+    return &k->segs->v[k->parts[p].first];
+}
+
+size_t kf_hole_count(const KfKey *k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < k->n; i++)
+        n += k->parts[i].hole;
+    return n;
+}
+
+bool kf_has_text(const KfKey *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (!k->parts[i].hole)
+            return true;
+    return false;
+}
+
+bool kf_all_helper(const SegList *segs)
+{
+    if (!segs->n)
+        return false;
+    for (size_t i = 0; i < segs->n; i++)
+        if (!(segs->v[i].flags & SEGF_HELPER))
+            return false;
+    return true;
+}
+
+bool kf_is_helper_output(const KeyExpr *k)
+{
+    if (k->site == SITE_HELPER || k->build != BUILD_CALL)
+        return false;
+    for (size_t i = 0; i < k->segs.n; i++)
+        if (k->segs.v[i].flags & SEGF_HELPER)
+            return true;
+    return false;
+}
+
+const char *kf_shape(Arena *a, const KfKey *k)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < k->n; i++)
+        len += k->parts[i].hole ? 2 : k->parts[i].len;
+    char *s = arena_alloc(a, len), *p = s;
+    for (size_t i = 0; i < k->n; i++) {
+        if (k->parts[i].hole) {
+            memcpy(p, "{}", 2);
+            p += 2;
+        } else {
+            memcpy(p, k->parts[i].text, k->parts[i].len);
+            p += k->parts[i].len;
+        }
+    }
+    *p = '\0';
+    return s;
+}
+
+/* ---- Names -------------------------------------------------------------- */
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+const char *kf_last_component(Arena *a, const char *path)
+{
+    if (!path)
+        return "";
+    size_t end = strlen(path);
+    while (end > 0 && !ident_char(path[end - 1]))
+        end--;
+    size_t start = end;
+    while (start > 0 && ident_char(path[start - 1]))
+        start--;
+    return arena_strndup(a, path + start, end - start);
+}
+
+const char *kf_hole_name(Arena *a, const Seg *s)
+{
+    switch (s->kind) {
+    case SEG_REF:
+        return s->text ? s->text : "?";
+    case SEG_CALL:
+        return arena_printf(a, "%s()", s->text ? s->text : "?");
+    case SEG_UNKNOWN:
+        return s->text && s->text[0] ? s->text : "?";
+    case SEG_TEXT:
+        break;
+    }
+    return s->text ? s->text : "";
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool kf_name_ends_with_word(const char *name, const char *word)
+{
+    size_t n = strlen(name), m = strlen(word);
+    if (!m || n < m)
+        return false;
+    if (strcasecmp(name + n - m, word))
+        return false;
+    if (n == m)
+        return true;
+    char before = name[n - m - 1], first = name[n - m];
+    if (before == '_' || before == '-')
+        return true;
+    return isupper((unsigned char)first) &&
+           (islower((unsigned char)before) || isdigit((unsigned char)before));
+}
+
+bool kf_name_is_tenant(Arena *a, const char *path, const Config *cfg)
+{
+    if (!path || !cfg)
+        return false;
+    const char *last = kf_last_component(a, path);
+    return last[0] && strlist_has_ci(&cfg->tenant_names, last);
+}
+
+bool kf_name_is_date(Arena *a, const char *path)
+{
+    static const char *const exact[] = {
+        "date", "day", "days", "month", "year", "yyyy", "yy", "mm", "dd",
+        "hh", "hour", "hours", "minute", "minutes", "min", "second",
+        "seconds", "sec", "time", "timestamp", "ts", "datetime", "week",
+        "yearmonth", "ym", "ymd", "yyyymm", "yyyymmdd", "now", "epoch",
+        NULL,
+    };
+    static const char *const words[] = {
+        "At", "Date", "Time", "Timestamp", "Day", "Month", "Year", "Hour",
+        "Minute", "Second", "Week", "DateTime", NULL,
+    };
+    if (!path)
+        return false;
+    const char *last = kf_last_component(a, path);
+    if (!last[0])
+        return false;
+    for (size_t i = 0; exact[i]; i++)
+        if (!strcasecmp(last, exact[i]))
+            return true;
+    for (size_t i = 0; words[i]; i++)
+        if (strlen(last) > strlen(words[i]) && kf_name_ends_with_word(last, words[i]))
+            return true;
+    return false;
+}
+
+bool kf_name_is_prefix_like(Arena *a, const char *path)
+{
+    const char *last = kf_last_component(a, path);
+    return ends_with(last, "prefix") || ends_with(last, "Prefix") ||
+           ends_with(last, "PREFIX");
+}
+
+bool kf_name_is_suffix_like(Arena *a, const char *path)
+{
+    const char *last = kf_last_component(a, path);
+    return ends_with(last, "suffix") || ends_with(last, "Suffix") ||
+           ends_with(last, "SUFFIX");
+}
+
+/* ---- Holes ---------------------------------------------------------- */
+
+bool kf_hole_is_tenant(Arena *a, const Seg *s, const Config *cfg)
+{
+    if (!kf_seg_is_hole(s))
+        return false;
+    if (s->flags & SEGF_TENANT)
+        return true;
+    if (s->kind == SEG_UNKNOWN)
+        return false;
+    if (s->kind == SEG_REF && kf_name_is_tenant(a, s->text, cfg))
+        return true;
+    /* A value that flowed through a variable named like a tenant. */
+    return s->kind == SEG_REF && s->name && kf_name_is_tenant(a, s->name, cfg);
+}
+
+bool kf_hole_is_date(Arena *a, const Seg *s)
+{
+    static const char *const date_calls[] = {
+        "toISOString", "toJSON", "toUTCString", "toDateString",
+        "toLocaleDateString", "getTime", "getFullYear", "getUTCFullYear",
+        "getMonth", "getUTCMonth", "getDate", "getUTCDate", "getHours",
+        "getUTCHours", "getMinutes", "getSeconds", "now", "unix", NULL,
+    };
+    if (!kf_seg_is_hole(s))
+        return false;
+    if (s->flags & SEGF_DATE)
+        return true;
+    if (s->kind == SEG_REF)
+        return kf_name_is_date(a, s->text) ||
+               (s->name && kf_name_is_date(a, s->name));
+    if (s->kind == SEG_CALL) {
+        const char *last = kf_last_component(a, s->text);
+        for (size_t i = 0; date_calls[i]; i++)
+            if (!strcmp(last, date_calls[i]))
+                return true;
+    }
+    return false;
+}
+
+bool kf_hole_is_separator(Arena *a, const Seg *s)
+{
+    if (s->kind != SEG_REF || !s->text)
+        return false;
+    const char *last = kf_last_component(a, s->text);
+    bool letters = false;
+    for (const char *p = last; *p; p++) {
+        if (islower((unsigned char)*p))
+            return false;
+        letters |= isupper((unsigned char)*p) != 0;
+    }
+    return letters && (strstr(last, "SEP") || strstr(last, "DELIM"));
+}
+
+static bool seglist_has_tenant(Arena *a, const SegList *l, const Config *cfg)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const Seg *s = &l->v[i];
+        if (kf_hole_is_tenant(a, s, cfg))
+            return true;
+        if (s->kind == SEG_TEXT && (s->flags & SEGF_TENANT))
+            return true;
+        if (s->kind == SEG_CALL && kf_call_has_tenant_arg(a, s, cfg))
+            return true;
+    }
+    return false;
+}
+
+bool kf_call_has_tenant_arg(Arena *a, const Seg *s, const Config *cfg)
+{
+    if (s->kind != SEG_CALL || !s->args)
+        return false;
+    for (size_t i = 0; i < s->nargs; i++)
+        if (seglist_has_tenant(a, &s->args[i], cfg))
+            return true;
+    return false;
+}
+
+/* ---- Tenants ------------------------------------------------------------ */
+
+const Seg *kf_tenant_hole(Arena *a, const KfKey *k, const Config *cfg)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        if (!k->parts[i].hole)
+            continue;
+        const Seg *s = kf_part_seg(k, i);
+        if (kf_hole_is_tenant(a, s, cfg) || kf_call_has_tenant_arg(a, s, cfg))
+            return s;
+    }
+    return NULL;
+}
+
+bool kf_has_common_tenant(const KfKey *k, const Config *cfg)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        const KfPart *p = &k->parts[i];
+        if (p->hole)
+            continue;
+        for (size_t m = p->first; m < p->first + p->nsegs; m++)
+            if (k->segs->v[m].flags & (SEGF_TENANT | SEGF_COMMON_TENANT))
+                return true;
+        if (!cfg)
+            continue;
+        /* Components: runs between boundary separator characters. */
+        size_t start = 0;
+        for (size_t j = 0; j <= p->len; j++) {
+            if (j < p->len && !kf_is_boundary_char(p->text[j], cfg))
+                continue;
+            if (j > start) {
+                for (size_t c = 0; c < cfg->tenant_common.n; c++) {
+                    const char *t = cfg->tenant_common.v[c];
+                    if (strlen(t) == j - start &&
+                        !strncasecmp(p->text + start, t, j - start))
+                        return true;
+                }
+            }
+            start = j + 1;
+        }
+    }
+    return false;
+}
+
+bool kf_has_tenant(Arena *a, const KfKey *k, const Config *cfg)
+{
+    return kf_tenant_hole(a, k, cfg) || kf_has_common_tenant(k, cfg);
+}
+
+/* ---- Separators ------------------------------------------------------- */
+
+bool kf_is_boundary_char(char c, const Config *cfg)
+{
+    if (!c)
+        return false;
+    if (strchr("#:|/-_.~;,+=", c))
+        return true;
+    return cfg && cfg->separator && cfg->separator[0] == c;
+}
+
+bool kf_is_prefix_sep_char(char c, const Config *cfg)
+{
+    if (!c)
+        return false;
+    if (c == '#' || c == ':' || c == '|')
+        return true;
+    return cfg && cfg->separator && cfg->separator[0] == c;
+}
+
+static char version_char(const Config *cfg)
+{
+    return cfg && cfg->version_separator ? cfg->version_separator[0] : '@';
+}
+
+bool kf_is_version_tail(const KfKey *k, size_t p, size_t off,
+                        const Config *cfg)
+{
+    const KfPart *part = &k->parts[p];
+    if (part->hole || off >= part->len)
+        return false;
+    const Seg *s = kf_text_seg_at(k, p, off, NULL);
+    if (part->text[off] != version_char(cfg) &&
+        !(s && (s->flags & SEGF_VERSION_SEP)))
+        return false;
+    const char *rest = part->text + off + 1;
+    if (!*rest) /* separator ends the run: a single hole must end the key */
+        return p + 2 == k->n && k->parts[p + 1].hole;
+    if (p + 1 != k->n)
+        return false;
+    for (const char *r = rest; *r; r++)
+        if (!isdigit((unsigned char)*r))
+            return false;
+    return true;
+}
+
+/* A date/time neighbour: a digit in text, or a date hole. */
+static bool date_side(Arena *a, const KfKey *k, size_t p, size_t off,
+                      int dir)
+{
+    const KfPart *part = &k->parts[p];
+    if (dir < 0 && off > 0)
+        return isdigit((unsigned char)part->text[off - 1]) != 0;
+    if (dir > 0 && off + 1 < part->len)
+        return isdigit((unsigned char)part->text[off + 1]) != 0;
+    if (dir < 0 && p == 0)
+        return false;
+    size_t q = dir < 0 ? p - 1 : p + 1;
+    if (q >= k->n || !k->parts[q].hole)
+        return false;
+    return kf_hole_is_date(a, kf_part_seg(k, q));
+}
+
+static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
+                         size_t p, size_t off, KfBoundary *v, size_t *n)
+{
+    const KfPart *part = &k->parts[p];
+    char c = part->text[off];
+    for (size_t i = 0; i < *n; i++)
+        if (v[i].part == p && v[i].off == off)
+            return;
+    if (!kf_is_boundary_char(c, cfg))
+        return;
+    if (strchr("-:.TZ", c) && date_side(a, k, p, off, -1) &&
+        date_side(a, k, p, off, +1))
+        return;
+    if (kf_is_version_tail(k, p, off, cfg))
+        return;
+    v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off,
+                              .seg = kf_text_seg_at(k, p, off, NULL) };
+}
+
+size_t kf_boundaries(Arena *a, const KfKey *k, const Config *cfg,
+                     KfBoundary **out)
+{
+    KfBoundary *v = arena_alloc(a, (2 * k->n + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        if (!k->parts[i].hole)
+            continue;
+        if (i > 0 && !k->parts[i - 1].hole)
+            add_boundary(a, k, cfg, i - 1, k->parts[i - 1].len - 1, v, &n);
+        if (i + 1 < k->n && !k->parts[i + 1].hole)
+            add_boundary(a, k, cfg, i + 1, 0, v, &n);
+    }
+    *out = v;
+    return n;
+}
+
+const char *kf_boundary_chars(Arena *a, const KfBoundary *b, size_t n)
+{
+    char *s = arena_alloc(a, n + 1);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!memchr(s, b[i].c, m))
+            s[m++] = b[i].c;
+    s[m] = '\0';
+    return s;
+}
+
+bool kf_boundaries_all_helper(const KfBoundary *b, size_t n)
+{
+    if (!n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!b[i].seg || !(b[i].seg->flags & SEGF_HELPER))
+            return false;
+    return true;
+}
+
+/* ---- Versions ------------------------------------------------------- */
+
+bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why)
+{
+    const Seg *w = NULL;
+    for (size_t i = 0; i < k->segs->n && !w; i++) {
+        const Seg *s = &k->segs->v[i];
+        if ((s->flags & SEGF_VERSIONED) && !(s->flags & SEGF_UNVERSIONED))
+            w = s;
+    }
+    for (size_t p = 0; p < k->n && !w; p++) {
+        const KfPart *part = &k->parts[p];
+        if (part->hole)
+            continue;
+        for (size_t off = 0; off < part->len && !w; off++) {
+            size_t so;
+            const Seg *s = kf_text_seg_at(k, p, off, &so);
+            if (s && (s->flags & SEGF_VERSION_SEP) && so == 0 &&
+                (off + 1 < part->len || p + 1 < k->n))
+                w = s;
+            else if (kf_is_version_tail(k, p, off, cfg))
+                w = s;
+        }
+    }
+    if (why)
+        *why = w;
+    return w != NULL;
+}
+
+/* ---- Prefixes and attributes ---------------------------------------- */
+
+const char *kf_leading_prefix(Arena *a, const KfKey *k)
+{
+    if (!k->n || k->parts[0].hole)
+        return NULL;
+    const char *t = k->parts[0].text;
+    if (!isalpha((unsigned char)t[0]))
+        return NULL;
+    size_t n = 1;
+    while (isalnum((unsigned char)t[n]) || t[n] == '_')
+        n++;
+    return arena_strndup(a, t, n);
+}
+
+/* gsi1pk, GSI2SK, lsi1sk, gsi_1_pk ...: letters "gsi"/"lsi", digits or
+ * underscores, then "pk"/"sk" (any case). */
+static bool index_key_name(const char *n)
+{
+    if (strncasecmp(n, "gsi", 3) && strncasecmp(n, "lsi", 3))
+        return false;
+    n += 3;
+    while (isdigit((unsigned char)*n) || *n == '_')
+        n++;
+    return !strcasecmp(n, "pk") || !strcasecmp(n, "sk");
+}
+
+bool kf_is_key_attr_name(const char *name, const Config *cfg)
+{
+    if (!name || !name[0])
+        return false;
+    if (!strcasecmp(name, "pk") || !strcasecmp(name, "sk") ||
+        index_key_name(name))
+        return true;
+    return cfg && (strlist_has(&cfg->key_pk, name) ||
+                   strlist_has(&cfg->key_sk, name) ||
+                   strlist_has(&cfg->key_index_pk, name) ||
+                   strlist_has(&cfg->key_index_sk, name));
+}
+
+bool kf_attr_is_sk(const char *attr, const Config *cfg)
+{
+    if (!attr)
+        return false;
+    if (!strcasecmp(attr, "sk") || !strcasecmp(attr, "sortKey") ||
+        !strcasecmp(attr, "rangeKey"))
+        return true;
+    return cfg && strlist_has(&cfg->key_sk, attr);
+}
+
+const char *kf_role_noun(KeyRole r)
+{
+    switch (r) {
+    case ROLE_PK:
+        return "partition key";
+    case ROLE_SK:
+        return "sort key";
+    case ROLE_INDEX_PK:
+        return "index partition key";
+    case ROLE_INDEX_SK:
+        return "index sort key";
+    case ROLE_KEY:
+        break;
+    }
+    return "key";
+}

@@ -1,0 +1,174 @@
+/* Key facts: small, pure readings of a resolved key (SegList) shared by the
+ * rules and by the project facts pass (facts.c). Nothing here walks syntax
+ * or reports; every function answers one question about segments.
+ *
+ * A key is read as a flat sequence of *parts*: text runs (one or more
+ * adjacent non-empty TEXT segments, whatever their flags) and holes (REF,
+ * CALL, UNKNOWN: runtime values). Empty TEXT segments vanish, so
+ * `[a, b].join('')` reads as two adjacent holes. */
+#ifndef KEYLINT_KEYFACTS_H
+#define KEYLINT_KEYFACTS_H
+
+#include "config.h"
+#include "ir.h"
+
+typedef struct KfPart {
+    bool hole;
+    size_t first;     /* index of the part's first segment in the SegList */
+    size_t nsegs;     /* segments in the part (1 for a hole) */
+    const char *text; /* text run: its text, NUL-terminated; hole: NULL */
+    size_t len;       /* text run: strlen(text) */
+} KfPart;
+
+typedef struct KfKey {
+    const SegList *segs;
+    KfPart *parts;
+    size_t n;
+} KfKey;
+
+/* Flatten the top-level segments of `segs` (call arguments are not
+ * opened). The parts live in `a`. */
+void kf_flatten(Arena *a, const SegList *segs, KfKey *out);
+
+/* The segment of part `p` (a text run) that holds byte `off` of its text;
+ * the offset inside that segment in *seg_off if not NULL. */
+const Seg *kf_text_seg_at(const KfKey *k, size_t p, size_t off,
+                          size_t *seg_off);
+/* The segment of a hole part. */
+const Seg *kf_part_seg(const KfKey *k, size_t p);
+
+size_t kf_hole_count(const KfKey *k);
+/* Whether the key has at least one non-empty top-level TEXT segment. */
+bool kf_has_text(const KfKey *k);
+/* Whether every top-level segment is flagged SEGF_HELPER. */
+bool kf_all_helper(const SegList *segs);
+/* Whether the key, at a site other than the helper's own definition, is
+ * the inlined output of one application helper call and nothing else:
+ * built by a call (BUILD_CALL) with some top-level segment flagged
+ * SEGF_HELPER. Resolution flags the helper's own text; the arguments it
+ * substitutes for parameters keep their call-site flags. */
+bool kf_is_helper_output(const KeyExpr *k);
+/* The key's shape: its text runs as written and every hole as "{}"
+ * ("ORDER#{}"). Arena string. */
+const char *kf_shape(Arena *a, const KfKey *k);
+
+/* ---- Holes ---------------------------------------------------------- */
+
+bool kf_seg_is_hole(const Seg *s); /* REF, CALL or UNKNOWN */
+
+/* The last identifier of a path or callee: "order.status" -> "status",
+ * "a?.b!.tenantCode" -> "tenantCode", "x['y']" -> "y". Arena copy; ""
+ * when there is none. */
+const char *kf_last_component(Arena *a, const char *path);
+
+/* How a hole is shown in messages: REF its path ("order.status"), CALL
+ * "callee()", UNKNOWN its source text or "?". */
+const char *kf_hole_name(Arena *a, const Seg *s);
+
+/* `name` is `word` or ends in it at a word boundary: camelCase
+ * (`orderStatus` ends in "status"), snake_case (`order_status`). Case is
+ * ignored, except that a camelCase suffix must start with an upper-case
+ * letter after a lower-case letter or digit (`xstatus` does not match). */
+bool kf_name_ends_with_word(const char *name, const char *word);
+
+/* Name tests on the last component of a path (case-insensitive where
+ * noted). */
+bool kf_name_is_tenant(Arena *a, const char *path, const Config *cfg);
+/* date, day, month, year, yyyy, mm, dd, hour, minute, second, time,
+ * timestamp, ... and createdAt-style *At / *Date / *Time / *Month ... */
+bool kf_name_is_date(Arena *a, const char *path);
+/* Ends in prefix / Prefix / PREFIX (the value carries its own separator). */
+bool kf_name_is_prefix_like(Arena *a, const char *path);
+/* Ends in suffix / Suffix / SUFFIX. */
+bool kf_name_is_suffix_like(Arena *a, const char *path);
+
+/* A tenant hole: flagged SEGF_TENANT, or a REF/CALL whose path (or the
+ * variable it flowed through) ends in a configured tenant name. */
+bool kf_hole_is_tenant(Arena *a, const Seg *s, const Config *cfg);
+/* A date/time hole: SEGF_DATE or a date-like name. */
+bool kf_hole_is_date(Arena *a, const Seg *s);
+/* An unresolved ALL_CAPS REF whose name contains SEP or DELIM
+ * (KEY_SEPARATOR, ITEM_DELIM): it stands for a separator. */
+bool kf_hole_is_separator(Arena *a, const Seg *s);
+/* A CALL with a tenant among its arguments, at any depth (a tenant-taking
+ * helper that was not inlined: `masterPk(tenantCode)`). */
+bool kf_call_has_tenant_arg(Arena *a, const Seg *s, const Config *cfg);
+
+/* ---- Tenants ------------------------------------------------------------ */
+
+/* The top-level hole that makes the key tenant-scoped (a tenant hole or a
+ * call taking one), NULL if none. */
+const Seg *kf_tenant_hole(Arena *a, const KfKey *k, const Config *cfg);
+/* The key names the common tenant: a TEXT flagged SEGF_TENANT or
+ * SEGF_COMMON_TENANT, or a text component (text between separators)
+ * equal, case-insensitively, to a configured common tenant. */
+bool kf_has_common_tenant(const KfKey *k, const Config *cfg);
+/* Either of the above. */
+bool kf_has_tenant(Arena *a, const KfKey *k, const Config *cfg);
+
+/* ---- Separators ------------------------------------------------------- */
+
+/* The boundary separator candidates: # : | / - _ . ~ ; , + = and the
+ * configured separator's first character. */
+bool kf_is_boundary_char(char c, const Config *cfg);
+/* Characters that end an entity prefix token: the configured separator's
+ * first character, '#', ':' and '|'. */
+bool kf_is_prefix_sep_char(char c, const Config *cfg);
+
+/* A separator character at a boundary between text and a value. */
+typedef struct KfBoundary {
+    char c;
+    size_t part;    /* the text part holding it */
+    size_t off;     /* its offset in the part's text */
+    const Seg *seg; /* the segment holding it */
+} KfBoundary;
+
+/* The boundary separators of a key: the text character adjacent to each
+ * hole (the last character of the text before it, the first of the text
+ * after it; text of length one between two holes counts once), kept when
+ * it is a boundary candidate and not
+ *   - '-' ':' '.' 'T' 'Z' between two date/time parts (holes or digits),
+ *   - the version separator starting a version tail (kf_is_version_tail).
+ * Returns the count; the array in *out lives in `a`. */
+size_t kf_boundaries(Arena *a, const KfKey *k, const Config *cfg,
+                     KfBoundary **out);
+/* The distinct characters of `b`, in order of first appearance. */
+const char *kf_boundary_chars(Arena *a, const KfBoundary *b, size_t n);
+/* Whether every boundary of `b` sits in a SEGF_HELPER segment. */
+bool kf_boundaries_all_helper(const KfBoundary *b, size_t n);
+
+/* ---- Versions ------------------------------------------------------- */
+
+/* Whether byte `off` of text part `p` starts a version tail: it is the
+ * version separator (the configured one, or text of a SEGF_VERSION_SEP
+ * segment) and what follows to the end of the key is digits, or a single
+ * hole (`...@3`, `${sk}@${v}`, `${sk}${VER_SEPARATOR}${v}`). */
+bool kf_is_version_tail(const KfKey *k, size_t p, size_t off,
+                        const Config *cfg);
+
+/* Whether the key carries a version suffix: a top-level segment flagged
+ * SEGF_VERSIONED (and not SEGF_UNVERSIONED; arguments of calls are not
+ * looked at, so removeSortKeyVersion(addSortKeyVersion(..)) is clean), a
+ * SEGF_VERSION_SEP text followed by something, or a version tail in
+ * inline text. The segment that shows it in *why (may be NULL). */
+bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
+
+/* ---- Prefixes and attributes ---------------------------------------- */
+
+/* The leading entity prefix token: when the key starts with text, its
+ * leading [A-Za-z][A-Za-z0-9_]* run ("ORDER" of "ORDER#x", "USER_TENANT"
+ * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
+const char *kf_leading_prefix(Arena *a, const KfKey *k);
+
+/* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
+ * or one configured under key names. */
+bool kf_is_key_attr_name(const char *name, const Config *cfg);
+/* A sort-key attribute name: sk, sortKey, rangeKey (any case) or a
+ * configured sort key name. */
+bool kf_attr_is_sk(const char *attr, const Config *cfg);
+
+/* "partition key", "sort key", "index partition key", "index sort key",
+ * "key". */
+const char *kf_role_noun(KeyRole r);
+
+#endif

@@ -1,0 +1,236 @@
+/* magic-string: an entity prefix or a separator written inline in a key
+ * where it is used (a write, a read, a query), instead of once in a
+ * constant or a key helper. */
+#include <ctype.h>
+#include <string.h>
+
+#include "facts.h"
+#include "keyfacts.h"
+#include "rule.h"
+
+static bool site_applies(KeySite s)
+{
+    return s == SITE_WRITE || s == SITE_READ || s == SITE_CONDITION ||
+           s == SITE_OBJECT;
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Inline text the user wrote here: not a constant's value, not a helper's
+ * output, not the framework's, and not the '#' a library inserts between
+ * array elements. */
+static bool inline_text(const KeyExpr *k, const Seg *s)
+{
+    if (s->kind != SEG_TEXT || !s->text || !s->text[0])
+        return false;
+    if (s->flags & (SEGF_CONST | SEGF_HELPER | SEGF_FRAMEWORK))
+        return false;
+    return !(k->build == BUILD_ARRAY && (s->flags & SEGF_ARRAY_JOIN));
+}
+
+static size_t count_letters(const char *s, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += isalpha((unsigned char)s[i]) != 0;
+    return m;
+}
+
+/* The neighbour of segment `i` in direction `dir`, skipping empty text;
+ * NULL at either end. */
+static const Seg *neighbour(const SegList *l, size_t i, int dir)
+{
+    for (size_t j = i;;) {
+        if (dir < 0 && j == 0)
+            return NULL;
+        j = dir < 0 ? j - 1 : j + 1;
+        if (j >= l->n)
+            return NULL;
+        const Seg *s = &l->v[j];
+        if (s->kind == SEG_TEXT && (!s->text || !s->text[0]))
+            continue;
+        return s;
+    }
+}
+
+static bool hole_or_const(const Seg *s)
+{
+    return s && (kf_seg_is_hole(s) ||
+                 (s->kind == SEG_TEXT && (s->flags & SEGF_CONST)));
+}
+
+typedef struct Found {
+    const char *quoted; /* the inline text shown in the message */
+    const char *token;  /* the prefix token alone */
+    char sep;           /* the separator after it, 0 when a value follows */
+} Found;
+
+/* (a) An entity prefix token in segment `m` (inline text inside text part
+ * `p`): [A-Za-z][A-Za-z0-9_]* with at least two letters, not glued to a
+ * preceding word character, followed by a prefix separator or by a
+ * value. */
+static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
+                        const Config *cfg, Found *out)
+{
+    const KfPart *part = &key->parts[p];
+    const char *t = part->text;
+    /* where segment m starts inside the run */
+    size_t base = 0;
+    for (size_t j = part->first; j < m; j++)
+        base += key->segs->v[j].text ? strlen(key->segs->v[j].text) : 0;
+    size_t end = base + strlen(key->segs->v[m].text);
+
+    for (size_t i = base; i < end; i++) {
+        if (!isalpha((unsigned char)t[i]) || (i > 0 && ident_char(t[i - 1])))
+            continue;
+        size_t j = i;
+        while (j < part->len && ident_char(t[j]))
+            j++;
+        size_t tok_end = j;
+        if (tok_end > end) /* runs into the next segment */
+            break;
+        if (count_letters(t + i, tok_end - i) >= 2) {
+            char after = tok_end < part->len ? t[tok_end] : 0;
+            bool value_follows = tok_end == part->len && p + 1 < key->n &&
+                                 key->parts[p + 1].hole;
+            if (kf_is_prefix_sep_char(after, cfg) || value_follows) {
+                out->token = arena_strndup(a, t + i, tok_end - i);
+                out->sep = value_follows ? 0 : after;
+                size_t qend = tok_end + (out->sep && tok_end < end ? 1 : 0);
+                out->quoted = arena_strndup(a, t + i, qend - i);
+                return true;
+            }
+        }
+        i = tok_end;
+    }
+    return false;
+}
+
+static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
+                          const Seg *s, const Found *fd, const char *render)
+{
+    const ProjectFacts *f = ctx->facts;
+    const char *name = NULL, *replacement = NULL, *held = NULL;
+    if (fd->sep) {
+        char *with_sep = arena_printf(a, "%s%c", fd->token, fd->sep);
+        if ((name = facts_const_for_text(f, with_sep))) {
+            replacement = arena_printf(a, "${%s}", name);
+            held = with_sep;
+        }
+    }
+    if (!name && (name = facts_const_for_text(f, fd->token))) {
+        /* The constant holds the token alone: the separator stays. */
+        bool sep_quoted = strlen(fd->quoted) > strlen(fd->token);
+        const char *sep = "";
+        if (sep_quoted)
+            sep = f && f->separator_const
+                      ? arena_printf(a, "${%s}", f->separator_const)
+                      : arena_printf(a, "%c", fd->sep);
+        replacement = arena_printf(a, "${%s}%s", name, sep);
+        held = fd->token;
+    }
+    const char *where = kf_role_noun(k->role);
+    Diagnostic *d;
+    if (name) {
+        const char *holds =
+            !strcmp(held, fd->quoted) ? "the same text"
+                                      : arena_printf(a, "'%s'", held);
+        d = rule_report(ctx, s->span,
+                        "inline key prefix '%s' in %s %s; define it once as "
+                        "a constant \xe2\x80\x94 the constant %s holds %s",
+                        fd->quoted, where, render, name, holds);
+        d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
+                              fd->quoted, replacement);
+    } else {
+        rule_report(ctx, s->span,
+                    "inline key prefix '%s' in %s %s; define it once as a "
+                    "constant",
+                    fd->quoted, where, render);
+    }
+}
+
+/* (b) The separator written inline where the project has a constant. */
+static bool hard_coded_separator(const KeyExpr *k, size_t i, const char *sep)
+{
+    const Seg *s = &k->segs.v[i];
+    size_t n = strlen(s->text), m = strlen(sep);
+    if (!m || n < m)
+        return false;
+    if (!strcmp(s->text, sep))
+        return true;
+    if (!strncmp(s->text, sep, m) && hole_or_const(neighbour(&k->segs, i, -1)))
+        return true;
+    return !strcmp(s->text + n - m, sep) &&
+           hole_or_const(neighbour(&k->segs, i, +1));
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    const Config *cfg = ctx->config;
+    const ProjectFacts *f = ctx->facts;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    const char *render = NULL;
+
+    for (size_t p = 0; p < key.n; p++) {
+        const KfPart *part = &key.parts[p];
+        if (part->hole)
+            continue;
+        for (size_t m = part->first; m < part->first + part->nsegs; m++) {
+            const Seg *s = &k->segs.v[m];
+            if (!inline_text(k, s))
+                continue;
+            if (!render)
+                render = seglist_render(a, &k->segs);
+            Found fd;
+            if (find_prefix(a, &key, p, m, cfg, &fd)) {
+                report_prefix(ctx, a, k, s, &fd, render);
+                continue;
+            }
+            /* A whole literal element of an array key at a query site:
+             * "user" in ["user", id]. */
+            if (k->build == BUILD_ARRAY &&
+                (k->site == SITE_READ || k->site == SITE_CONDITION) &&
+                count_letters(s->text, strlen(s->text)) >= 2) {
+                fd = (Found){ .quoted = s->text, .token = s->text };
+                report_prefix(ctx, a, k, s, &fd, render);
+                continue;
+            }
+            if (f && f->separator_const && f->separator_const_value &&
+                hard_coded_separator(k, m, f->separator_const_value)) {
+                Diagnostic *d = rule_report(
+                    ctx, s->span,
+                    "hard-coded '%s' in %s %s where the project uses %s",
+                    f->separator_const_value, kf_role_noun(k->role), render,
+                    f->separator_const);
+                d->fix = arena_printf(ctx->out->arena,
+                                      "replace '%s' with ${%s}",
+                                      f->separator_const_value,
+                                      f->separator_const);
+            }
+        }
+    }
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *file = ctx->file;
+    if (!file || file->parse_failed)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < file->keys.n; i++)
+        if (site_applies(file->keys.v[i].site))
+            check_key(ctx, a, &file->keys.v[i]);
+    arena_free(a);
+}
+
+const RuleDesc rule_magic_string = {
+    .id = "magic-string",
+    .summary = "inline key prefix or separator literal where a constant "
+               "should be used",
+    .default_severity = SEV_WARNING,
+    .check = check,
+};

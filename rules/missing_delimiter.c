@@ -1,0 +1,104 @@
+/* missing-delimiter: two values (or a constant's text and a value) joined
+ * with nothing between them, so the key cannot be split back into its
+ * components. */
+#include <ctype.h>
+#include <string.h>
+
+#include "keyfacts.h"
+#include "rule.h"
+
+static char separator(const RuleContext *ctx)
+{
+    const Config *c = ctx->config;
+    return c && c->separator && c->separator[0] ? c->separator[0] : '#';
+}
+
+/* Two adjacent holes that are nonetheless fine. */
+static bool adjacent_ok(Arena *a, const Seg *l, const Seg *r)
+{
+    /* An expression we cannot read may well hold its own separator. */
+    if (l->kind == SEG_UNKNOWN || r->kind == SEG_UNKNOWN)
+        return true;
+    if (kf_hole_is_separator(a, l) || kf_hole_is_separator(a, r))
+        return true;
+    if (kf_hole_is_date(a, l) && kf_hole_is_date(a, r))
+        return true;
+    if (kf_name_is_prefix_like(a, l->text) ||
+        kf_name_is_suffix_like(a, r->text))
+        return true;
+    return false;
+}
+
+static bool both_helper(const Seg *l, const Seg *r)
+{
+    return (l->flags & SEGF_HELPER) && (r->flags & SEGF_HELPER);
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    /* a helper's output: judged once, at the helper's definition */
+    if (kf_is_helper_output(k))
+        return;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    const char *render = NULL;
+    for (size_t p = 1; p < key.n; p++) {
+        const KfPart *prev = &key.parts[p - 1], *cur = &key.parts[p];
+        if (!cur->hole)
+            continue;
+        const Seg *r = kf_part_seg(&key, p);
+        if (prev->hole) {
+            const Seg *l = kf_part_seg(&key, p - 1);
+            if (adjacent_ok(a, l, r))
+                continue;
+            /* inside an inlined helper: reported at the helper */
+            if (k->site != SITE_HELPER && both_helper(l, r))
+                continue;
+            if (!render)
+                render = seglist_render(a, &k->segs);
+            rule_report(ctx, r->span,
+                        "'%s' and '%s' are joined with nothing between them: "
+                        "the key cannot be split back (%s %s); put '%c' "
+                        "between them",
+                        kf_hole_name(a, l), kf_hole_name(a, r),
+                        kf_role_noun(k->role), render, separator(ctx));
+            continue;
+        }
+        /* A constant's text ending in a word character, then a value. */
+        const Seg *l = kf_text_seg_at(&key, p - 1, prev->len - 1, NULL);
+        char last = prev->text[prev->len - 1];
+        if (!l || !(l->flags & SEGF_CONST) || !l->name ||
+            !isalnum((unsigned char)last))
+            continue;
+        if (r->kind == SEG_UNKNOWN || kf_hole_is_separator(a, r))
+            continue;
+        if (k->site != SITE_HELPER && both_helper(l, r))
+            continue;
+        if (!render)
+            render = seglist_render(a, &k->segs);
+        rule_report(ctx, r->span,
+                    "the constant %s ('%s') is followed directly by '%s' "
+                    "with nothing between them: the key cannot be split back "
+                    "(%s %s); put '%c' after %s",
+                    l->name, l->text, kf_hole_name(a, r),
+                    kf_role_noun(k->role), render, separator(ctx), l->name);
+    }
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *file = ctx->file;
+    if (!file || file->parse_failed)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < file->keys.n; i++)
+        check_key(ctx, a, &file->keys.v[i]);
+    arena_free(a);
+}
+
+const RuleDesc rule_missing_delimiter = {
+    .id = "missing-delimiter",
+    .summary = "two key components joined with nothing between them",
+    .default_severity = SEV_ERROR,
+    .check = check,
+};

@@ -1,0 +1,122 @@
+/* missing-tenant: in a multi-tenant project, a partition key without a
+ * tenant segment, or a tenant placed in the sort key while the partition
+ * key of the same operation has none (seed 000, best practice 5 "Include
+ * Tenant in PK"). */
+#include <string.h>
+
+#include "keyfacts.h"
+#include "rule.h"
+
+static bool active(const RuleContext *ctx)
+{
+    const Config *c = ctx->config;
+    if (!c)
+        return false;
+    if (c->tenant_required == TENANT_REQUIRED)
+        return true;
+    return c->tenant_required == TENANT_AUTO && ctx->facts &&
+           ctx->facts->has_tenant_keys;
+}
+
+static const char *tenant_name(const Config *c)
+{
+    return c->tenant_names.n ? c->tenant_names.v[0] : "tenantCode";
+}
+
+static char separator(const Config *c)
+{
+    return c->separator && c->separator[0] ? c->separator[0] : '#';
+}
+
+/* A partition key this rule judges and finds without tenant: built here
+ * (some text), not a global entity, no tenant hole, no common tenant. */
+static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
+                          KfKey *key)
+{
+    if (k->role != ROLE_PK)
+        return false;
+    kf_flatten(a, &k->segs, key);
+    if (!kf_has_text(key))
+        return false;
+    const char *prefix = kf_leading_prefix(a, key);
+    if (prefix && strlist_has_ci(&ctx->config->tenant_global, prefix))
+        return false;
+    return !kf_has_tenant(a, key, ctx->config);
+}
+
+/* The key only inlines a helper whose definition is reported already:
+ * a helper's output with the shape of an untenanted helper partition
+ * key. */
+static bool inlines_reported_helper(const RuleContext *ctx, Arena *a,
+                                    const KeyExpr *k, const KfKey *key)
+{
+    const ProjectFacts *f = ctx->facts;
+    return f && kf_is_helper_output(k) &&
+           strlist_has(&f->untenanted_helper_pks, kf_shape(a, key));
+}
+
+static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    KfKey key;
+    if (!untenanted_pk(ctx, a, k, &key) ||
+        inlines_reported_helper(ctx, a, k, &key))
+        return;
+    const char *prefix = kf_leading_prefix(a, &key);
+    rule_report(ctx, k->span,
+                "partition key %s has no tenant segment: in this multi-tenant "
+                "project every partition key carries its tenant (e.g. "
+                "%s%c{%s})",
+                seglist_render(a, &k->segs), prefix ? prefix : "ENTITY",
+                separator(ctx->config), tenant_name(ctx->config));
+}
+
+/* A tenant in the sort key while the same operation's partition key has
+ * none. */
+static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    const FileIR *file = ctx->file;
+    if (k->role != ROLE_SK || k->op < 0)
+        return;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    const Seg *t = kf_tenant_hole(a, &key, ctx->config);
+    if (!t)
+        return;
+    for (size_t i = 0; i < file->keys.n; i++) {
+        const KeyExpr *pk = &file->keys.v[i];
+        KfKey pkey;
+        if (pk->op != k->op || !untenanted_pk(ctx, a, pk, &pkey))
+            continue;
+        const char *prefix = kf_leading_prefix(a, &pkey);
+        rule_report(ctx, t->span,
+                    "tenant is in the sort key but not the partition key: "
+                    "tenants share partition %s, so one tenant's data and "
+                    "traffic are not isolated; put '%s' in the partition key "
+                    "(e.g. %s%c{%s})",
+                    seglist_render(a, &pk->segs), kf_hole_name(a, t),
+                    prefix ? prefix : "ENTITY", separator(ctx->config),
+                    tenant_name(ctx->config));
+        return;
+    }
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *file = ctx->file;
+    if (!file || file->parse_failed || !active(ctx))
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < file->keys.n; i++) {
+        check_pk(ctx, a, &file->keys.v[i]);
+        check_sk(ctx, a, &file->keys.v[i]);
+    }
+    arena_free(a);
+}
+
+const RuleDesc rule_missing_tenant = {
+    .id = "missing-tenant",
+    .summary = "partition key without a tenant segment in a multi-tenant "
+               "project",
+    .default_severity = SEV_ERROR,
+    .check = check,
+};

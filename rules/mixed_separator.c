@@ -1,0 +1,84 @@
+/* mixed-separator: a key whose components are separated by different
+ * characters, or whose one separator differs from the rest of the
+ * project's keys. Judged at the boundaries between literal text and
+ * values only (keyfacts: kf_boundaries). */
+#include <string.h>
+
+#include "facts.h"
+#include "keyfacts.h"
+#include "rule.h"
+
+/* "'-', '_' and ':'" */
+static const char *list_chars(Arena *a, const char *chars)
+{
+    const char *s = "";
+    size_t n = strlen(chars);
+    for (size_t i = 0; i < n; i++) {
+        const char *join = i == 0 ? "" : i + 1 == n ? " and " : ", ";
+        s = arena_printf(a, "%s%s'%c'", s, join, chars[i]);
+    }
+    return s;
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    const ProjectFacts *f = ctx->facts;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    KfBoundary *b;
+    size_t nb = kf_boundaries(a, &key, ctx->config, &b);
+    if (!nb)
+        return;
+    /* A helper's own separators are reported at its definition. */
+    if (k->site != SITE_HELPER && kf_boundaries_all_helper(b, nb))
+        return;
+    const char *chars = kf_boundary_chars(a, b, nb);
+    const char *noun = kf_role_noun(k->role);
+
+    if (strlen(chars) >= 2) {
+        char want = ctx->config && ctx->config->separator
+                        ? ctx->config->separator[0]
+                        : 0;
+        if (!want && f)
+            want = f->dominant_separator;
+        rule_report(ctx, k->span,
+                    "%s %s separates its components with %s; use one "
+                    "separator ('%c') between all components",
+                    noun, seglist_render(a, &k->segs), list_chars(a, chars),
+                    want ? want : '#');
+        return;
+    }
+
+    /* One separator, but not the project's. */
+    unsigned char c = (unsigned char)chars[0];
+    if (!f || !f->dominant_separator || c >= 128 ||
+        (char)c == f->dominant_separator)
+        return;
+    uint32_t dom = f->separator_uses[(unsigned char)f->dominant_separator];
+    uint32_t mine = f->separator_uses[c];
+    if (dom < 3 || dom < 2 * mine)
+        return;
+    rule_report(ctx, k->span,
+                "%s %s uses '%c' where the project's keys use '%c' (%u keys "
+                "use '%c', %u use '%c')",
+                noun, seglist_render(a, &k->segs), c, f->dominant_separator,
+                dom, f->dominant_separator, mine, c);
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *file = ctx->file;
+    if (!file || file->parse_failed)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < file->keys.n; i++)
+        check_key(ctx, a, &file->keys.v[i]);
+    arena_free(a);
+}
+
+const RuleDesc rule_mixed_separator = {
+    .id = "mixed-separator",
+    .summary = "key components separated by different characters",
+    .default_severity = SEV_ERROR,
+    .check = check,
+};

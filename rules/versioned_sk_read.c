@@ -1,0 +1,113 @@
+/* versioned-sk-read: a sort key with a version suffix used to read the data
+ * table, which stores items without it (seed 000: `ID = PK#SK (without
+ * version)`, anti-pattern "Version Suffix in Data Operations"). */
+#include <string.h>
+#include <strings.h>
+
+#include "keyfacts.h"
+#include "rule.h"
+
+static bool contains_ci(const char *s, const char *needle)
+{
+    if (!s)
+        return false;
+    for (size_t n = strlen(needle); *s; s++)
+        if (!strncasecmp(s, needle, n))
+            return true;
+    return false;
+}
+
+/* The read goes to the data table (or a table we cannot place). */
+static bool reads_data_table(const DataOp *o, const Config *cfg)
+{
+    if (!op_is_read(o->kind))
+        return false;
+    if (o->api == API_MBC_HISTORY || o->api == API_MBC_COMMAND)
+        return false;
+    if (o->table_kind != TABLE_DATA && o->table_kind != TABLE_UNKNOWN)
+        return false;
+    if (o->table_kind == TABLE_UNKNOWN) {
+        if (contains_ci(o->table, "history") || contains_ci(o->table, "command"))
+            return false;
+        if (cfg && o->table && (strlist_has(&cfg->history_tables, o->table) ||
+                                strlist_has(&cfg->command_tables, o->table)))
+            return false;
+    }
+    return true;
+}
+
+/* How the version shows, for the message. */
+static const char *describe(Arena *a, const Seg *why, const char *render,
+                            const Config *cfg)
+{
+    if (!why)
+        return render;
+    if (why->kind == SEG_CALL)
+        return arena_printf(a, "%s(...)", why->text ? why->text : "?");
+    if (why->kind == SEG_REF)
+        return arena_printf(a, "'%s', assigned from addSortKeyVersion",
+                            why->text ? why->text : "?");
+    if (why->kind == SEG_TEXT && (why->flags & SEGF_VERSION_SEP) && why->name)
+        return arena_printf(a, "%s followed by a version", why->name);
+    if (why->kind == SEG_TEXT && cfg && cfg->version_separator)
+        return arena_printf(a, "'%s' followed by a version",
+                            cfg->version_separator);
+    return render;
+}
+
+/* What to hand to removeSortKeyVersion(). */
+static const char *fix_arg(const KeyExpr *k, const Seg *why)
+{
+    if (k->via)
+        return k->via;
+    if (why && why->kind == SEG_REF && why->text)
+        return why->text;
+    if (why && why->kind == SEG_CALL && why->nargs > 0 &&
+        why->args[0].n == 1 && why->args[0].v[0].kind == SEG_REF)
+        return why->args[0].v[0].text;
+    return "sk";
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *file = ctx->file;
+    if (!file || file->parse_failed)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < file->keys.n; i++) {
+        const KeyExpr *k = &file->keys.v[i];
+        if (k->site != SITE_READ && k->site != SITE_CONDITION)
+            continue;
+        if (k->role != ROLE_SK &&
+            !(k->role == ROLE_KEY && kf_attr_is_sk(k->attr, ctx->config)))
+            continue;
+        if (k->op < 0 || (size_t)k->op >= file->ops.n)
+            continue;
+        const DataOp *o = &file->ops.v[k->op];
+        if (!reads_data_table(o, ctx->config))
+            continue;
+        KfKey key;
+        kf_flatten(a, &k->segs, &key);
+        const Seg *why;
+        if (!kf_is_versioned(&key, ctx->config, &why))
+            continue;
+        const char *render = seglist_render(a, &k->segs);
+        const char *arg = fix_arg(k, why);
+        Diagnostic *d = rule_report(
+            ctx, k->span,
+            "sort key %s carries a version suffix (%s) but reads the data "
+            "table with %s, which stores items without it; pass "
+            "removeSortKeyVersion(%s)",
+            render, describe(a, why, render, ctx->config), o->callee ? o->callee : "a read",
+            arg);
+        d->fix = arena_printf(ctx->out->arena, "removeSortKeyVersion(%s)", arg);
+    }
+    arena_free(a);
+}
+
+const RuleDesc rule_versioned_sk_read = {
+    .id = "versioned-sk-read",
+    .summary = "versioned sort key used to read the data table",
+    .default_severity = SEV_ERROR,
+    .check = check,
+};
