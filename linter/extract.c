@@ -562,6 +562,19 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
     }
 }
 
+static bool name_has_word(const char *name, const char *w);
+
+/* Variable names that say they hold a key or a key part. */
+static bool key_named(const char *name)
+{
+    static const char *const words[] = {"pk", "sk", "key", "keys", "prefix", "partition",
+                                        "sort", "gsi", "lsi", "hash", "range", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (name_has_word(name, *w))
+            return true;
+    return false;
+}
+
 /* A REF for an identifier or member path, following local bindings of
  * string-like values and calls. */
 static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
@@ -595,21 +608,32 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
         if (b.found && !ts_node_is_null(b.value) && depth < MAX_DEPTH) {
             TSNode v = unwrap(b.value);
             if (is_string_like(v)) {
-                size_t before = out->n;
-                expr_segs(x, v, out, depth + 4);
-                /* a named local string constant is a constant */
-                bool all_text = out->n > before;
-                for (size_t i = before; i < out->n; i++)
-                    if (out->v[i].kind != SEG_TEXT)
+                SegList inner = {0};
+                expr_segs(x, v, &inner, depth + 4);
+                bool all_text = inner.n > 0;
+                uint32_t carried = 0;
+                for (size_t i = 0; i < inner.n; i++) {
+                    if (inner.v[i].kind != SEG_TEXT)
                         all_text = false;
-                if (all_text && is(ts_node_parent(b.decl), "lexical_declaration") &&
-                    text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const")) {
-                    for (size_t i = before; i < out->n; i++) {
-                        out->v[i].flags |= SEGF_CONST;
-                        if (!out->v[i].name)
-                            out->v[i].name = name;
-                    }
+                    carried |= inner.v[i].flags & (SEGF_VERSIONED | SEGF_DATE | SEGF_TENANT);
                 }
+                bool named_const = all_text && is(ts_node_parent(b.decl), "lexical_declaration") &&
+                                   text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const");
+                if (all_text || key_named(name)) {
+                    /* a named local string constant is a constant */
+                    for (size_t i = 0; i < inner.n; i++) {
+                        if (named_const) {
+                            inner.v[i].flags |= SEGF_CONST;
+                            if (!inner.v[i].name)
+                                inner.v[i].name = name;
+                        }
+                        seglist_push(x->a, out, inner.v[i]);
+                    }
+                    return;
+                }
+                /* a value built from parts (an id, a date): one component */
+                Seg *s = push_seg(x, out, SEG_REF, carried, name, nspan(n));
+                s->name = name;
                 return;
             }
             if (is(v, "call_expression") || is(v, "new_expression")) {
@@ -777,6 +801,23 @@ static TSNode follow(Ex *x, TSNode n, const char **via, Span *via_span)
         n = unwrap(b.value);
     }
     return n;
+}
+
+/* `ids.map((id) => ({ pk: ... }))`: the object each element becomes. */
+static TSNode mapped_object(Ex *x, TSNode n)
+{
+    TSNode none = {0};
+    n = unwrap(n);
+    if (!is(n, "call_expression"))
+        return none;
+    TSNode fn = unwrap(field(n, "function"));
+    if (!is(fn, "member_expression") || !text_eq(x, field(fn, "property"), "map"))
+        return none;
+    TSNode arrow = unwrap(ts_node_named_child(field(n, "arguments"), 0));
+    if (!is(arrow, "arrow_function"))
+        return none;
+    TSNode body = unwrap(field(arrow, "body"));
+    return is(body, "object") ? body : none;
 }
 
 /* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
@@ -1040,6 +1081,8 @@ static void request_items(Ex *x, TSNode objn, int op)
             if (is(keys, "array"))
                 for (uint32_t j = 0; j < ts_node_named_child_count(keys); j++)
                     key_object(x, ts_node_named_child(keys, j), SITE_READ, op);
+            else
+                key_object(x, mapped_object(x, keys), SITE_READ, op);
             continue;
         }
         if (!is(v, "array"))
@@ -1651,8 +1694,67 @@ static bool is_returned(TSNode obj)
     return false;
 }
 
+/* Method names of data-access wrappers: an object literal passed to one is
+ * a key at a read or write site even when the API is the project's own. */
+static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
+{
+    static const char *const writes[] = {"put", "create", "save", "insert", "upsert", "write",
+                                         "add", "publish", "store", "persist", NULL};
+    static const char *const reads[] = {"get", "find", "query", "list", "fetch", "load", "read",
+                                        "delete", "remove", "update", "exists", "scan",
+                                        "batch", "transact", NULL};
+    *found = false;
+    TSNode args = ts_node_parent(obj);
+    if (!is(args, "arguments"))
+        return SITE_OBJECT;
+    TSNode call = ts_node_parent(args);
+    if (!is(call, "call_expression"))
+        return SITE_OBJECT;
+    TSNode fn = unwrap(field(call, "function"));
+    const char *name = is(fn, "member_expression") ? ntext(x, field(fn, "property"))
+                     : is(fn, "identifier")        ? ntext(x, fn)
+                                                   : "";
+    for (const char *const *w = writes; *w; w++)
+        if (name_has_word(name, *w)) {
+            *found = true;
+            return SITE_WRITE;
+        }
+    for (const char *const *w = reads; *w; w++)
+        if (name_has_word(name, *w)) {
+            *found = true;
+            return SITE_READ;
+        }
+    return SITE_OBJECT;
+}
+
+/* `get pk() { return `USER#${this.id}`; }` in a class: the entity's key. */
+static void key_getter(Ex *x, TSNode n)
+{
+    TSNode name = field(n, "name");
+    int role = key_role_for_name(x->cfg, ntext(x, name));
+    if (role < 0)
+        return;
+    TSNode body = field(n, "body");
+    if (!is(body, "statement_block"))
+        return;
+    uint32_t cnt = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (!is(st, "return_statement"))
+            continue;
+        TSNode e = unwrap(ts_node_named_child(st, 0));
+        if (!ts_node_is_null(e) && (is_string_like(e) || is(e, "call_expression")))
+            add_key(x, e, (KeyRole)role, ntext(x, name), SITE_ENTITY, -1, COND_NONE);
+        return;
+    }
+}
+
 static void visit_objects(Ex *x, TSNode n)
 {
+    if (is(n, "method_definition")) {
+        key_getter(x, n);
+        return;
+    }
     if (!is(n, "object") || consumed(x, n))
         return;
     /* at least one key attribute whose value is built here, or two */
@@ -1670,8 +1772,13 @@ static void visit_objects(Ex *x, TSNode n)
         if (is_string_like(v) || is(v, "call_expression"))
             built++;
     }
-    if (keys >= 2 || built >= 1)
-        key_object(x, n, is_returned(n) ? SITE_ENTITY : SITE_OBJECT, -1);
+    if (keys < 2 && built < 1)
+        return;
+    bool at_call;
+    KeySite site = call_site_of(x, n, &at_call);
+    if (!at_call && is_returned(n))
+        site = SITE_ENTITY;
+    key_object(x, n, site, -1);
 }
 
 /* ---- entry points ------------------------------------------------------ */
