@@ -188,6 +188,35 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
     }
 }
 
+/* Names that say a constant is part of the key design: ORDER_PREFIX,
+ * USER_PK, EntityType.ORDER, Keys.USER, KEY_SEPARATOR. */
+static bool key_like_name(const char *name)
+{
+    static const char *const words[] = {"prefix", "pk", "sk", "key", "entity", "type",
+                                        "separator", NULL};
+    for (const char *const *w = words; *w; w++) {
+        size_t wl = strlen(*w);
+        for (const char *p = name; *p; p++)
+            if (!strncasecmp(p, *w, wl))
+                return true;
+    }
+    return false;
+}
+
+const char *facts_const_for_token(const ProjectFacts *f, const char *token)
+{
+    const char *best = NULL;
+    if (!f || !token)
+        return NULL;
+    for (size_t i = 0; i < f->const_texts.n; i++) {
+        const ConstText *c = &f->const_texts.v[i];
+        if (!strcmp(c->text, token) && key_like_name(c->name) &&
+            (!best || strcmp(c->name, best) < 0))
+            best = c->name;
+    }
+    return best;
+}
+
 const char *facts_const_for_text(const ProjectFacts *f, const char *text)
 {
     const char *best = NULL;

@@ -18,4 +18,10 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
  * alphabetically first when several are), NULL if none. */
 const char *facts_const_for_text(const ProjectFacts *f, const char *text);
 
+/* Like facts_const_for_text, for a bare prefix token ("ORDER" of "ORDER#"):
+ * only constants whose name says they belong to the key design (prefix,
+ * pk, sk, key, entity, type) count, so that an unrelated constant that
+ * happens to spell the same word is never suggested. */
+const char *facts_const_for_token(const ProjectFacts *f, const char *token);
+
 #endif

@@ -203,7 +203,13 @@ bool kf_name_is_tenant(Arena *a, const char *path, const Config *cfg)
     if (!path || !cfg)
         return false;
     const char *last = kf_last_component(a, path);
-    return last[0] && strlist_has_ci(&cfg->tenant_names, last);
+    /* tenantCode, tenant_id, currentTenant, tenantGroupCode; not the
+     * tenant's display name */
+    if (!last[0])
+        return false;
+    if (strlist_has_ci(&cfg->tenant_names, last))
+        return true;
+    return strcasestr(last, "tenant") && !kf_name_ends_with_word(last, "name");
 }
 
 bool kf_name_is_date(Arena *a, const char *path)

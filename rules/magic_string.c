@@ -8,10 +8,21 @@
 #include "keyfacts.h"
 #include "rule.h"
 
+/* Where a key is used. An object literal that reaches no read or write
+ * (an entity's key definition, a response body) is a definition. */
 static bool site_applies(KeySite s)
 {
-    return s == SITE_WRITE || s == SITE_READ || s == SITE_CONDITION ||
-           s == SITE_OBJECT;
+    return s == SITE_WRITE || s == SITE_READ || s == SITE_CONDITION;
+}
+
+/* Keys have no whitespace: text with spaces is data (an address, a
+ * sentence), not a key prefix. */
+static bool has_space(const char *s)
+{
+    for (; *s; s++)
+        if (isspace((unsigned char)*s))
+            return true;
+    return false;
 }
 
 static bool ident_char(char c)
@@ -110,7 +121,8 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 }
 
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
-                          const Seg *s, const Found *fd, const char *render)
+                          const Seg *s, const Found *fd, const char *render,
+                          const char *others)
 {
     const ProjectFacts *f = ctx->facts;
     const char *name = NULL, *replacement = NULL, *held = NULL;
@@ -121,7 +133,7 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
             held = with_sep;
         }
     }
-    if (!name && (name = facts_const_for_text(f, fd->token))) {
+    if (!name && (name = facts_const_for_token(f, fd->token))) {
         /* The constant holds the token alone: the separator stays. */
         bool sep_quoted = strlen(fd->quoted) > strlen(fd->token);
         const char *sep = "";
@@ -139,16 +151,16 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
             !strcmp(held, fd->quoted) ? "the same text"
                                       : arena_printf(a, "'%s'", held);
         d = rule_report(ctx, s->span,
-                        "inline key prefix '%s' in %s %s; define it once as "
+                        "inline key prefix '%s'%s in %s %s; define it once as "
                         "a constant \xe2\x80\x94 the constant %s holds %s",
-                        fd->quoted, where, render, name, holds);
+                        fd->quoted, others, where, render, name, holds);
         d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
                               fd->quoted, replacement);
     } else {
         rule_report(ctx, s->span,
-                    "inline key prefix '%s' in %s %s; define it once as a "
+                    "inline key prefix '%s'%s in %s %s; define it once as a "
                     "constant",
-                    fd->quoted, where, render);
+                    fd->quoted, others, where, render);
     }
 }
 
@@ -174,6 +186,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     KfKey key;
     kf_flatten(a, &k->segs, &key);
     const char *render = NULL;
+    /* The key's inline prefixes are reported once, at the first. */
+    const Seg *first = NULL;
+    Found first_fd = {0};
+    char *others = arena_strdup(a, "");
 
     for (size_t p = 0; p < key.n; p++) {
         const KfPart *part = &key.parts[p];
@@ -181,22 +197,28 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             continue;
         for (size_t m = part->first; m < part->first + part->nsegs; m++) {
             const Seg *s = &k->segs.v[m];
-            if (!inline_text(k, s))
+            if (!inline_text(k, s) || has_space(s->text))
                 continue;
             if (!render)
                 render = seglist_render(a, &k->segs);
             Found fd;
-            if (find_prefix(a, &key, p, m, cfg, &fd)) {
-                report_prefix(ctx, a, k, s, &fd, render);
-                continue;
-            }
+            bool found = find_prefix(a, &key, p, m, cfg, &fd);
             /* A whole literal element of an array key at a query site:
              * "user" in ["user", id]. */
-            if (k->build == BUILD_ARRAY &&
+            if (!found && k->build == BUILD_ARRAY &&
                 (k->site == SITE_READ || k->site == SITE_CONDITION) &&
                 count_letters(s->text, strlen(s->text)) >= 2) {
                 fd = (Found){ .quoted = s->text, .token = s->text };
-                report_prefix(ctx, a, k, s, &fd, render);
+                found = true;
+            }
+            if (found) {
+                if (!first) {
+                    first = s;
+                    first_fd = fd;
+                } else {
+                    others = arena_printf(a, "%s%s'%s'", others,
+                                          others[0] ? ", " : "", fd.quoted);
+                }
                 continue;
             }
             if (f && f->separator_const && f->separator_const_value &&
@@ -213,6 +235,9 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             }
         }
     }
+    if (first)
+        report_prefix(ctx, a, k, first, &first_fd, render,
+                      others[0] ? arena_printf(a, " (and %s)", others) : "");
 }
 
 static void check(const RuleContext *ctx)

@@ -30,16 +30,46 @@ static char separator(const Config *c)
 
 /* A partition key this rule judges and finds without tenant: built here
  * (some text), not a global entity, no tenant hole, no common tenant. */
+/* A value whose content cannot be known here: a piece of another key
+ * (`parts[1]` after a split), or an expression extraction does not read.
+ * The tenant may well be inside it. */
+static bool opaque_hole(const Seg *s)
+{
+    return s->kind == SEG_UNKNOWN || (s->kind == SEG_REF && strchr(s->text, '['));
+}
+
+static bool literal_has_components(const KfKey *key, const Config *cfg)
+{
+    for (size_t i = 0; i < key->n; i++) {
+        const KfPart *p = &key->parts[i];
+        if (p->hole)
+            continue;
+        const char *sep = memchr(p->text, cfg->separator[0], p->len);
+        if (sep && (size_t)(sep - p->text) + 1 < p->len)
+            return true;
+    }
+    return false;
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
     if (k->role != ROLE_PK)
         return false;
     kf_flatten(a, &k->segs, key);
-    if (!kf_has_text(key))
+    /* Judged: keys built here (some text). A literal key of several
+     * components ('ORDER#tenant001') may name its tenant in the text;
+     * one of a single component (a constant: 'SETTINGS') does not. */
+    if (!kf_has_text(key) || (kf_hole_count(key) == 0 && literal_has_components(key, ctx->config)))
         return false;
+    for (size_t i = 0; i < key->n; i++)
+        if (key->parts[i].hole && opaque_hole(kf_part_seg(key, i)))
+            return false;
     const char *prefix = kf_leading_prefix(a, key);
     if (prefix && strlist_has_ci(&ctx->config->tenant_global, prefix))
+        return false;
+    /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
+    if (prefix && strcasestr(prefix, "tenant"))
         return false;
     return !kf_has_tenant(a, key, ctx->config);
 }

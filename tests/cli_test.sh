@@ -82,7 +82,7 @@ run default-path 1 "$keylint"
 has default-path "$out" "src/a.ts:3:90"
 run clean-file 0 "$keylint" src/clean.ts
 has clean-file "$out" "0 errors, 0 warnings in 1 file"
-printf 'export const k = { pk: `USER#${id}`, sk: SK };\n' >src/warn.ts
+printf 'export const f = (db: any, id: string) => db.put({ pk: `USER#${id}`, sk: SK });\n' >src/warn.ts
 run warning-only 0 "$keylint" src/warn.ts
 run fail-on-warning 1 "$keylint" --fail-on warning src/warn.ts
 rm src/warn.ts

@@ -222,6 +222,8 @@ static void test_name_is_tenant(void **state)
     assert_true(kf_name_is_tenant(A, "dto.TENANTCODE", C));
     assert_true(kf_name_is_tenant(A, "this.tenant", C));
     assert_false(kf_name_is_tenant(A, "tenantName", C));
+    assert_true(kf_name_is_tenant(A, "tenantGroupCode", C));
+    assert_true(kf_name_is_tenant(A, "ctx.currentTenant", C));
     assert_false(kf_name_is_tenant(A, "userId", C));
 }
 
