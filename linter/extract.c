@@ -1749,6 +1749,94 @@ static void key_getter(Ex *x, TSNode n)
     }
 }
 
+/* An object handed to a call that is not data access: a response body
+ * (`callback(null, {...})`, `res.json({...})`), a log line, an assertion. */
+static bool passed_to_non_data_call(Ex *x, TSNode obj)
+{
+    static const char *const names[] = {
+        "callback", "cb", "done", "next", "resolve", "reject", "json", "send", "end",
+        "render", "log", "info", "warn", "error", "debug", "trace", "stringify", "expect",
+        "toEqual", "toStrictEqual", "toMatchObject", "toHaveBeenCalledWith", "emit", NULL};
+    TSNode args = ts_node_parent(obj);
+    if (!is(args, "arguments"))
+        return false;
+    TSNode call = ts_node_parent(args);
+    TSNode fn = unwrap(field(call, "function"));
+    const char *name = is(fn, "member_expression") ? ntext(x, field(fn, "property"))
+                     : is(fn, "identifier")        ? ntext(x, fn)
+                                                   : "";
+    for (const char *const *w = names; *w; w++)
+        if (!strcmp(name, *w))
+            return true;
+    return false;
+}
+
+/* `const row = {...}; ... return row;` (or return f(row)) in a function. */
+static bool returned_through_variable(Ex *x, TSNode obj)
+{
+    TSNode decl = ts_node_parent(obj);
+    if (!is(decl, "variable_declarator"))
+        return false;
+    TSNode name = field(decl, "name");
+    if (!is(name, "identifier"))
+        return false;
+    const char *var = ntext(x, name);
+    size_t vl = strlen(var);
+    TSNode p = decl;
+    for (int i = 0; i < 64 && !ts_node_is_null(p) && !is_function_node(p); i++)
+        p = ts_node_parent(p);
+    if (ts_node_is_null(p))
+        return false;
+    TSNode body = field(p, "body");
+    if (!is(body, "statement_block"))
+        return false;
+    uint32_t cnt = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (!is(st, "return_statement"))
+            continue;
+        const char *t = ntext(x, st);
+        for (const char *q = strstr(t, var); q; q = strstr(q + 1, var)) {
+            bool left = q == t || !(isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '$' || q[-1] == '.');
+            bool right = !(isalnum((unsigned char)q[vl]) || q[vl] == '_' || q[vl] == '$');
+            if (left && right)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* An object with the SDK's own parameter names is a data operation's
+ * parameters wherever it is built (`{ Delete: { TableName, Key } }`
+ * pushed into TransactItems later, params assembled for a wrapper). */
+static bool params_shaped(Ex *x, TSNode obj)
+{
+    static const char *const shape[] = {"Key", "Item", "KeyConditionExpression", NULL};
+    return !ts_node_is_null(find_prop(x, obj, "TableName")) && has_any_prop(x, obj, shape);
+}
+
+static void params_op(Ex *x, TSNode obj)
+{
+    OpKind kind = OP_GET;
+    const char *callee = "params";
+    TSNode pair = ts_node_parent(obj);
+    const char *wrapper = is(pair, "pair") ? prop_name(x, pair) : NULL;
+    if (!ts_node_is_null(find_prop(x, obj, "KeyConditionExpression")))
+        kind = OP_QUERY;
+    else if (!ts_node_is_null(find_prop(x, obj, "UpdateExpression")))
+        kind = OP_UPDATE;
+    else if (!ts_node_is_null(find_prop(x, obj, "Item")))
+        kind = OP_PUT;
+    if (wrapper && !strcmp(wrapper, "Delete"))
+        kind = OP_DELETE;
+    if (wrapper && !strcmp(wrapper, "Update"))
+        kind = OP_UPDATE;
+    if (wrapper)
+        callee = arena_printf(x->a, "params.%s", wrapper);
+    int op = add_op(x, kind, API_SDK_V3, obj, callee);
+    params_object(x, obj, op);
+}
+
 static void visit_objects(Ex *x, TSNode n)
 {
     if (is(n, "method_definition")) {
@@ -1757,6 +1845,10 @@ static void visit_objects(Ex *x, TSNode n)
     }
     if (!is(n, "object") || consumed(x, n))
         return;
+    if (params_shaped(x, n)) {
+        params_op(x, n);
+        return;
+    }
     /* at least one key attribute whose value is built here, or two */
     uint32_t cnt = ts_node_named_child_count(n);
     int keys = 0, built = 0;
@@ -1772,11 +1864,11 @@ static void visit_objects(Ex *x, TSNode n)
         if (is_string_like(v) || is(v, "call_expression"))
             built++;
     }
-    if (keys < 2 && built < 1)
+    if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n))
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);
-    if (!at_call && is_returned(n))
+    if (!at_call && (is_returned(n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
     key_object(x, n, site, -1);
 }

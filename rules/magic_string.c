@@ -8,11 +8,13 @@
 #include "keyfacts.h"
 #include "rule.h"
 
-/* Where a key is used. An object literal that reaches no read or write
- * (an entity's key definition, a response body) is a definition. */
+/* Where a key is used or built for use: reads, writes, queries, and key
+ * objects assembled for them. Helper bodies and entity key definitions
+ * (objects a function returns) are definitions. */
 static bool site_applies(KeySite s)
 {
-    return s == SITE_WRITE || s == SITE_READ || s == SITE_CONDITION;
+    return s == SITE_WRITE || s == SITE_READ || s == SITE_CONDITION ||
+           s == SITE_OBJECT;
 }
 
 /* Keys have no whitespace: text with spaces is data (an address, a
@@ -185,6 +187,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     const ProjectFacts *f = ctx->facts;
     KfKey key;
     kf_flatten(a, &k->segs, &key);
+    /* A fully literal key in an object that reaches no read or write is a
+     * record (sample data, a seed), not a key being built. */
+    if (k->site == SITE_OBJECT && kf_hole_count(&key) == 0)
+        return;
     const char *render = NULL;
     /* The key's inline prefixes are reported once, at the first. */
     const Seg *first = NULL;

@@ -337,7 +337,7 @@ static void test_magic_hard_coded_separator(void **state)
     key(ROLE_PK, SITE_READ, BUILD_TEMPLATE, g, 3,
         cnst("ORDER", "ORDER_PK_PREFIX"), text("#"), ref("tenantCode"));
     /* [a, b].join('#') */
-    key(ROLE_SK, SITE_WRITE, BUILD_JOIN, -1, 3, ref("a"), join("#"), ref("b"));
+    key(ROLE_SK, SITE_OBJECT, BUILD_JOIN, -1, 3, ref("a"), join("#"), ref("b"));
     /* `${ORDER_SK_PREFIX}#x#${id}` starts with the separator after a const */
     key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 3,
         cnst("ORDER", "ORDER_SK_PREFIX"), text("#1"), ref("id"));
@@ -410,7 +410,7 @@ static void test_magic_not_separator_without_constant(void **state)
     int g = op(OP_GET, API_SDK_V3, TABLE_DATA, "data", "GetCommand");
     key(ROLE_PK, SITE_READ, BUILD_TEMPLATE, g, 3,
         cnst("ORDER", "ORDER_PK_PREFIX"), text("#"), ref("tenantCode"));
-    key(ROLE_SK, SITE_WRITE, BUILD_JOIN, -1, 3, ref("a"), join("#"), ref("b"));
+    key(ROLE_SK, SITE_OBJECT, BUILD_JOIN, -1, 3, ref("a"), join("#"), ref("b"));
     RUN_EXPECT(rule_magic_string, 0);
 }
 
