@@ -18,6 +18,7 @@
 #include <tree_sitter/api.h>
 
 #include "ddbexpr.h"
+#include "syntax.h"
 #include "walk.h"
 
 const TSLanguage *tree_sitter_typescript(void);
@@ -32,6 +33,7 @@ enum {
 #define MBC_CORE "@mbc-cqrs-serverless/core"
 
 typedef struct Ex {
+    Source source; /* text, length and arena, for syntax.h */
     Arena *a;
     FileIR *ir;
     const char *src;
@@ -40,123 +42,18 @@ typedef struct Ex {
     VEC(uint32_t) consumed; /* start bytes of object literals already read */
 } Ex;
 
-/* ---- node helpers ------------------------------------------------------ */
+/* ---- node helpers (syntax.h, bound to this file's source) -------------- */
 
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static TSNode field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static Span nspan(TSNode n)
-{
-    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
-    return (Span){ts_node_start_byte(n), ts_node_end_byte(n), s.row, s.column,
-                  e.row, e.column};
-}
-
-static const char *ntext(Ex *x, TSNode n)
-{
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    if (e > x->len)
-        e = (uint32_t)x->len;
-    if (s > e)
-        s = e;
-    return arena_strndup(x->a, x->src + s, e - s);
-}
-
-static bool text_eq(Ex *x, TSNode n, const char *s)
-{
-    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    size_t l = strlen(s);
-    return e - b == l && !memcmp(x->src + b, s, l);
-}
-
-/* Strip wrappers that do not change a value. */
-static TSNode unwrap(TSNode n)
-{
-    for (int i = 0; i < MAX_DEPTH && !ts_node_is_null(n); i++) {
-        const char *t = ts_node_type(n);
-        if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "as_expression") ||
-            !strcmp(t, "satisfies_expression") || !strcmp(t, "non_null_expression") ||
-            !strcmp(t, "type_assertion") || !strcmp(t, "await_expression")) {
-            TSNode inner = ts_node_named_child(n, 0);
-            if (!strcmp(t, "type_assertion")) /* <T>expr: the expression is last */
-                inner = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
-            if (ts_node_is_null(inner))
-                return n;
-            n = inner;
-        } else {
-            break;
-        }
-    }
-    return n;
-}
-
-static bool is_function_node(TSNode n)
-{
-    const char *t = ts_node_type(n);
-    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
-           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
-           !strcmp(t, "generator_function_declaration") ||
-           !strcmp(t, "generator_function") || !strcmp(t, "function");
-}
-
-/* ---- string values ----------------------------------------------------- */
-
-static void append_escape(char *out, size_t *o, const char *e, size_t n)
-{
-    /* e points at the backslash */
-    if (n < 2) {
-        return;
-    }
-    char c = e[1];
-    switch (c) {
-    case 'n': out[(*o)++] = '\n'; break;
-    case 't': out[(*o)++] = '\t'; break;
-    case 'r': out[(*o)++] = '\r'; break;
-    case '0': out[(*o)++] = '\0'; break;
-    case '\n': break; /* line continuation */
-    default:
-        if (c == 'u' || c == 'x') { /* keep \u and \x escapes as written */
-            memcpy(out + *o, e, n);
-            *o += n;
-        } else {
-            out[(*o)++] = c;
-        }
-    }
-}
-
-/* The value of a string literal, or of a template literal without
- * substitutions. */
+static bool is(TSNode n, const char *type) { return syn_is(n, type); }
+static TSNode field(TSNode n, const char *name) { return syn_field(n, name); }
+static Span nspan(TSNode n) { return syn_span(n); }
+static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
+static bool is_function_node(TSNode n) { return syn_is_function(n); }
+static const char *ntext(Ex *x, TSNode n) { return syn_text(&x->source, n); }
+static bool text_eq(Ex *x, TSNode n, const char *s) { return syn_text_eq(&x->source, n, s); }
 static bool string_value(Ex *x, TSNode n, const char **out)
 {
-    n = unwrap(n);
-    if (!is(n, "string") && !is(n, "template_string"))
-        return false;
-    uint32_t cnt = ts_node_named_child_count(n);
-    size_t cap = ts_node_end_byte(n) - ts_node_start_byte(n) + 1;
-    char *buf = arena_alloc(x->a, cap);
-    size_t o = 0;
-    for (uint32_t i = 0; i < cnt; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
-        if (is(c, "string_fragment")) {
-            memcpy(buf + o, x->src + b, e - b);
-            o += e - b;
-        } else if (is(c, "escape_sequence")) {
-            append_escape(buf, &o, x->src + b, e - b);
-        } else {
-            return false; /* substitution */
-        }
-    }
-    buf[o] = '\0';
-    *out = buf;
-    return true;
+    return syn_string_value(&x->source, n, out);
 }
 
 /* ---- key attribute names ----------------------------------------------- */
@@ -701,7 +598,7 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
                 size_t o = 0;
                 uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
                 if (e - b < sizeof buf - 1)
-                    append_escape(buf, &o, x->src + b, e - b);
+                    syn_append_escape(buf, &o, x->src + b, e - b);
                 buf[o] = '\0';
                 push_text(x, out, arena_strdup(x->a, buf), 0, NULL, nspan(c));
             } else if (is(c, "template_substitution")) {
@@ -762,10 +659,7 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
 static int add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
 {
     DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
-    op.table_kind = api == API_MBC_DATA      ? TABLE_DATA
-                  : api == API_MBC_HISTORY   ? TABLE_HISTORY
-                  : api == API_MBC_COMMAND   ? TABLE_COMMAND
-                                             : TABLE_UNKNOWN;
+    op.table_kind = api_table_kind(api);
     VEC_PUSH(x->a, &x->ir->ops, op);
     return (int)x->ir->ops.n - 1;
 }
@@ -1670,6 +1564,14 @@ static void walk(Ex *x, TSNode root, Visit visit)
 static void visit_ops(Ex *x, TSNode n)
 {
     const char *t = ts_node_type(n);
+    if (!strcmp(t, "comment")) {
+        const char *c = ntext(x, n);
+        if (strstr(c, "keylint")) {
+            Comment cm = {nspan(n), c};
+            VEC_PUSH(x->a, &x->ir->comments, cm);
+        }
+        return;
+    }
     if (!strcmp(t, "new_expression"))
         sdk_command(x, n);
     else if (!strcmp(t, "call_expression"))
@@ -1928,16 +1830,20 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         ts_tree_delete(tree);
         return ir;
     }
-    Ex x = {.a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
     module_pass(&x, root);
     walk(&x, root, visit_ops);
     walk(&x, root, visit_objects);
     ts_tree_delete(tree);
+    for (size_t i = 0; i < ir->keys.n; i++)
+        ir->keys.v[i].raw = ir->keys.v[i].segs;
     return ir;
 }
 
 void fileir_free(FileIR *ir)
 {
-    if (ir)
-        arena_free(ir->arena);
+    if (!ir)
+        return;
+    arena_free(ir->resolved);
+    arena_free(ir->arena);
 }

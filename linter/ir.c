@@ -133,3 +133,11 @@ char *seglist_render(Arena *a, const SegList *l)
     render(a, l, &buf, &len, &cap, 0);
     return buf;
 }
+
+TableKind api_table_kind(OpApi api)
+{
+    return api == API_MBC_DATA      ? TABLE_DATA
+         : api == API_MBC_HISTORY   ? TABLE_HISTORY
+         : api == API_MBC_COMMAND   ? TABLE_COMMAND
+                                    : TABLE_UNKNOWN;
+}

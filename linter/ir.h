@@ -110,7 +110,8 @@ typedef struct KeyExpr {
     Span span;         /* the value at the key position */
     const char *via;   /* variable the value flowed through, NULL if inline */
     Span via_span;     /* where that variable was assigned */
-    SegList segs;
+    SegList segs;      /* after resolution (what rules read) */
+    SegList raw;       /* as extracted from this file alone */
 } KeyExpr;
 
 /* ---- Data operations ---------------------------------------------------- */
@@ -184,8 +185,15 @@ typedef struct HelperDef {
     Span span;
 } HelperDef;
 
+/* A comment that mentions keylint (suppression directives). */
+typedef struct Comment {
+    Span span;
+    const char *text;
+} Comment;
+
 typedef struct FileIR {
-    Arena *arena;
+    Arena *arena;         /* extraction's allocations */
+    Arena *resolved;      /* resolution's output, replaced at each resolution */
     const char *path;     /* display path */
     bool parse_failed;    /* the file had syntax errors and was skipped */
     VEC(KeyExpr) keys;
@@ -196,6 +204,7 @@ typedef struct FileIR {
     /* names the file exports from other modules: `export * from './x'`
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
+    VEC(Comment) comments;
 } FileIR;
 
 const char *key_role_name(KeyRole r);
@@ -205,6 +214,9 @@ const char *cond_op_name(CondOp c);
 const char *op_kind_name(OpKind k);
 const char *op_api_name(OpApi a);
 const char *table_kind_name(TableKind t);
+
+/* The table an API's calls go to when their receiver says (mbc services). */
+TableKind api_table_kind(OpApi api);
 
 bool op_is_read(OpKind k);  /* get, query, scan, batch/transact get */
 bool op_is_write(OpKind k); /* put, update, delete, batch/transact write */

@@ -170,7 +170,7 @@ int main(int argc, char **argv)
         const SourceFile *f = project_file(p, dump);
         if (f && f->ir)
             dump_ir(stdout, f->ir);
-        else if (!p->problems.items.n)
+        else if (!f || !f->problems.items.n)
             fprintf(stderr, "keylint: error: %s was not linted (ignored by configuration?)\n",
                     dump);
     } else {
@@ -180,9 +180,13 @@ int main(int argc, char **argv)
             if (p->diags.items.v[i].severity >= fail_on)
                 rc = EXIT_FINDINGS;
     }
-    print_problems(&p->problems);
-    if (p->problems.items.n)
+    Problems problems;
+    problems_init(&problems);
+    project_problems(p, &problems);
+    print_problems(&problems);
+    if (problems.items.n)
         rc = EXIT_USAGE;
+    problems_free(&problems);
     project_free(p);
     return rc;
 }

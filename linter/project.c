@@ -37,7 +37,9 @@ void project_free(Project *p)
     for (size_t i = 0; i < p->files.n; i++) {
         free(p->files.v[i].text);
         fileir_free(p->files.v[i].ir);
+        problems_free(&p->files.v[i].problems);
     }
+    arena_free(p->analysis);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -114,16 +116,21 @@ typedef struct Work {
 
 typedef struct Worker {
     Work *w;
-    Problems problems;      /* this thread's, merged afterwards */
     pthread_t thread;
 } Worker;
 
-static void extract_one(SourceFile *f, Problems *problems)
+/* Extract a file whose text is set (or read it first). Touches only `f`. */
+static void extract_one(SourceFile *f)
 {
-    f->text = read_source(f->path, &f->len, problems);
+    problems_free(&f->problems);
+    problems_init(&f->problems);
+    fileir_free(f->ir);
+    f->ir = NULL;
+    if (!f->text)
+        f->text = read_source(f->path, &f->len, &f->problems);
     if (!f->text)
         return;
-    f->ir = extract_file(f->path, f->text, f->len, f->config, problems);
+    f->ir = extract_file(f->path, f->text, f->len, f->config, &f->problems);
 }
 
 static void *worker_main(void *arg)
@@ -136,7 +143,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&w->lock);
         if (i >= w->p->files.n)
             break;
-        extract_one(&w->p->files.v[i], &wk->problems);
+        extract_one(&w->p->files.v[i]);
     }
     return NULL;
 }
@@ -150,7 +157,7 @@ static void extract_all(Project *p, size_t from)
         nthreads = 16;
     if (todo < 16 || nthreads < 2) {
         for (size_t i = from; i < p->files.n; i++)
-            extract_one(&p->files.v[i], &p->problems);
+            extract_one(&p->files.v[i]);
         return;
     }
     Work w = {.p = p, .next = from};
@@ -161,7 +168,6 @@ static void extract_all(Project *p, size_t from)
     unsigned started = 0;
     for (unsigned t = 0; t < nthreads; t++) {
         wk[t].w = &w;
-        problems_init(&wk[t].problems);
         if (pthread_create(&wk[t].thread, NULL, worker_main, &wk[t]) == 0)
             started++;
         else
@@ -171,15 +177,6 @@ static void extract_all(Project *p, size_t from)
         worker_main(&wk[0]);
     for (unsigned t = 0; t < started; t++)
         pthread_join(wk[t].thread, NULL);
-    for (unsigned t = 0; t < nthreads; t++) {
-        if (!wk[t].problems.arena)
-            continue;
-        for (size_t i = 0; i < wk[t].problems.items.n; i++) {
-            const Problem *pr = &wk[t].problems.items.v[i];
-            problems_add(&p->problems, pr->path, pr->line, pr->col, "%s", pr->message);
-        }
-        problems_free(&wk[t].problems);
-    }
     free(wk);
     pthread_mutex_destroy(&w.lock);
 }
@@ -212,19 +209,118 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
     extract_all(p, from);
 }
 
-const SourceFile *project_file(const Project *p, const char *path)
+static SourceFile *find_file(const Project *p, const char *path)
 {
     for (size_t i = 0; i < p->files.n; i++)
-        if (!strcmp(p->files.v[i].path, path))
+        if (!p->files.v[i].removed &&
+            (!strcmp(p->files.v[i].path, path) || !strcmp(p->files.v[i].abspath, path)))
             return &p->files.v[i];
     return NULL;
+}
+
+const SourceFile *project_file(const Project *p, const char *path)
+{
+    return find_file(p, path);
+}
+
+/* The display path of `path`: relative to the working directory when it
+ * is under it. */
+static const char *display_path(Project *p, const char *abs)
+{
+    char cwd[PATH_MAX];
+    if (abs[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd);
+        if (!strncmp(abs, cwd, n) && abs[n] == '/')
+            return arena_strdup(p->arena, abs + n + 1);
+    }
+    return arena_strdup(p->arena, abs);
+}
+
+static SourceFile *add_file(Project *p, const char *path)
+{
+    char *abs = absolute(path);
+    SourceFile f = {
+        .path = display_path(p, abs ? abs : path),
+        .abspath = arena_strdup(p->arena, abs ? abs : path),
+    };
+    free(abs);
+    f.config = project_config_for(p, f.abspath);
+    VEC_PUSH(p->arena, &p->files, f);
+    return &p->files.v[p->files.n - 1];
+}
+
+const SourceFile *project_set_text(Project *p, const char *path, const char *text, size_t len)
+{
+    SourceFile *f = find_file(p, path);
+    if (!f) {
+        char *abs = absolute(path);
+        f = abs ? find_file(p, abs) : NULL;
+        free(abs);
+    }
+    if (!f)
+        f = add_file(p, path);
+    free(f->text);
+    f->text = malloc(len + 1);
+    if (!f->text)
+        abort();
+    memcpy(f->text, text, len);
+    f->text[len] = '\0';
+    f->len = len;
+    extract_one(f);
+    return f;
+}
+
+void project_reload(Project *p, const char *path)
+{
+    SourceFile *f = find_file(p, path);
+    if (!f)
+        return;
+    free(f->text);
+    f->text = NULL;
+    f->len = 0;
+    extract_one(f);
+    if (!f->text && access(f->abspath, F_OK) != 0)
+        project_remove(p, path);
+}
+
+void project_remove(Project *p, const char *path)
+{
+    SourceFile *f = find_file(p, path);
+    if (!f)
+        return;
+    free(f->text);
+    f->text = NULL;
+    fileir_free(f->ir);
+    f->ir = NULL;
+    problems_free(&f->problems);
+    f->removed = true;
+}
+
+void project_problems(const Project *p, Problems *out)
+{
+    const Problems *lists[1] = {&p->problems};
+    for (size_t l = 0; l < 1; l++)
+        for (size_t i = 0; i < lists[l]->items.n; i++) {
+            const Problem *pr = &lists[l]->items.v[i];
+            problems_add(out, pr->path, pr->line, pr->col, "%s", pr->message);
+        }
+    for (size_t f = 0; f < p->files.n; f++) {
+        const SourceFile *sf = &p->files.v[f];
+        if (sf->removed || !sf->problems.arena)
+            continue;
+        for (size_t i = 0; i < sf->problems.items.n; i++) {
+            const Problem *pr = &sf->problems.items.v[i];
+            problems_add(out, pr->path, pr->line, pr->col, "%s", pr->message);
+        }
+    }
+    problems_sort(out);
 }
 
 size_t project_linted_files(const Project *p)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->files.n; i++)
-        if (p->files.v[i].ir && !p->files.v[i].ir->parse_failed)
+        if (!p->files.v[i].removed && p->files.v[i].ir && !p->files.v[i].ir->parse_failed)
             n++;
     return n;
 }
@@ -238,15 +334,19 @@ void project_analyze(Project *p)
         abort();
     for (size_t i = 0; i < p->files.n; i++) {
         SourceFile *f = &p->files.v[i];
-        if (!f->ir || f->ir->parse_failed)
+        if (f->removed || !f->ir || f->ir->parse_failed)
             continue;
         rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
         irs[n++] = f->ir;
     }
     resolve_project(rf, n);
     const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    arena_free(p->analysis);
+    p->analysis = arena_new();
+    diag_free(&p->diags);
+    diag_init(&p->diags);
     memset(&p->facts, 0, sizeof p->facts);
-    facts_compute(&p->facts, p->arena, irs, n, fcfg);
+    facts_compute(&p->facts, p->analysis, irs, n, fcfg);
 
     for (size_t i = 0; i < n; i++) {
         for (const RuleDesc *const *r = keylint_rules; *r; r++) {

@@ -18,6 +18,8 @@ typedef struct SourceFile {
     size_t len;
     const Config *config;
     FileIR *ir;          /* NULL until extracted */
+    Problems problems;   /* reading and parsing this file */
+    bool removed;        /* dropped by project_remove (slot kept) */
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -26,8 +28,9 @@ typedef struct ConfigEntry {
 } ConfigEntry;
 
 typedef struct Project {
-    Arena *arena;
-    Problems problems;
+    Arena *arena;        /* lives as long as the project */
+    Arena *analysis;     /* facts of the last analysis; replaced by the next */
+    Problems problems;   /* project-level: paths, configuration */
     Config *forced;      /* --config FILE, owned; NULL if none */
     Config *defaults;    /* built-in defaults, owned */
     VEC(ConfigEntry) configs;
@@ -47,10 +50,29 @@ void project_free(Project *p);
 void project_add_paths(Project *p, const char *const *paths, size_t n);
 
 /* Resolve across files, compute project facts, run every enabled rule on
- * every file; p->diags ends sorted. */
+ * every file; p->diags holds the result, sorted (the previous analysis's
+ * diagnostics are dropped). Can be called again after files change. */
 void project_analyze(Project *p);
 
-/* The file with this display path, or NULL. */
+/* Set the text of a file (an editor's buffer: it wins over the disk), and
+ * extract it again; adds the file when the project does not have it.
+ * `path` is a display or absolute path. The text is copied. Call
+ * project_analyze afterwards. Returns the file. */
+const SourceFile *project_set_text(Project *p, const char *path, const char *text,
+                                   size_t len);
+
+/* Re-read a file from disk (after it changed there), or drop it when it is
+ * gone. */
+void project_reload(Project *p, const char *path);
+
+/* Drop a file from the project (deleted, or no longer wanted). */
+void project_remove(Project *p, const char *path);
+
+/* Every input problem, project-level and per file, sorted, appended to
+ * `out`. */
+void project_problems(const Project *p, Problems *out);
+
+/* The file with this display (or absolute) path, or NULL. */
 const SourceFile *project_file(const Project *p, const char *path);
 
 /* The configuration that applies to `path` (a file). Never NULL. */

@@ -398,6 +398,7 @@ static TableKind table_kind_for(const Config *cfg, const char *name)
 
 static void resolve_table(Ctx *c, size_t file, DataOp *op)
 {
+    op->table_kind = api_table_kind(op->api);
     if (op->table_kind != TABLE_UNKNOWN || !op->table)
         return;
     const char *name = op->table;
@@ -425,26 +426,22 @@ void resolve_project(ResolveFile *files, size_t n)
         r.mods[i] = (ModEntry){files[i].abspath, i};
     qsort(r.mods, n, sizeof *r.mods, mod_cmp);
 
-    /* Resolve into fresh lists first and assign afterwards: other files'
-     * lookups read the unresolved constant and helper definitions. */
-    SegList **resolved = calloc(n ? n : 1, sizeof *resolved);
-    for (size_t f = 0; f < n && resolved; f++) {
+    /* Every file's keys are resolved from what extraction saw (raw), into
+     * a fresh arena of the file's; other files' lookups read only the
+     * constant and helper definitions, which resolution never changes. */
+    for (size_t f = 0; f < n; f++) {
         FileIR *ir = files[f].ir;
-        Ctx c = {&r, ir->arena, files[f].config};
-        resolved[f] = arena_alloc(ir->arena, (ir->keys.n + 1) * sizeof **resolved);
+        arena_free(ir->resolved);
+        ir->resolved = arena_new();
+        Ctx c = {&r, ir->resolved, files[f].config};
         for (size_t k = 0; k < ir->keys.n; k++) {
-            const KeyExpr *ke = &ir->keys.v[k];
-            const HelperDef *self = NULL;
-            if (ke->site == SITE_HELPER) /* a helper's own return: params stay params */
-                self = NULL;
-            resolve_list(&c, f, &ke->segs, &resolved[f][k], 0, self, NULL, 0);
+            KeyExpr *ke = &ir->keys.v[k];
+            SegList out = {0};
+            resolve_list(&c, f, &ke->raw, &out, 0, NULL, NULL, 0);
+            ke->segs = out;
         }
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
     }
-    for (size_t f = 0; f < n && resolved; f++)
-        for (size_t k = 0; k < files[f].ir->keys.n; k++)
-            files[f].ir->keys.v[k].segs = resolved[f][k];
-    free(resolved);
     free(r.mods);
 }

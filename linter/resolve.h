@@ -15,10 +15,11 @@ typedef struct ResolveFile {
     const Config *config;
 } ResolveFile;
 
-/* Everything written into a file's IR goes into that file's arena (strings
- * from other files are copied), so a file can be dropped and re-extracted
- * without leaving dangling pointers in the others once they are resolved
- * again. */
+/* Each key's `segs` is computed afresh from its `raw` segments into the
+ * file's `resolved` arena (the previous one is freed; strings from other
+ * files are copied), so resolving again after any file changed is correct
+ * and does not grow memory, and a file can be replaced without leaving
+ * dangling pointers in the others once they are resolved again. */
 void resolve_project(ResolveFile *files, size_t n);
 
 #endif

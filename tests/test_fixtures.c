@@ -100,11 +100,15 @@ static void lint_fixture(void **state)
     project_add_paths(p, paths, 1);
     project_analyze(p);
 
-    for (size_t i = 0; i < p->problems.items.n; i++) {
-        const Problem *pr = &p->problems.items.v[i];
+    Problems all;
+    problems_init(&all);
+    project_problems(p, &all);
+    for (size_t i = 0; i < all.items.n; i++) {
+        const Problem *pr = &all.items.v[i];
         print_error("problem: %s:%u:%u: %s\n", pr->path, pr->line, pr->col, pr->message);
     }
-    size_t problems = p->problems.items.n;
+    size_t problems = all.items.n;
+    problems_free(&all);
 
     Expects ex = {0};
     for (size_t i = 0; i < p->files.n; i++)

@@ -1,0 +1,124 @@
+/* Reading tree-sitter nodes: shared by every pass that reads a syntax tree
+ * (extraction of keys and operations, table definitions in code). */
+#include "syntax.h"
+
+#include <string.h>
+
+
+bool syn_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+TSNode syn_field(TSNode n, const char *name)
+{
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+Span syn_span(TSNode n)
+{
+    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    return (Span){ts_node_start_byte(n), ts_node_end_byte(n), s.row, s.column,
+                  e.row, e.column};
+}
+
+const char *syn_text(const Source *src, TSNode n)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > src->len)
+        e = (uint32_t)src->len;
+    if (s > e)
+        s = e;
+    return arena_strndup(src->arena, src->text + s, e - s);
+}
+
+bool syn_text_eq(const Source *src, TSNode n, const char *s)
+{
+    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    size_t l = strlen(s);
+    return e <= src->len && e - b == l && !memcmp(src->text + b, s, l);
+}
+
+/* Strip wrappers that do not change a value. */
+TSNode syn_unwrap(TSNode n)
+{
+    for (int i = 0; i < SYN_MAX_UNWRAP && !ts_node_is_null(n); i++) {
+        const char *t = ts_node_type(n);
+        if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "as_expression") ||
+            !strcmp(t, "satisfies_expression") || !strcmp(t, "non_null_expression") ||
+            !strcmp(t, "type_assertion") || !strcmp(t, "await_expression")) {
+            TSNode inner = ts_node_named_child(n, 0);
+            if (!strcmp(t, "type_assertion")) /* <T>expr: the expression is last */
+                inner = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
+            if (ts_node_is_null(inner))
+                return n;
+            n = inner;
+        } else {
+            break;
+        }
+    }
+    return n;
+}
+
+bool syn_is_function(TSNode n)
+{
+    const char *t = ts_node_type(n);
+    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
+           !strcmp(t, "generator_function_declaration") ||
+           !strcmp(t, "generator_function") || !strcmp(t, "function");
+}
+
+void syn_append_escape(char *out, size_t *o, const char *e, size_t n)
+{
+    /* e points at the backslash */
+    if (n < 2) {
+        return;
+    }
+    char c = e[1];
+    switch (c) {
+    case 'n': out[(*o)++] = '\n'; break;
+    case 't': out[(*o)++] = '\t'; break;
+    case 'r': out[(*o)++] = '\r'; break;
+    case '0': out[(*o)++] = '\0'; break;
+    case '\n': break; /* line continuation */
+    default:
+        if (c == 'u' || c == 'x') { /* keep \u and \x escapes as written */
+            memcpy(out + *o, e, n);
+            *o += n;
+        } else {
+            out[(*o)++] = c;
+        }
+    }
+}
+
+/* The value of a string literal, or of a template literal without
+ * substitutions. */
+bool syn_string_value(const Source *src, TSNode n, const char **out)
+{
+    n = syn_unwrap(n);
+    if (!syn_is(n, "string") && !syn_is(n, "template_string"))
+        return false;
+    uint32_t cnt = ts_node_named_child_count(n);
+    size_t cap = ts_node_end_byte(n) - ts_node_start_byte(n) + 1;
+    char *buf = arena_alloc(src->arena, cap);
+    size_t o = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+        if (e > src->len || b > e)
+            return false;
+        if (syn_is(c, "string_fragment")) {
+            memcpy(buf + o, src->text + b, e - b);
+            o += e - b;
+        } else if (syn_is(c, "escape_sequence")) {
+            syn_append_escape(buf, &o, src->text + b, e - b);
+        } else {
+            return false; /* substitution */
+        }
+    }
+    buf[o] = '\0';
+    *out = buf;
+    return true;
+}
+
