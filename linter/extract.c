@@ -749,7 +749,7 @@ static void add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite
     expr_segs(x, v, &k.segs, 0);
     if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
         k.segs.v[0].name = k.via;
-    VEC_PUSH(x->a, &x->ir->keys, k);
+    VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
 static const char *prop_name(Ex *x, TSNode prop)
@@ -1433,7 +1433,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
     KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
                  .site = SITE_HELPER, .op = -1, .span = nspan(ret),
                  .segs = h.returns};
-    VEC_PUSH(x->a, &x->ir->keys, k);
+    VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
 /* Helper objects: `export const Keys = { order: (id) => ..., ... }` */
@@ -1835,8 +1835,6 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     walk(&x, root, visit_ops);
     walk(&x, root, visit_objects);
     ts_tree_delete(tree);
-    for (size_t i = 0; i < ir->keys.n; i++)
-        ir->keys.v[i].raw = ir->keys.v[i].segs;
     return ir;
 }
 

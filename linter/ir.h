@@ -110,8 +110,7 @@ typedef struct KeyExpr {
     Span span;         /* the value at the key position */
     const char *via;   /* variable the value flowed through, NULL if inline */
     Span via_span;     /* where that variable was assigned */
-    SegList segs;      /* after resolution (what rules read) */
-    SegList raw;       /* as extracted from this file alone */
+    SegList segs;
 } KeyExpr;
 
 /* ---- Data operations ---------------------------------------------------- */
@@ -196,7 +195,11 @@ typedef struct FileIR {
     Arena *resolved;      /* resolution's output, replaced at each resolution */
     const char *path;     /* display path */
     bool parse_failed;    /* the file had syntax errors and was skipped */
+    /* What rules read: the keys after resolution (rebuilt from `extracted`
+     * at each resolution, in the `resolved` arena). */
     VEC(KeyExpr) keys;
+    /* What extraction saw in this file alone (segments unresolved). */
+    VEC(KeyExpr) extracted;
     VEC(DataOp) ops;
     VEC(Import) imports;
     VEC(ConstDef) consts;

@@ -434,11 +434,13 @@ void resolve_project(ResolveFile *files, size_t n)
         arena_free(ir->resolved);
         ir->resolved = arena_new();
         Ctx c = {&r, ir->resolved, files[f].config};
-        for (size_t k = 0; k < ir->keys.n; k++) {
-            KeyExpr *ke = &ir->keys.v[k];
+        memset(&ir->keys, 0, sizeof ir->keys);
+        for (size_t k = 0; k < ir->extracted.n; k++) {
+            KeyExpr ke = ir->extracted.v[k];
             SegList out = {0};
-            resolve_list(&c, f, &ke->raw, &out, 0, NULL, NULL, 0);
-            ke->segs = out;
+            resolve_list(&c, f, &ir->extracted.v[k].segs, &out, 0, NULL, NULL, 0);
+            ke.segs = out;
+            VEC_PUSH(ir->resolved, &ir->keys, ke);
         }
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);

@@ -15,7 +15,7 @@ typedef struct ResolveFile {
     const Config *config;
 } ResolveFile;
 
-/* Each key's `segs` is computed afresh from its `raw` segments into the
+/* A file's `keys` are rebuilt afresh from its `extracted` keys into the
  * file's `resolved` arena (the previous one is freed; strings from other
  * files are copied), so resolving again after any file changed is correct
  * and does not grow memory, and a file can be replaced without leaving
