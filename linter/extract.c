@@ -769,8 +769,8 @@ static const char *prop_name(Ex *x, TSNode prop)
         TSNode inner = unwrap(ts_node_named_child(key, 0));
         if (string_value(x, inner, &s))
             return s;
-        if (is(inner, "identifier")) {
-            /* a module-level string constant of this file */
+        if (is(inner, "identifier") || is(inner, "member_expression")) {
+            /* a string constant of this file ... */
             const char *name = ntext(x, inner);
             for (size_t i = 0; i < x->ir->consts.n; i++) {
                 const ConstDef *c = &x->ir->consts.v[i];
@@ -778,6 +778,7 @@ static const char *prop_name(Ex *x, TSNode prop)
                     c->value.v[0].kind == SEG_TEXT)
                     return c->value.v[0].text;
             }
+            /* ... or one resolution finds: "[Keys.PK]" */
             return arena_printf(x->a, "[%s]", name);
         }
     }
@@ -834,7 +835,8 @@ static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
         TSNode p = ts_node_named_child(obj, i);
         const char *name = prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        if (role < 0)
+        bool deferred = role < 0 && name && name[0] == '[';
+        if (role < 0 && !deferred)
             continue;
         TSNode v = prop_value(p);
         if (ts_node_is_null(v) || !value_can_be_key(v))
@@ -846,7 +848,11 @@ static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
             /* { pk } : the value is the variable pk */
             add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
         } else {
-            add_key(x, v, (KeyRole)role, name, site, op, COND_NONE);
+            add_key(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op, COND_NONE);
+        }
+        if (deferred) {
+            KeyExpr *k = &x->ir->extracted.v[x->ir->extracted.n - 1];
+            k->attr_const = arena_strndup(x->a, name + 1, strlen(name) - 2);
         }
         added++;
     }
@@ -862,6 +868,9 @@ static const char *map_name(Ex *x, TSNode names, const char *n)
     const char *s;
     if (!ts_node_is_null(v) && string_value(x, v, &s))
         return s;
+    v = unwrap(v);
+    if (is(v, "identifier") || is(v, "member_expression"))
+        return arena_printf(x->a, "[%s]", ntext(x, v)); /* settled by resolution */
     return n;
 }
 
@@ -895,6 +904,9 @@ static void key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, 
             if (ts_node_is_null(v))
                 continue;
             add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
+            if (attr[0] == '[') /* the name comes from a constant */
+                x->ir->extracted.v[x->ir->extracted.n - 1].attr_const =
+                    arena_strndup(x->a, attr + 1, strlen(attr) - 2);
         }
     }
 }
@@ -1756,8 +1768,9 @@ static void visit_objects(Ex *x, TSNode n)
     int keys = 0, built = 0;
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(n, i);
-        int role = key_role_for_name(x->cfg, prop_name(x, p));
-        if (role < 0)
+        const char *pn = prop_name(x, p);
+        int role = key_role_for_name(x->cfg, pn);
+        if (role < 0 && !(pn && pn[0] == '['))
             continue;
         TSNode v = unwrap(prop_value(p));
         if (ts_node_is_null(v) || !value_can_be_key(v) || is(v, "object"))

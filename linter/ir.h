@@ -110,6 +110,10 @@ typedef struct KeyExpr {
     Span span;         /* the value at the key position */
     const char *via;   /* variable the value flowed through, NULL if inline */
     Span via_span;     /* where that variable was assigned */
+    /* Extraction only: the attribute is a computed name (`[Keys.PK]`) that
+     * resolution settles through a constant ("Keys.PK" here); a key whose
+     * name does not resolve to a key attribute is dropped. */
+    const char *attr_const;
     SegList segs;
 } KeyExpr;
 

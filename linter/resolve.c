@@ -1,5 +1,7 @@
 #include "resolve.h"
 
+#include "extract.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,6 +378,34 @@ static void resolve_list(Ctx *c, size_t file, const SegList *in, SegList *out, i
         resolve_seg(c, file, &in->v[i], out, depth, h, args, nargs);
 }
 
+/* A computed attribute name (`[Keys.PK]: ...`): its constant's text is the
+ * attribute. An object property that is not a key attribute is no key; a
+ * key condition's attribute keeps the role its position gave it. */
+static bool settle_attr(Ctx *c, size_t file, KeyExpr *k)
+{
+    Found f = lookup(c->r, file, k->attr_const, 0);
+    const char *name = NULL;
+    if (f.c) {
+        SegList v = {0};
+        resolve_list(c, f.file, &f.c->value, &v, 1, NULL, NULL, 0);
+        if (v.n == 1 && v.v[0].kind == SEG_TEXT)
+            name = v.v[0].text;
+    }
+    int role = key_role_for_name(c->cfg, name);
+    if (k->site == SITE_CONDITION) {
+        if (name)
+            k->attr = name;
+        if (role >= 0)
+            k->role = (KeyRole)role;
+        return true;
+    }
+    if (role < 0)
+        return false;
+    k->attr = name;
+    k->role = (KeyRole)role;
+    return true;
+}
+
 /* ---- tables ------------------------------------------------------------ */
 
 static TableKind table_kind_for(const Config *cfg, const char *name)
@@ -437,6 +467,8 @@ void resolve_project(ResolveFile *files, size_t n)
         memset(&ir->keys, 0, sizeof ir->keys);
         for (size_t k = 0; k < ir->extracted.n; k++) {
             KeyExpr ke = ir->extracted.v[k];
+            if (ke.attr_const && !settle_attr(&c, f, &ke))
+                continue;
             SegList out = {0};
             resolve_list(&c, f, &ir->extracted.v[k].segs, &out, 0, NULL, NULL, 0);
             ke.segs = out;
