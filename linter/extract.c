@@ -822,8 +822,36 @@ static bool value_can_be_key(TSNode v)
     return false;
 }
 
+static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int depth);
+
+/* `...expr` inside an object of keys: an object built here (or in a
+ * variable) adds its keys; a call is a helper returning an object of keys,
+ * expanded by resolution. */
+static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
+{
+    TSNode e = follow(x, ts_node_named_child(spread, 0), NULL, NULL);
+    if (depth > 4 || ts_node_is_null(e))
+        return 0;
+    if (is(e, "object"))
+        return key_object_depth(x, e, site, op, depth + 1);
+    if (!is(e, "call_expression"))
+        return 0;
+    KeyExpr k = {.role = ROLE_KEY, .site = site, .op = op, .span = nspan(e),
+                 .build = BUILD_CALL, .spread = true};
+    expr_segs(x, e, &k.segs, 0);
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+        return 0;
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+    return 1;
+}
+
 /* Every key attribute of an object literal (followed through a variable). */
 static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
+{
+    return key_object_depth(x, objn, site, op, 0);
+}
+
+static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int depth)
 {
     TSNode obj = follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
@@ -833,6 +861,10 @@ static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
     uint32_t cnt = ts_node_named_child_count(obj);
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(obj, i);
+        if (is(p, "spread_element")) {
+            added += spread_keys(x, p, site, op, depth);
+            continue;
+        }
         const char *name = prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
         bool deferred = role < 0 && name && name[0] == '[';
@@ -1365,13 +1397,34 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
                 sep = true;
         }
     }
-    if (build == BUILD_LITERAL)
-        return false; /* a helper returning one literal is a constant */
-    if (sep && (hole || build == BUILD_JOIN))
-        return true;
     bool keyish = name_has_word(fname, "pk") || name_has_word(fname, "sk") ||
                   name_has_word(fname, "key") || name_has_word(fname, "keys");
+    if (build == BUILD_LITERAL) /* a key function returning a constant key */
+        return keyish;
+    if (sep && (hole || build == BUILD_JOIN))
+        return true;
     return keyish && text && hole;
+}
+
+/* The key attributes of an object a helper returns. */
+static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
+{
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        const char *name = prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        TSNode v = unwrap(prop_value(p));
+        if (role < 0 || ts_node_is_null(v) || !value_can_be_key(v) || is(v, "object"))
+            continue;
+        HelperField f = {.attr = name, .role = (KeyRole)role};
+        if (is(p, "shorthand_property_identifier"))
+            ref_segs(x, p, &f.value, 0);
+        else
+            expr_segs(x, v, &f.value, 0);
+        VEC_PUSH(x->a, &h->fields, f);
+    }
+    return h->fields.n > 0;
 }
 
 /* The expression a function returns, if it returns one key-shaped value:
@@ -1393,7 +1446,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
             bool descend = !is_function_node(cur) && !is(cur, "class_declaration");
             if (is(cur, "return_statement")) {
                 TSNode e = ts_node_named_child(cur, 0);
-                if (!ts_node_is_null(e) && is_string_like(e)) {
+                if (!ts_node_is_null(e) && (is_string_like(e) || is(unwrap(e), "object"))) {
                     ret = e;
                     break;
                 }
@@ -1417,9 +1470,14 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
     ret = unwrap(ret);
     HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
     KeyBuild build = build_of(x, ret);
-    expr_segs(x, ret, &h.returns, 0);
-    if (!key_shaped(x, &h.returns, build, name))
-        return;
+    if (is(ret, "object")) {
+        if (!object_fields(x, ret, &h))
+            return;
+    } else {
+        expr_segs(x, ret, &h.returns, 0);
+        if (!key_shaped(x, &h.returns, build, name))
+            return;
+    }
     /* parameters, in order */
     TSNode ps = field(fn, "parameters");
     if (ts_node_is_null(ps)) {
@@ -1442,6 +1500,8 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
         }
     }
     VEC_PUSH(x->a, &x->ir->helpers, h);
+    if (h.fields.n)
+        return; /* the returned object's keys are extracted as an entity's */
     KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
                  .site = SITE_HELPER, .op = -1, .span = nspan(ret),
                  .segs = h.returns};
@@ -1492,6 +1552,29 @@ static void module_declaration(Ex *x, TSNode n, bool exported)
         }
     } else if (is(n, "function_declaration")) {
         helper_function(x, ntext(x, field(n, "name")), n, exported);
+    } else if (is(n, "class_declaration")) {
+        /* methods that return keys: Class.method from outside, this.method
+         * from inside */
+        const char *cname = ntext(x, field(n, "name"));
+        TSNode body = field(n, "body");
+        uint32_t cnt = ts_node_named_child_count(body);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode m = ts_node_named_child(body, i);
+            if (!is(m, "method_definition"))
+                continue;
+            const char *mname = ntext(x, field(m, "name"));
+            if (key_role_for_name(x->cfg, mname) >= 0 && !ts_node_is_null(ts_node_child(m, 0)) &&
+                text_eq(x, ts_node_child(m, 0), "get"))
+                continue; /* key getters are the entity's keys (visit_objects) */
+            size_t before = x->ir->helpers.n;
+            helper_function(x, arena_printf(x->a, "%s.%s", cname, mname), m, exported);
+            if (x->ir->helpers.n > before) {
+                HelperDef self = x->ir->helpers.v[x->ir->helpers.n - 1];
+                self.name = arena_printf(x->a, "this.%s", mname);
+                self.exported = false;
+                VEC_PUSH(x->a, &x->ir->helpers, self);
+            }
+        }
     } else if (is(n, "enum_declaration")) {
         enum_declaration(x, n, exported);
     }
@@ -1644,6 +1727,9 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
 /* `get pk() { return `USER#${this.id}`; }` in a class: the entity's key. */
 static void key_getter(Ex *x, TSNode n)
 {
+    TSNode first = ts_node_child(n, 0);
+    if (ts_node_is_null(first) || !text_eq(x, first, "get"))
+        return;
     TSNode name = field(n, "name");
     int role = key_role_for_name(x->cfg, ntext(x, name));
     if (role < 0)

@@ -114,8 +114,14 @@ typedef struct KeyExpr {
      * resolution settles through a constant ("Keys.PK" here); a key whose
      * name does not resolve to a key attribute is dropped. */
     const char *attr_const;
+    /* Extraction only: `...gsiKeys(e, id)` in an object of keys; resolution
+     * replaces it with one key per attribute of the object the helper
+     * returns (segs hold the call). */
+    bool spread;
     SegList segs;
 } KeyExpr;
+
+typedef VEC(KeyExpr) KeyExprList;
 
 /* ---- Data operations ---------------------------------------------------- */
 
@@ -179,11 +185,20 @@ typedef struct ConstDef {
 
 /* A function that returns a key: its parameters and what it returns, with
  * each parameter a SEG_REF flagged SEGF_PARAM. */
+/* One key attribute of the object a helper returns. */
+typedef struct HelperField {
+    const char *attr;
+    KeyRole role;
+    SegList value;
+} HelperField;
+
 typedef struct HelperDef {
-    const char *name;     /* "generateOrderPk", "Keys.order" for object members */
+    const char *name;     /* "generateOrderPk", "Keys.order" for object members,
+                           * "Repo.key" and "this.key" for class methods */
     const char **params;
     size_t nparams;
-    SegList returns;
+    SegList returns;      /* a returned key; empty when it returns an object */
+    VEC(HelperField) fields; /* a returned object of keys ({ GSI2PK, GSI2SK }) */
     bool exported;
     Span span;
 } HelperDef;
@@ -201,9 +216,9 @@ typedef struct FileIR {
     bool parse_failed;    /* the file had syntax errors and was skipped */
     /* What rules read: the keys after resolution (rebuilt from `extracted`
      * at each resolution, in the `resolved` arena). */
-    VEC(KeyExpr) keys;
+    KeyExprList keys;
     /* What extraction saw in this file alone (segments unresolved). */
-    VEC(KeyExpr) extracted;
+    KeyExprList extracted;
     VEC(DataOp) ops;
     VEC(Import) imports;
     VEC(ConstDef) consts;

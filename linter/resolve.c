@@ -254,6 +254,8 @@ static Seg copy_seg(Ctx *c, const Seg *s)
 
 static void resolve_list(Ctx *c, size_t file, const SegList *in, SegList *out, int depth,
                          const HelperDef *h, const SegList *args, size_t nargs);
+static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
+                          SegList *args, SegList *out, int depth);
 
 static const char *last_component(const char *path)
 {
@@ -273,6 +275,34 @@ static void mark(Ctx *c, Seg *s)
     if (s->kind == SEG_TEXT && (s->flags & SEGF_CONST) &&
         strlist_has(&c->cfg->tenant_common, s->text))
         s->flags |= SEGF_TENANT | SEGF_COMMON_TENANT;
+}
+
+/* The segments a helper call stands for: the helper's `body` (its returned
+ * key, or one field of its returned object) resolved where the helper is
+ * defined, its parameters replaced by the call's (resolved) arguments. The
+ * helper's own text takes the call's position. */
+static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
+                          SegList *args, SegList *out, int depth)
+{
+    SegList res = {0};
+    resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
+    for (size_t i = 0; i < res.n; i++) {
+        Seg o = res.v[i];
+        bool from_arg = false;
+        for (size_t a = 0; a < call->nargs && !from_arg; a++)
+            for (size_t j = 0; j < args[a].n; j++)
+                if (!memcmp(&args[a].v[j].span, &o.span, sizeof o.span) &&
+                    args[a].v[j].text == o.text)
+                    from_arg = true;
+        if (!from_arg) {
+            o.span = call->span;
+            o.flags |= SEGF_HELPER;
+            if (o.kind != SEG_TEXT || !(o.flags & SEGF_CONST))
+                o.name = arena_strdup(c->a, f.h->name);
+            o.flags &= ~(uint32_t)SEGF_PARAM;
+        }
+        seglist_push(c->a, out, o);
+    }
 }
 
 static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int depth,
@@ -330,27 +360,8 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
         Found f = {0};
         if (depth < MAX_RESOLVE_DEPTH && !(s->flags & SEGF_FRAMEWORK))
             f = lookup(c->r, file, s->text, 0);
-        if (f.h) {
-            SegList body = {0};
-            resolve_list(c, f.file, &f.h->returns, &body, depth + 1, f.h, args, s->nargs);
-            for (size_t i = 0; i < body.n; i++) {
-                Seg o = body.v[i];
-                /* the helper's own text now stands at the call */
-                bool from_arg = false;
-                for (size_t a = 0; a < s->nargs && !from_arg; a++)
-                    for (size_t j = 0; j < args[a].n; j++)
-                        if (!memcmp(&args[a].v[j].span, &o.span, sizeof o.span) &&
-                            args[a].v[j].text == o.text)
-                            from_arg = true;
-                if (!from_arg) {
-                    o.span = s->span;
-                    o.flags |= SEGF_HELPER;
-                    if (o.kind != SEG_TEXT || !(o.flags & SEGF_CONST))
-                        o.name = arena_strdup(c->a, f.h->name);
-                    o.flags &= ~(uint32_t)SEGF_PARAM;
-                }
-                seglist_push(c->a, out, o);
-            }
+        if (f.h && f.h->returns.n) {
+            inline_helper(c, s, f, &f.h->returns, args, out, depth);
             return;
         }
         Seg o = copy_seg(c, s);
@@ -404,6 +415,34 @@ static bool settle_attr(Ctx *c, size_t file, KeyExpr *k)
     k->attr = name;
     k->role = (KeyRole)role;
     return true;
+}
+
+/* `...gsiKeys(e, id)`: one key per attribute of the object the helper
+ * returns, at the spread. */
+static void expand_spread(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *keys)
+{
+    const Seg *call = &k->segs.v[0];
+    Found f = lookup(c->r, file, call->text, 0);
+    if (!f.h || !f.h->fields.n)
+        return;
+    SegList *args = NULL;
+    if (call->nargs) {
+        args = arena_alloc(c->a, call->nargs * sizeof *args);
+        for (size_t i = 0; i < call->nargs; i++)
+            resolve_list(c, file, &call->args[i], &args[i], 1, NULL, NULL, 0);
+    }
+    for (size_t i = 0; i < f.h->fields.n; i++) {
+        const HelperField *hf = &f.h->fields.v[i];
+        KeyExpr out = *k;
+        out.spread = false;
+        out.attr = arena_strdup(c->a, hf->attr);
+        out.role = key_role_for_name(c->cfg, hf->attr) >= 0
+                       ? (KeyRole)key_role_for_name(c->cfg, hf->attr)
+                       : hf->role;
+        memset(&out.segs, 0, sizeof out.segs);
+        inline_helper(c, call, f, &hf->value, args, &out.segs, 1);
+        VEC_PUSH(c->a, keys, out);
+    }
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -467,6 +506,10 @@ void resolve_project(ResolveFile *files, size_t n)
         memset(&ir->keys, 0, sizeof ir->keys);
         for (size_t k = 0; k < ir->extracted.n; k++) {
             KeyExpr ke = ir->extracted.v[k];
+            if (ke.spread) {
+                expand_spread(&c, f, &ke, &ir->keys);
+                continue;
+            }
             if (ke.attr_const && !settle_attr(&c, f, &ke))
                 continue;
             SegList out = {0};
