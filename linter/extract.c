@@ -792,20 +792,129 @@ static TSNode prop_value(TSNode prop)
     return field(prop, "value");
 }
 
-/* The value of property `name` in object literal `obj`, or a null node. */
-static TSNode find_prop(Ex *x, TSNode obj, const char *name)
+/* "params.ExpressionAttributeValues" for `obj.x['y']`-style member paths
+ * (string subscripts read as members); NULL for anything else. */
+static const char *member_path(Ex *x, TSNode n, int depth)
+{
+    n = unwrap(n);
+    if (depth > 8)
+        return NULL;
+    if (is(n, "identifier"))
+        return ntext(x, n);
+    if (is(n, "member_expression")) {
+        const char *o = member_path(x, field(n, "object"), depth + 1);
+        return o ? arena_printf(x->a, "%s.%s", o, ntext(x, field(n, "property"))) : NULL;
+    }
+    if (is(n, "subscript_expression")) {
+        const char *o = member_path(x, field(n, "object"), depth + 1);
+        const char *k;
+        if (o && string_value(x, field(n, "index"), &k))
+            return arena_printf(x->a, "%s.%s", o, k);
+    }
+    return NULL;
+}
+
+/* The variable path an object literal is stored at: `const params = {
+ * Key: {...} }` gives "params" for the outer object and "params.Key" for
+ * the inner one. Returns the declarator too (its block is searched). */
+static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
+{
+    const char *suffix = "";
+    TSNode n = obj;
+    for (int i = 0; i < 8; i++) {
+        TSNode p = ts_node_parent(n);
+        if (is(p, "variable_declarator")) {
+            *decl = p;
+            TSNode name = field(p, "name");
+            if (!is(name, "identifier"))
+                return NULL;
+            return arena_printf(x->a, "%s%s", ntext(x, name), suffix);
+        }
+        if (!is(p, "pair"))
+            return NULL;
+        const char *k = prop_name(x, p);
+        TSNode outer = ts_node_parent(p);
+        if (!k || !is(outer, "object"))
+            return NULL;
+        suffix = arena_printf(x->a, ".%s%s", k, suffix);
+        n = outer;
+    }
+    return NULL;
+}
+
+/* The last `path.name = value` assignment in the block that declares the
+ * object stored at `path` (params objects completed before the call). */
+static TSNode assigned_prop(Ex *x, TSNode obj, const char *name)
+{
+    TSNode none = {0}, decl = {0}, found = {0};
+    const char *path = owner_path(x, obj, &decl);
+    if (!path)
+        return none;
+    const char *want = arena_printf(x->a, "%s.%s", path, name);
+    /* declarator -> declaration -> (export ->) block */
+    TSNode block = ts_node_parent(ts_node_parent(decl));
+    if (is(block, "export_statement"))
+        block = ts_node_parent(block);
+    if (ts_node_is_null(block))
+        return none;
+    /* statements after the declaration in its block, and what they nest
+     * (if/else, loops), but not nested functions */
+    TSTreeCursor c = ts_tree_cursor_new(block);
+    uint32_t after = ts_node_end_byte(decl);
+    bool more = ts_tree_cursor_goto_first_child(&c);
+    while (more) {
+        TSNode cur = ts_tree_cursor_current_node(&c);
+        bool descend = ts_node_end_byte(cur) > after && !is_function_node(cur);
+        if (is(cur, "assignment_expression") && ts_node_start_byte(cur) > after) {
+            const char *left = member_path(x, field(cur, "left"), 0);
+            if (left && !strcmp(left, want))
+                found = field(cur, "right");
+            descend = false;
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
+            if (!ts_tree_cursor_goto_parent(&c) ||
+                ts_node_eq(ts_tree_cursor_current_node(&c), block))
+                break;
+        if (ts_node_eq(ts_tree_cursor_current_node(&c), block))
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
+static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
 {
     TSNode none = {0};
-    if (!is(obj, "object"))
+    if (!is(obj, "object") || depth > 4)
         return none;
+    TSNode later = assigned_prop(x, obj, name);
+    if (!ts_node_is_null(later))
+        return later;
     uint32_t cnt = ts_node_named_child_count(obj);
+    TSNode hit = none;
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(obj, i);
+        if (is(p, "spread_element")) { /* { ...base, ':sk': x }: later wins */
+            TSNode inner = follow(x, ts_node_named_child(p, 0), NULL, NULL);
+            TSNode v = find_prop_depth(x, inner, name, depth + 1);
+            if (!ts_node_is_null(v))
+                hit = v;
+            continue;
+        }
         const char *pn = prop_name(x, p);
         if (pn && !strcmp(pn, name))
-            return prop_value(p);
+            hit = prop_value(p);
     }
-    return none;
+    return hit;
+}
+
+/* The value of property `name` in object literal `obj` (also set by a
+ * later `var.name = value`, or brought in by a spread), or a null node. */
+static TSNode find_prop(Ex *x, TSNode obj, const char *name)
+{
+    return find_prop_depth(x, obj, name, 0);
 }
 
 static bool value_can_be_key(TSNode v)
@@ -908,13 +1017,71 @@ static const char *map_name(Ex *x, TSNode names, const char *n)
 
 /* A string expression as text: literals, and templates/concatenations
  * whose substitutions are read as `${...}` placeholders. */
+/* Build a string expression's text: literals, templates and `+` of
+ * literals and constants of this file (local or module level); a ternary
+ * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
+static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, int depth)
+{
+    n = unwrap(n);
+    const char *s;
+    if (depth > 16 || ts_node_is_null(n))
+        return false;
+    if (string_value(x, n, &s)) {
+        size_t l = strlen(s);
+        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+        memcpy(*buf + *len, s, l + 1);
+        *len += l;
+        return true;
+    }
+    if (is(n, "template_string")) {
+        uint32_t cnt = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (is(c, "template_substitution")) {
+                if (!build_string(x, ts_node_named_child(c, 0), buf, len, cap, depth + 1))
+                    return false;
+                continue;
+            }
+            const char *t = ntext(x, c);
+            if (is(c, "escape_sequence")) {
+                char e[16];
+                size_t o = 0;
+                if (strlen(t) < sizeof e - 1)
+                    syn_append_escape(e, &o, t, strlen(t));
+                e[o] = '\0';
+                t = arena_strdup(x->a, e);
+            }
+            size_t l = strlen(t);
+            arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+            memcpy(*buf + *len, t, l + 1);
+            *len += l;
+        }
+        return true;
+    }
+    if (is(n, "binary_expression") && text_eq(x, field(n, "operator"), "+"))
+        return build_string(x, field(n, "left"), buf, len, cap, depth + 1) &&
+               build_string(x, field(n, "right"), buf, len, cap, depth + 1);
+    if (is(n, "ternary_expression"))
+        return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
+    if (is(n, "identifier")) {
+        const char *name = ntext(x, n);
+        Binding b = find_binding(x, n, name, true);
+        if (b.found && !b.param && !ts_node_is_null(b.value))
+            return build_string(x, b.value, buf, len, cap, depth + 1);
+    }
+    return false;
+}
+
+/* A DynamoDB expression string as the code builds it, or NULL. */
 static const char *expr_string(Ex *x, TSNode n)
 {
-    n = follow(x, n, NULL, NULL);
-    const char *s;
-    if (string_value(x, n, &s))
-        return s;
-    return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    arena_grow(x->a, (void **)&buf, &cap, 1, 1);
+    buf[0] = '\0';
+    if (ts_node_is_null(n) || !build_string(x, n, &buf, &len, &cap, 0))
+        return NULL;
+    return buf;
 }
 
 static void key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
