@@ -891,6 +891,105 @@ static void read_access_pattern(Loader *L, const yaml_node_t *n, size_t idx)
         VEC_PUSH(L->c->arena, &L->c->access_patterns, ap);
 }
 
+/* A wrapper: which argument (or argument property) of a project's own
+ * data-access call holds the table, index, key condition, values... */
+static void read_wrapper(Loader *L, const yaml_node_t *n, size_t idx)
+{
+    static const char *const keys[] = {"call", "operation", "table", "index",
+                                       "key-condition", "names", "values", "key",
+                                       "item", NULL};
+    static const struct { const char *name; OpKind kind; } ops[] = {
+        {"get", OP_GET}, {"query", OP_QUERY}, {"scan", OP_SCAN}, {"put", OP_PUT},
+        {"update", OP_UPDATE}, {"delete", OP_DELETE}};
+    if (n->type != YAML_MAPPING_NODE) {
+        problem_at(L, n->start_mark,
+                   "'wrappers' entry %zu must be a mapping with 'call' and "
+                   "'operation' (got %s)",
+                   idx, describe(L, n));
+        return;
+    }
+    const char *where = arena_printf(L->c->arena, "in 'wrappers' entry %zu", idx);
+    Wrapper w = {.line = node_line(n)};
+    const char *operation = NULL;
+    const char **fields[] = {&w.call, &operation, &w.table, &w.index, &w.key_condition,
+                             &w.names, &w.values, &w.key, &w.item};
+    uint32_t seen[9] = {0};
+    bool ok = true;
+    FOR_PAIRS (pair, n) {
+        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+        if (!k || !v)
+            continue;
+        int i = lookup_key(L, k, keys, seen, where);
+        if (i < 0)
+            continue;
+        if (v->type != YAML_SCALAR_NODE || is_null(v) || !v->data.scalar.length ||
+            has_nul(v)) {
+            problem_at(L, v->start_mark,
+                       "'%s' of 'wrappers' entry %zu must be a non-empty string "
+                       "(got %s)",
+                       keys[i], idx, describe(L, v));
+            ok = false;
+            continue;
+        }
+        const char *val = string_value(L, v);
+        if (i >= 2) { /* an argument path: N or N.prop.prop */
+            const char *p = val;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            if (p == val || (*p && *p != '.') || (*p == '.' && !p[1])) {
+                problem_at(L, v->start_mark,
+                           "'%s' of 'wrappers' entry %zu must be an argument index "
+                           "with an optional property path, such as 0 or "
+                           "1.keyCondition (got '%s')",
+                           keys[i], idx, val);
+                ok = false;
+                continue;
+            }
+        }
+        *fields[i] = val;
+    }
+    if (!w.call) {
+        problem_at(L, n->start_mark, "'wrappers' entry %zu is missing 'call'", idx);
+        ok = false;
+    }
+    bool known = false;
+    for (size_t i = 0; operation && i < sizeof ops / sizeof *ops; i++)
+        if (!strcmp(operation, ops[i].name)) {
+            w.operation = ops[i].kind;
+            known = true;
+        }
+    if (!operation) {
+        problem_at(L, n->start_mark, "'wrappers' entry %zu is missing 'operation'", idx);
+        ok = false;
+    } else if (!known) {
+        problem_at(L, n->start_mark,
+                   "'operation' of 'wrappers' entry %zu must be get, query, scan, "
+                   "put, update or delete (got '%s')",
+                   idx, operation);
+        ok = false;
+    }
+    if (ok)
+        VEC_PUSH(L->c->arena, &L->c->wrappers, w);
+}
+
+static void read_wrappers(Loader *L, const yaml_node_t *n)
+{
+    L->c->wrappers.n = 0;
+    if (n->type == YAML_SCALAR_NODE && is_null(n))
+        return;
+    if (n->type != YAML_SEQUENCE_NODE) {
+        problem_at(L, n->start_mark, "'wrappers' must be a list of mappings (got %s)",
+                   describe(L, n));
+        return;
+    }
+    for (yaml_node_item_t *it = n->data.sequence.items.start;
+         it < n->data.sequence.items.top; it++) {
+        yaml_node_t *item = get_node(L, *it);
+        if (item)
+            read_wrapper(L, item, (size_t)(it - n->data.sequence.items.start) + 1);
+    }
+}
+
 static void read_access_patterns(Loader *L, const yaml_node_t *n)
 {
     L->c->access_patterns.n = 0;
@@ -1006,6 +1105,7 @@ enum TopKey {
     K_RULES,
     K_IGNORE,
     K_MAX_KEY_COMPONENTS,
+    K_WRAPPERS,
     K_COUNT
 };
 
@@ -1022,6 +1122,7 @@ static const char *const top_keys[K_COUNT + 1] = {
     [K_RULES] = "rules",
     [K_IGNORE] = "ignore",
     [K_MAX_KEY_COMPONENTS] = "max-key-components",
+    [K_WRAPPERS] = "wrappers",
     [K_COUNT] = NULL,
 };
 
@@ -1079,6 +1180,9 @@ static void read_root(Loader *L, yaml_node_t *root)
             break;
         case K_MAX_KEY_COMPONENTS:
             read_max_key_components(L, v);
+            break;
+        case K_WRAPPERS:
+            read_wrappers(L, v);
             break;
         case K_COUNT:
         default:

@@ -7,6 +7,7 @@
 #define KEYLINT_CONFIG_H
 
 #include "common.h"
+#include "ir.h"
 
 typedef enum TenantMode {
     TENANT_AUTO = 0, /* multi-tenant if the project's keys carry a tenant */
@@ -27,6 +28,17 @@ typedef struct AccessPattern {
     const char *index; /* optional index name, may be NULL */
     uint32_t line;
 } AccessPattern;
+
+/* A project's own data-access call (`wrappers:`): where its arguments put
+ * what the SDK calls TableName, IndexName, KeyConditionExpression, ...
+ * Paths are an argument index with an optional property path ("0",
+ * "1.keyCondition"); NULL when not given. */
+typedef struct Wrapper {
+    const char *call;          /* glob over the callee as written: "db.queryRows", "*.queryRows" */
+    OpKind operation;
+    const char *table, *index, *key_condition, *names, *values, *key, *item;
+    uint32_t line;
+} Wrapper;
 
 typedef struct Config {
     Arena *arena;
@@ -50,6 +62,7 @@ typedef struct Config {
     StrList data_tables, history_tables, command_tables;
     StrList scan_allowed;          /* globs where Scan is expected */
     VEC(AccessPattern) access_patterns;
+    VEC(Wrapper) wrappers;         /* project data-access wrappers */
 
     VEC(RuleSetting) rules;        /* severities set by the file */
     StrList ignore;                /* globs, relative to dir */

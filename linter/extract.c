@@ -18,6 +18,7 @@
 #include <tree_sitter/api.h>
 
 #include "ddbexpr.h"
+#include "extract_int.h"
 #include "syntax.h"
 #include "walk.h"
 
@@ -32,15 +33,7 @@ enum {
 
 #define MBC_CORE "@mbc-cqrs-serverless/core"
 
-typedef struct Ex {
-    Source source; /* text, length and arena, for syntax.h */
-    Arena *a;
-    FileIR *ir;
-    const char *src;
-    size_t len;
-    const Config *cfg;
-    VEC(uint32_t) consumed; /* start bytes of object literals already read */
-} Ex;
+
 
 /* ---- node helpers (syntax.h, bound to this file's source) -------------- */
 
@@ -49,9 +42,9 @@ static TSNode field(TSNode n, const char *name) { return syn_field(n, name); }
 static Span nspan(TSNode n) { return syn_span(n); }
 static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
 static bool is_function_node(TSNode n) { return syn_is_function(n); }
-static const char *ntext(Ex *x, TSNode n) { return syn_text(&x->source, n); }
-static bool text_eq(Ex *x, TSNode n, const char *s) { return syn_text_eq(&x->source, n, s); }
-static bool string_value(Ex *x, TSNode n, const char **out)
+const char *ex_ntext(Ex *x, TSNode n) { return syn_text(&x->source, n); }
+bool ex_text_eq(Ex *x, TSNode n, const char *s) { return syn_text_eq(&x->source, n, s); }
+bool ex_string_value(Ex *x, TSNode n, const char **out)
 {
     return syn_string_value(&x->source, n, out);
 }
@@ -115,7 +108,7 @@ int key_role_for_name(const Config *cfg, const char *name)
 
 /* ---- imports and framework names --------------------------------------- */
 
-static const Import *find_import(Ex *x, const char *local)
+const Import *ex_find_import(Ex *x, const char *local)
 {
     for (size_t i = 0; i < x->ir->imports.n; i++)
         if (!strcmp(x->ir->imports.v[i].local, local))
@@ -131,7 +124,7 @@ static bool is_framework_source(const char *src)
 /* The framework's name for `local` if it is imported from the framework. */
 static const char *framework_name(Ex *x, const char *local)
 {
-    const Import *im = find_import(x, local);
+    const Import *im = ex_find_import(x, local);
     if (!im || !is_framework_source(im->source))
         return NULL;
     return im->imported;
@@ -139,7 +132,7 @@ static const char *framework_name(Ex *x, const char *local)
 
 /* ---- segments ---------------------------------------------------------- */
 
-static Seg *push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
+Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
                      Span span)
 {
     Seg s = {.kind = k, .flags = flags, .text = text, .span = span};
@@ -160,11 +153,11 @@ static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
         p->span.end_col = span.end_col;
         return;
     }
-    Seg *s = push_seg(x, l, SEG_TEXT, flags, text, span);
+    Seg *s = ex_push_seg(x, l, SEG_TEXT, flags, text, span);
     s->name = name;
 }
 
-static void expr_segs(Ex *x, TSNode n, SegList *out, int depth);
+void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth);
 
 /* How a value was built, from its outermost node. */
 static KeyBuild build_of(Ex *x, TSNode n)
@@ -183,7 +176,7 @@ static KeyBuild build_of(Ex *x, TSNode n)
         return BUILD_REF;
     if (!strcmp(t, "call_expression")) {
         TSNode f = field(n, "function");
-        if (is(f, "member_expression") && text_eq(x, field(f, "property"), "join"))
+        if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "join"))
             return BUILD_JOIN;
         return BUILD_CALL;
     }
@@ -202,7 +195,7 @@ static bool pattern_binds(Ex *x, TSNode pat, const char *name)
 {
     pat = unwrap(pat);
     if (is(pat, "identifier"))
-        return text_eq(x, pat, name);
+        return ex_text_eq(x, pat, name);
     return false;
 }
 
@@ -293,7 +286,7 @@ static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_mo
     return b;
 }
 
-static bool is_string_like(TSNode n)
+bool ex_is_string_like(TSNode n)
 {
     n = unwrap(n);
     const char *t = ts_node_type(n);
@@ -339,10 +332,10 @@ static bool is_passthrough_method(const char *m)
 
 static void unknown_seg(Ex *x, TSNode n, SegList *out)
 {
-    const char *t = ntext(x, n);
+    const char *t = ex_ntext(x, n);
     if (strlen(t) > UNKNOWN_TEXT_MAX)
         t = arena_printf(x->a, "%.*s...", UNKNOWN_TEXT_MAX, t);
-    push_seg(x, out, SEG_UNKNOWN, 0, t, nspan(n));
+    ex_push_seg(x, out, SEG_UNKNOWN, 0, t, nspan(n));
 }
 
 /* The framework's key generators, expanded into what they build. */
@@ -356,22 +349,22 @@ static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegL
                                                  : NULL;
     if (!prefix)
         return false;
-    Seg *s = push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_FRAMEWORK, prefix, sp);
+    Seg *s = ex_push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_FRAMEWORK, prefix, sp);
     s->name = fw;
-    s = push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_SEPARATOR | SEGF_FRAMEWORK,
+    s = ex_push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_SEPARATOR | SEGF_FRAMEWORK,
                  x->cfg->separator, sp);
     s->name = fw;
     TSNode a0 = ts_node_named_child(args, 0);
     if (ts_node_is_null(a0)) {
         if (strcmp(fw, "ttlSk")) {
-            s = push_seg(x, out, SEG_TEXT,
+            s = ex_push_seg(x, out, SEG_TEXT,
                          SEGF_CONST | SEGF_TENANT | SEGF_COMMON_TENANT | SEGF_FRAMEWORK,
                          "single", sp);
             s->name = "DEFAULT_TENANT_CODE";
         }
     } else {
         size_t before = out->n;
-        expr_segs(x, a0, out, depth + 1);
+        ex_expr_segs(x, a0, out, depth + 1);
         if (strcmp(fw, "ttlSk"))
             for (size_t i = before; i < out->n; i++)
                 if (out->v[i].kind != SEG_TEXT)
@@ -382,21 +375,23 @@ static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegL
 
 static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
 {
+    if (ex_lib_key_call(x, n, out, depth))
+        return;
     TSNode fn = unwrap(field(n, "function"));
     TSNode args = field(n, "arguments");
     /* [a, b].join(sep) */
     if (is(fn, "member_expression")) {
         TSNode obj = unwrap(field(fn, "object"));
         TSNode prop = field(fn, "property");
-        if (text_eq(x, prop, "join") && is(obj, "array")) {
+        if (ex_text_eq(x, prop, "join") && is(obj, "array")) {
             const char *sep = ",";
             TSNode a0 = ts_node_named_child(args, 0);
             SegList sepsegs = {0};
             bool literal_sep = true;
             if (!ts_node_is_null(a0)) {
-                if (!string_value(x, a0, &sep)) {
+                if (!ex_string_value(x, a0, &sep)) {
                     literal_sep = false;
-                    expr_segs(x, a0, &sepsegs, depth + 1);
+                    ex_expr_segs(x, a0, &sepsegs, depth + 1);
                 }
             }
             uint32_t cnt = ts_node_named_child_count(obj);
@@ -404,7 +399,7 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
                 if (i > 0) {
                     if (literal_sep) {
                         if (*sep) {
-                            Seg *s = push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep,
+                            Seg *s = ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep,
                                               ts_node_is_null(a0) ? nspan(prop) : nspan(a0));
                             (void)s;
                         }
@@ -412,18 +407,18 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
                         seglist_append(x->a, out, &sepsegs);
                     }
                 }
-                expr_segs(x, ts_node_named_child(obj, i), out, depth + 1);
+                ex_expr_segs(x, ts_node_named_child(obj, i), out, depth + 1);
             }
             return;
         }
-        const char *method = ntext(x, prop);
+        const char *method = ex_ntext(x, prop);
         if (is_passthrough_method(method) && ts_node_named_child_count(args) == 0 &&
             !is(obj, "call_expression")) {
-            expr_segs(x, obj, out, depth + 1);
+            ex_expr_segs(x, obj, out, depth + 1);
             return;
         }
     }
-    const char *callee = ntext(x, fn);
+    const char *callee = ex_ntext(x, fn);
     uint32_t flags = 0;
     if (is(fn, "identifier")) {
         const char *fw = framework_name(x, callee);
@@ -435,22 +430,22 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
                 flags |= SEGF_VERSIONED;
             else if (!strcmp(fw, "removeSortKeyVersion"))
                 flags |= SEGF_UNVERSIONED;
-        } else if (find_import(x, callee)) {
+        } else if (ex_find_import(x, callee)) {
             flags |= SEGF_IMPORTED;
         }
         if (!strcmp(callee, "String") && ts_node_named_child_count(args) == 1) {
-            expr_segs(x, ts_node_named_child(args, 0), out, depth + 1);
+            ex_expr_segs(x, ts_node_named_child(args, 0), out, depth + 1);
             return;
         }
     }
     if (is_date_call(callee))
         flags |= SEGF_DATE;
-    Seg *s = push_seg(x, out, SEG_CALL, flags, callee, nspan(n));
+    Seg *s = ex_push_seg(x, out, SEG_CALL, flags, callee, nspan(n));
     uint32_t cnt = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     if (cnt) {
         SegList *av = arena_alloc(x->a, cnt * sizeof *av);
         for (uint32_t i = 0; i < cnt; i++)
-            expr_segs(x, ts_node_named_child(args, i), &av[i], depth + 1);
+            ex_expr_segs(x, ts_node_named_child(args, i), &av[i], depth + 1);
         /* `s` may have moved while arguments were read into other lists,
          * but `out` itself did not grow. */
         s = &out->v[out->n - 1];
@@ -459,7 +454,7 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
     }
 }
 
-static bool name_has_word(const char *name, const char *w);
+bool ex_name_has_word(const char *name, const char *w);
 
 /* Variable names that say they hold a key or a key part. */
 static bool key_named(const char *name)
@@ -467,7 +462,7 @@ static bool key_named(const char *name)
     static const char *const words[] = {"pk", "sk", "key", "keys", "prefix", "partition",
                                         "sort", "gsi", "lsi", "hash", "range", NULL};
     for (const char *const *w = words; *w; w++)
-        if (name_has_word(name, *w))
+        if (ex_name_has_word(name, *w))
             return true;
     return false;
 }
@@ -476,7 +471,7 @@ static bool key_named(const char *name)
  * string-like values and calls. */
 static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
 {
-    const char *name = ntext(x, n);
+    const char *name = ex_ntext(x, n);
     if (is(n, "identifier") || is(n, "shorthand_property_identifier")) {
         const char *fw = framework_name(x, name);
         if (fw) {
@@ -489,7 +484,7 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
             };
             for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
                 if (!strcmp(fw, known[i].name)) {
-                    Seg *s = push_seg(x, out, SEG_TEXT,
+                    Seg *s = ex_push_seg(x, out, SEG_TEXT,
                                       SEGF_CONST | SEGF_FRAMEWORK | known[i].flags,
                                       known[i].text, sp);
                     s->name = name;
@@ -499,14 +494,14 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
         }
         Binding b = find_binding(x, n, name, false);
         if (b.found && b.param) {
-            push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
+            ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
             return;
         }
         if (b.found && !ts_node_is_null(b.value) && depth < MAX_DEPTH) {
             TSNode v = unwrap(b.value);
-            if (is_string_like(v)) {
+            if (ex_is_string_like(v)) {
                 SegList inner = {0};
-                expr_segs(x, v, &inner, depth + 4);
+                ex_expr_segs(x, v, &inner, depth + 4);
                 bool all_text = inner.n > 0;
                 uint32_t carried = 0;
                 for (size_t i = 0; i < inner.n; i++) {
@@ -515,7 +510,7 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
                     carried |= inner.v[i].flags & (SEGF_VERSIONED | SEGF_DATE | SEGF_TENANT);
                 }
                 bool named_const = all_text && is(ts_node_parent(b.decl), "lexical_declaration") &&
-                                   text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const");
+                                   ex_text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const");
                 if (all_text || key_named(name)) {
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
@@ -529,20 +524,20 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
                     return;
                 }
                 /* a value built from parts (an id, a date): one component */
-                Seg *s = push_seg(x, out, SEG_REF, carried, name, nspan(n));
+                Seg *s = ex_push_seg(x, out, SEG_REF, carried, name, nspan(n));
                 s->name = name;
                 return;
             }
             if (is(v, "call_expression") || is(v, "new_expression")) {
                 size_t before = out->n;
-                expr_segs(x, v, out, depth + 4);
+                ex_expr_segs(x, v, out, depth + 4);
                 if (out->n == before + 1 && out->v[before].kind == SEG_CALL &&
                     !out->v[before].name)
                     out->v[before].name = name;
                 return;
             }
         }
-        push_seg(x, out, SEG_REF, find_import(x, name) ? SEGF_IMPORTED : 0, name, nspan(n));
+        ex_push_seg(x, out, SEG_REF, ex_find_import(x, name) ? SEGF_IMPORTED : 0, name, nspan(n));
         return;
     }
     /* member path: keep as written, without optional-chaining marks */
@@ -560,12 +555,12 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
     TSNode root = n;
     for (int i = 0; i < MAX_DEPTH && is(root, "member_expression"); i++)
         root = field(root, "object");
-    if (is(root, "identifier") && find_import(x, ntext(x, root)))
+    if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root)))
         flags |= SEGF_IMPORTED;
-    push_seg(x, out, SEG_REF, flags, path, nspan(n));
+    ex_push_seg(x, out, SEG_REF, flags, path, nspan(n));
 }
 
-static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
+void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth)
 {
     n = unwrap(n);
     if (ts_node_is_null(n))
@@ -577,7 +572,7 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
     const char *t = ts_node_type(n);
     if (!strcmp(t, "string")) {
         const char *v;
-        if (string_value(x, n, &v) && *v) {
+        if (ex_string_value(x, n, &v) && *v) {
             Span sp = nspan(n);
             if (sp.end_byte - sp.start_byte >= 2) { /* inside the quotes */
                 sp.start_byte++, sp.start_col++;
@@ -592,7 +587,7 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
         for (uint32_t i = 0; i < cnt; i++) {
             TSNode c = ts_node_named_child(n, i);
             if (is(c, "string_fragment")) {
-                push_text(x, out, ntext(x, c), 0, NULL, nspan(c));
+                push_text(x, out, ex_ntext(x, c), 0, NULL, nspan(c));
             } else if (is(c, "escape_sequence")) {
                 char buf[16];
                 size_t o = 0;
@@ -602,27 +597,27 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
                 buf[o] = '\0';
                 push_text(x, out, arena_strdup(x->a, buf), 0, NULL, nspan(c));
             } else if (is(c, "template_substitution")) {
-                expr_segs(x, ts_node_named_child(c, 0), out, depth + 1);
+                ex_expr_segs(x, ts_node_named_child(c, 0), out, depth + 1);
             }
         }
         return;
     }
     if (!strcmp(t, "binary_expression")) {
         TSNode op = field(n, "operator");
-        if (text_eq(x, op, "+")) {
-            expr_segs(x, field(n, "left"), out, depth + 1);
-            expr_segs(x, field(n, "right"), out, depth + 1);
+        if (ex_text_eq(x, op, "+")) {
+            ex_expr_segs(x, field(n, "left"), out, depth + 1);
+            ex_expr_segs(x, field(n, "right"), out, depth + 1);
             return;
         }
-        if (text_eq(x, op, "??") || text_eq(x, op, "||")) {
-            expr_segs(x, field(n, "left"), out, depth + 1);
+        if (ex_text_eq(x, op, "??") || ex_text_eq(x, op, "||")) {
+            ex_expr_segs(x, field(n, "left"), out, depth + 1);
             return;
         }
         unknown_seg(x, n, out);
         return;
     }
     if (!strcmp(t, "number")) {
-        push_text(x, out, ntext(x, n), 0, NULL, nspan(n));
+        push_text(x, out, ex_ntext(x, n), 0, NULL, nspan(n));
         return;
     }
     if (!strcmp(t, "identifier") || !strcmp(t, "member_expression") ||
@@ -636,8 +631,8 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
         return;
     }
     if (!strcmp(t, "new_expression")) {
-        const char *ctor = ntext(x, field(n, "constructor"));
-        push_seg(x, out, SEG_CALL, !strcmp(ctor, "Date") ? SEGF_DATE : 0,
+        const char *ctor = ex_ntext(x, field(n, "constructor"));
+        ex_push_seg(x, out, SEG_CALL, !strcmp(ctor, "Date") ? SEGF_DATE : 0,
                  arena_printf(x->a, "new %s", ctor), nspan(n));
         return;
     }
@@ -646,8 +641,8 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
         uint32_t cnt = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < cnt; i++) {
             if (i > 0)
-                push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, x->cfg->separator, nspan(n));
-            expr_segs(x, ts_node_named_child(n, i), out, depth + 1);
+                ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, x->cfg->separator, nspan(n));
+            ex_expr_segs(x, ts_node_named_child(n, i), out, depth + 1);
         }
         return;
     }
@@ -656,7 +651,7 @@ static void expr_segs(Ex *x, TSNode n, SegList *out, int depth)
 
 /* ---- IR building ------------------------------------------------------- */
 
-static int add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
+int ex_add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
 {
     DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
     op.table_kind = api_table_kind(api);
@@ -664,7 +659,7 @@ static int add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee
     return (int)x->ir->ops.n - 1;
 }
 
-static bool consumed(Ex *x, TSNode obj)
+bool ex_consumed(Ex *x, TSNode obj)
 {
     uint32_t b = ts_node_start_byte(obj);
     for (size_t i = 0; i < x->consumed.n; i++)
@@ -673,18 +668,18 @@ static bool consumed(Ex *x, TSNode obj)
     return false;
 }
 
-static void consume(Ex *x, TSNode obj)
+void ex_consume(Ex *x, TSNode obj)
 {
-    if (!consumed(x, obj))
+    if (!ex_consumed(x, obj))
         VEC_PUSH(x->a, &x->consumed, ts_node_start_byte(obj));
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
-static TSNode follow(Ex *x, TSNode n, const char **via, Span *via_span)
+TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span)
 {
     n = unwrap(n);
     for (int hop = 0; hop < MAX_BINDING_HOPS && is(n, "identifier"); hop++) {
-        const char *name = ntext(x, n);
+        const char *name = ex_ntext(x, n);
         Binding b = find_binding(x, n, name, true);
         if (!b.found || b.param || ts_node_is_null(b.value))
             break;
@@ -705,7 +700,7 @@ static TSNode mapped_object(Ex *x, TSNode n)
     if (!is(n, "call_expression"))
         return none;
     TSNode fn = unwrap(field(n, "function"));
-    if (!is(fn, "member_expression") || !text_eq(x, field(fn, "property"), "map"))
+    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
         return none;
     TSNode arrow = unwrap(ts_node_named_child(field(n, "arguments"), 0));
     if (!is(arrow, "arrow_function"))
@@ -715,30 +710,30 @@ static TSNode mapped_object(Ex *x, TSNode n)
 }
 
 /* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
-static TSNode attribute_value(Ex *x, TSNode v)
+TSNode ex_attribute_value(Ex *x, TSNode v)
 {
     v = unwrap(v);
     if (is(v, "object") && ts_node_named_child_count(v) == 1) {
         TSNode p = ts_node_named_child(v, 0);
         TSNode k = field(p, "key");
-        if (is(p, "pair") && (text_eq(x, k, "S") || text_eq(x, k, "N")))
+        if (is(p, "pair") && (ex_text_eq(x, k, "S") || ex_text_eq(x, k, "N")))
             return field(p, "value");
     }
     return v;
 }
 
-static void add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site,
+void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site,
                     int op, CondOp cond)
 {
     KeyExpr k = {.role = role, .attr = attr, .site = site, .op = op, .cond = cond,
                  .span = nspan(value)};
-    TSNode v = attribute_value(x, value);
+    TSNode v = ex_attribute_value(x, value);
     if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
-        const char *name = ntext(x, v);
+        const char *name = ex_ntext(x, v);
         Binding b = find_binding(x, v, name, false);
         if (b.found && !b.param && !ts_node_is_null(b.value)) {
             TSNode bv = unwrap(b.value);
-            if (is_string_like(bv) || is(bv, "call_expression")) {
+            if (ex_is_string_like(bv) || is(bv, "call_expression")) {
                 k.via = name;
                 k.via_span = nspan(bv);
                 v = bv;
@@ -746,32 +741,32 @@ static void add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite
         }
     }
     k.build = build_of(x, v);
-    expr_segs(x, v, &k.segs, 0);
+    ex_expr_segs(x, v, &k.segs, 0);
     if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
         k.segs.v[0].name = k.via;
     VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
-static const char *prop_name(Ex *x, TSNode prop)
+const char *ex_prop_name(Ex *x, TSNode prop)
 {
     TSNode key;
     if (is(prop, "shorthand_property_identifier"))
-        return ntext(x, prop);
+        return ex_ntext(x, prop);
     if (!is(prop, "pair"))
         return NULL;
     key = field(prop, "key");
     const char *s;
     if (is(key, "property_identifier") || is(key, "number"))
-        return ntext(x, key);
-    if (is(key, "string") && string_value(x, key, &s))
+        return ex_ntext(x, key);
+    if (is(key, "string") && ex_string_value(x, key, &s))
         return s;
     if (is(key, "computed_property_name")) {
         TSNode inner = unwrap(ts_node_named_child(key, 0));
-        if (string_value(x, inner, &s))
+        if (ex_string_value(x, inner, &s))
             return s;
         if (is(inner, "identifier") || is(inner, "member_expression")) {
             /* a string constant of this file ... */
-            const char *name = ntext(x, inner);
+            const char *name = ex_ntext(x, inner);
             for (size_t i = 0; i < x->ir->consts.n; i++) {
                 const ConstDef *c = &x->ir->consts.v[i];
                 if (!strcmp(c->name, name) && c->value.n == 1 &&
@@ -785,7 +780,7 @@ static const char *prop_name(Ex *x, TSNode prop)
     return NULL;
 }
 
-static TSNode prop_value(TSNode prop)
+TSNode ex_prop_value(TSNode prop)
 {
     if (is(prop, "shorthand_property_identifier"))
         return prop;
@@ -800,15 +795,15 @@ static const char *member_path(Ex *x, TSNode n, int depth)
     if (depth > 8)
         return NULL;
     if (is(n, "identifier"))
-        return ntext(x, n);
+        return ex_ntext(x, n);
     if (is(n, "member_expression")) {
         const char *o = member_path(x, field(n, "object"), depth + 1);
-        return o ? arena_printf(x->a, "%s.%s", o, ntext(x, field(n, "property"))) : NULL;
+        return o ? arena_printf(x->a, "%s.%s", o, ex_ntext(x, field(n, "property"))) : NULL;
     }
     if (is(n, "subscript_expression")) {
         const char *o = member_path(x, field(n, "object"), depth + 1);
         const char *k;
-        if (o && string_value(x, field(n, "index"), &k))
+        if (o && ex_string_value(x, field(n, "index"), &k))
             return arena_printf(x->a, "%s.%s", o, k);
     }
     return NULL;
@@ -828,11 +823,11 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
             TSNode name = field(p, "name");
             if (!is(name, "identifier"))
                 return NULL;
-            return arena_printf(x->a, "%s%s", ntext(x, name), suffix);
+            return arena_printf(x->a, "%s%s", ex_ntext(x, name), suffix);
         }
         if (!is(p, "pair"))
             return NULL;
-        const char *k = prop_name(x, p);
+        const char *k = ex_prop_name(x, p);
         TSNode outer = ts_node_parent(p);
         if (!k || !is(outer, "object"))
             return NULL;
@@ -897,27 +892,27 @@ static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(obj, i);
         if (is(p, "spread_element")) { /* { ...base, ':sk': x }: later wins */
-            TSNode inner = follow(x, ts_node_named_child(p, 0), NULL, NULL);
+            TSNode inner = ex_follow(x, ts_node_named_child(p, 0), NULL, NULL);
             TSNode v = find_prop_depth(x, inner, name, depth + 1);
             if (!ts_node_is_null(v))
                 hit = v;
             continue;
         }
-        const char *pn = prop_name(x, p);
+        const char *pn = ex_prop_name(x, p);
         if (pn && !strcmp(pn, name))
-            hit = prop_value(p);
+            hit = ex_prop_value(p);
     }
     return hit;
 }
 
 /* The value of property `name` in object literal `obj` (also set by a
  * later `var.name = value`, or brought in by a spread), or a null node. */
-static TSNode find_prop(Ex *x, TSNode obj, const char *name)
+TSNode ex_find_prop(Ex *x, TSNode obj, const char *name)
 {
     return find_prop_depth(x, obj, name, 0);
 }
 
-static bool value_can_be_key(TSNode v)
+bool ex_value_can_be_key(TSNode v)
 {
     v = unwrap(v);
     const char *t = ts_node_type(v);
@@ -938,7 +933,7 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
  * expanded by resolution. */
 static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
 {
-    TSNode e = follow(x, ts_node_named_child(spread, 0), NULL, NULL);
+    TSNode e = ex_follow(x, ts_node_named_child(spread, 0), NULL, NULL);
     if (depth > 4 || ts_node_is_null(e))
         return 0;
     if (is(e, "object"))
@@ -947,7 +942,7 @@ static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
         return 0;
     KeyExpr k = {.role = ROLE_KEY, .site = site, .op = op, .span = nspan(e),
                  .build = BUILD_CALL, .spread = true};
-    expr_segs(x, e, &k.segs, 0);
+    ex_expr_segs(x, e, &k.segs, 0);
     if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
         return 0;
     VEC_PUSH(x->a, &x->ir->extracted, k);
@@ -955,17 +950,17 @@ static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
 }
 
 /* Every key attribute of an object literal (followed through a variable). */
-static size_t key_object(Ex *x, TSNode objn, KeySite site, int op)
+size_t ex_key_object(Ex *x, TSNode objn, KeySite site, int op)
 {
     return key_object_depth(x, objn, site, op, 0);
 }
 
 static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int depth)
 {
-    TSNode obj = follow(x, objn, NULL, NULL);
+    TSNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return 0;
-    consume(x, obj);
+    ex_consume(x, obj);
     size_t added = 0;
     uint32_t cnt = ts_node_named_child_count(obj);
     for (uint32_t i = 0; i < cnt; i++) {
@@ -974,22 +969,22 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
             added += spread_keys(x, p, site, op, depth);
             continue;
         }
-        const char *name = prop_name(x, p);
+        const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
         bool deferred = role < 0 && name && name[0] == '[';
         if (role < 0 && !deferred)
             continue;
-        TSNode v = prop_value(p);
-        if (ts_node_is_null(v) || !value_can_be_key(v))
+        TSNode v = ex_prop_value(p);
+        if (ts_node_is_null(v) || !ex_value_can_be_key(v))
             continue;
-        TSNode av = attribute_value(x, v);
+        TSNode av = ex_attribute_value(x, v);
         if (is(av, "object") || is(av, "arrow_function"))
             continue;
         if (is(p, "shorthand_property_identifier")) {
             /* { pk } : the value is the variable pk */
-            add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+            ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
         } else {
-            add_key(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op, COND_NONE);
+            ex_add_key(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op, COND_NONE);
         }
         if (deferred) {
             KeyExpr *k = &x->ir->extracted.v[x->ir->extracted.n - 1];
@@ -1005,13 +1000,13 @@ static const char *map_name(Ex *x, TSNode names, const char *n)
 {
     if (n[0] != '#' || ts_node_is_null(names))
         return n;
-    TSNode v = find_prop(x, names, n);
+    TSNode v = ex_find_prop(x, names, n);
     const char *s;
-    if (!ts_node_is_null(v) && string_value(x, v, &s))
+    if (!ts_node_is_null(v) && ex_string_value(x, v, &s))
         return s;
     v = unwrap(v);
     if (is(v, "identifier") || is(v, "member_expression"))
-        return arena_printf(x->a, "[%s]", ntext(x, v)); /* settled by resolution */
+        return arena_printf(x->a, "[%s]", ex_ntext(x, v)); /* settled by resolution */
     return n;
 }
 
@@ -1026,7 +1021,7 @@ static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, 
     const char *s;
     if (depth > 16 || ts_node_is_null(n))
         return false;
-    if (string_value(x, n, &s)) {
+    if (ex_string_value(x, n, &s)) {
         size_t l = strlen(s);
         arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
         memcpy(*buf + *len, s, l + 1);
@@ -1042,7 +1037,7 @@ static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, 
                     return false;
                 continue;
             }
-            const char *t = ntext(x, c);
+            const char *t = ex_ntext(x, c);
             if (is(c, "escape_sequence")) {
                 char e[16];
                 size_t o = 0;
@@ -1058,13 +1053,13 @@ static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, 
         }
         return true;
     }
-    if (is(n, "binary_expression") && text_eq(x, field(n, "operator"), "+"))
+    if (is(n, "binary_expression") && ex_text_eq(x, field(n, "operator"), "+"))
         return build_string(x, field(n, "left"), buf, len, cap, depth + 1) &&
                build_string(x, field(n, "right"), buf, len, cap, depth + 1);
     if (is(n, "ternary_expression"))
         return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
     if (is(n, "identifier")) {
-        const char *name = ntext(x, n);
+        const char *name = ex_ntext(x, n);
         Binding b = find_binding(x, n, name, true);
         if (b.found && !b.param && !ts_node_is_null(b.value))
             return build_string(x, b.value, buf, len, cap, depth + 1);
@@ -1084,7 +1079,7 @@ static const char *expr_string(Ex *x, TSNode n)
     return buf;
 }
 
-static void key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
+void ex_key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
                            bool on_index)
 {
     KeyConds kc = {0};
@@ -1099,10 +1094,10 @@ static void key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, 
         for (int j = 0; j < 2; j++) {
             if (!c->values[j] || c->values[j][0] != ':')
                 continue;
-            TSNode v = find_prop(x, values, c->values[j]);
+            TSNode v = ex_find_prop(x, values, c->values[j]);
             if (ts_node_is_null(v))
                 continue;
-            add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
+            ex_add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
             if (attr[0] == '[') /* the name comes from a constant */
                 x->ir->extracted.v[x->ir->extracted.n - 1].attr_const =
                     arena_strndup(x->a, attr + 1, strlen(attr) - 2);
@@ -1140,22 +1135,22 @@ static void params_object(Ex *x, TSNode obj, int op);
 /* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
 static void transact_items(Ex *x, TSNode arr, OpApi api, const char *callee)
 {
-    arr = follow(x, arr, NULL, NULL);
+    arr = ex_follow(x, arr, NULL, NULL);
     if (!is(arr, "array"))
         return;
     uint32_t cnt = ts_node_named_child_count(arr);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode el = follow(x, ts_node_named_child(arr, i), NULL, NULL);
+        TSNode el = ex_follow(x, ts_node_named_child(arr, i), NULL, NULL);
         if (!is(el, "object"))
             continue;
         static const struct { const char *name; OpKind kind; } kinds[] = {
             {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
             {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
         for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-            TSNode inner = find_prop(x, el, kinds[k].name);
+            TSNode inner = ex_find_prop(x, el, kinds[k].name);
             if (ts_node_is_null(inner))
                 continue;
-            int op = add_op(x, kinds[k].kind, api, el,
+            int op = ex_add_op(x, kinds[k].kind, api, el,
                             arena_printf(x->a, "%s.%s", callee, kinds[k].name));
             params_object(x, inner, op);
         }
@@ -1166,7 +1161,7 @@ static void transact_items(Ex *x, TSNode arr, OpApi api, const char *callee)
  * or { [table]: { Keys: [...] } } */
 static void request_items(Ex *x, TSNode objn, int op)
 {
-    TSNode obj = follow(x, objn, NULL, NULL);
+    TSNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return;
     uint32_t cnt = ts_node_named_child_count(obj);
@@ -1177,29 +1172,29 @@ static void request_items(Ex *x, TSNode objn, int op)
         if (!x->ir->ops.v[op].table) {
             TSNode k = field(p, "key");
             const char *s;
-            x->ir->ops.v[op].table_literal = string_value(x, k, &s);
-            x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ntext(x, k);
+            x->ir->ops.v[op].table_literal = ex_string_value(x, k, &s);
+            x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ex_ntext(x, k);
         }
-        TSNode v = follow(x, field(p, "value"), NULL, NULL);
+        TSNode v = ex_follow(x, field(p, "value"), NULL, NULL);
         if (is(v, "object")) { /* batch get: { Keys: [...] } */
-            TSNode keys = follow(x, find_prop(x, v, "Keys"), NULL, NULL);
+            TSNode keys = ex_follow(x, ex_find_prop(x, v, "Keys"), NULL, NULL);
             if (is(keys, "array"))
                 for (uint32_t j = 0; j < ts_node_named_child_count(keys); j++)
-                    key_object(x, ts_node_named_child(keys, j), SITE_READ, op);
+                    ex_key_object(x, ts_node_named_child(keys, j), SITE_READ, op);
             else
-                key_object(x, mapped_object(x, keys), SITE_READ, op);
+                ex_key_object(x, mapped_object(x, keys), SITE_READ, op);
             continue;
         }
         if (!is(v, "array"))
             continue;
         for (uint32_t j = 0; j < ts_node_named_child_count(v); j++) {
-            TSNode req = follow(x, ts_node_named_child(v, j), NULL, NULL);
-            TSNode put = follow(x, find_prop(x, req, "PutRequest"), NULL, NULL);
-            TSNode del = follow(x, find_prop(x, req, "DeleteRequest"), NULL, NULL);
+            TSNode req = ex_follow(x, ts_node_named_child(v, j), NULL, NULL);
+            TSNode put = ex_follow(x, ex_find_prop(x, req, "PutRequest"), NULL, NULL);
+            TSNode del = ex_follow(x, ex_find_prop(x, req, "DeleteRequest"), NULL, NULL);
             if (is(put, "object"))
-                key_object(x, find_prop(x, put, "Item"), SITE_WRITE, op);
+                ex_key_object(x, ex_find_prop(x, put, "Item"), SITE_WRITE, op);
             if (is(del, "object"))
-                key_object(x, find_prop(x, del, "Key"), SITE_READ, op);
+                ex_key_object(x, ex_find_prop(x, del, "Key"), SITE_READ, op);
         }
     }
 }
@@ -1207,51 +1202,51 @@ static void request_items(Ex *x, TSNode objn, int op)
 /* The parameters of an SDK command or DocumentClient call. */
 static void params_object(Ex *x, TSNode objn, int op)
 {
-    TSNode obj = follow(x, objn, NULL, NULL);
+    TSNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return;
-    consume(x, obj);
+    ex_consume(x, obj);
     DataOp *d = &x->ir->ops.v[op];
-    TSNode table = find_prop(x, obj, "TableName");
+    TSNode table = ex_find_prop(x, obj, "TableName");
     if (!ts_node_is_null(table)) {
         const char *s;
         TSNode tv = unwrap(table);
-        if (string_value(x, tv, &s)) {
+        if (ex_string_value(x, tv, &s)) {
             d->table = s;
             d->table_literal = true;
         } else {
-            d->table = ntext(x, tv);
+            d->table = ex_ntext(x, tv);
         }
     }
-    TSNode index = find_prop(x, obj, "IndexName");
+    TSNode index = ex_find_prop(x, obj, "IndexName");
     if (!ts_node_is_null(index)) {
         const char *s;
-        d->index = string_value(x, index, &s) ? s : ntext(x, unwrap(index));
+        d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
     }
-    TSNode names = follow(x, find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
-    TSNode values = follow(x, find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
+    TSNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
+    TSNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
     if (is(values, "object"))
-        consume(x, values);
+        ex_consume(x, values);
 
-    TSNode key = find_prop(x, obj, "Key");
+    TSNode key = ex_find_prop(x, obj, "Key");
     if (!ts_node_is_null(key))
-        key_object(x, key, SITE_READ, op);
-    TSNode item = find_prop(x, obj, "Item");
+        ex_key_object(x, key, SITE_READ, op);
+    TSNode item = ex_find_prop(x, obj, "Item");
     if (!ts_node_is_null(item))
-        key_object(x, item, SITE_WRITE, op);
-    TSNode start = find_prop(x, obj, "ExclusiveStartKey");
+        ex_key_object(x, item, SITE_WRITE, op);
+    TSNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
     if (!ts_node_is_null(start))
-        key_object(x, start, SITE_READ, op);
+        ex_key_object(x, start, SITE_READ, op);
 
-    TSNode kce = find_prop(x, obj, "KeyConditionExpression");
+    TSNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
     if (!ts_node_is_null(kce)) {
         const char *s = expr_string(x, kce);
         if (s) {
             d->key_condition = s;
-            key_conditions(x, s, names, values, op, d->index != NULL);
+            ex_key_conditions(x, s, names, values, op, d->index != NULL);
         }
     }
-    TSNode ue = find_prop(x, obj, "UpdateExpression");
+    TSNode ue = ex_find_prop(x, obj, "UpdateExpression");
     if (!ts_node_is_null(ue)) {
         const char *s = expr_string(x, ue);
         StrList targets = {0};
@@ -1259,10 +1254,10 @@ static void params_object(Ex *x, TSNode objn, int op)
             for (size_t i = 0; i < targets.n; i++)
                 strlist_push(x->a, &x->ir->ops.v[op].sets, map_name(x, names, targets.v[i]));
     }
-    TSNode ri = find_prop(x, obj, "RequestItems");
+    TSNode ri = ex_find_prop(x, obj, "RequestItems");
     if (!ts_node_is_null(ri))
         request_items(x, ri, op);
-    TSNode ti = find_prop(x, obj, "TransactItems");
+    TSNode ti = ex_find_prop(x, obj, "TransactItems");
     if (!ts_node_is_null(ti))
         transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
 }
@@ -1272,38 +1267,38 @@ static void sdk_command(Ex *x, TSNode n)
     TSNode ctor = field(n, "constructor");
     if (!is(ctor, "identifier") && !is(ctor, "member_expression"))
         return;
-    const char *name = ntext(x, ctor);
+    const char *name = ex_ntext(x, ctor);
     const char *dot = strrchr(name, '.');
     bool ok;
     OpKind kind = op_kind_of_command(dot ? dot + 1 : name, &ok);
     if (!ok)
         return;
     /* a local class of the same name is not the SDK's */
-    const Import *im = find_import(x, dot ? name : name);
+    const Import *im = ex_find_import(x, dot ? name : name);
     if (im && strncmp(im->source, "@aws-sdk/", 9) && !dot)
         return;
     TSNode args = field(n, "arguments");
     TSNode a0 = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
-    int op = add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
+    int op = ex_add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
     if (!ts_node_is_null(a0))
         params_object(x, a0, op);
 }
 
 /* The receiver's last name: `this.dataService.getItem` -> "dataService". */
-static const char *receiver_name(Ex *x, TSNode member)
+const char *ex_receiver_name(Ex *x, TSNode member)
 {
     TSNode obj = unwrap(field(member, "object"));
     if (is(obj, "member_expression"))
-        return ntext(x, field(obj, "property"));
+        return ex_ntext(x, field(obj, "property"));
     if (is(obj, "identifier"))
-        return ntext(x, obj);
+        return ex_ntext(x, obj);
     return "";
 }
 
-static bool has_any_prop(Ex *x, TSNode obj, const char *const *names)
+bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names)
 {
     for (; *names; names++)
-        if (!ts_node_is_null(find_prop(x, obj, *names)))
+        if (!ts_node_is_null(ex_find_prop(x, obj, *names)))
             return true;
     return false;
 }
@@ -1322,49 +1317,51 @@ static void mbc_call(Ex *x, TSNode n, const char *recv, const char *method, TSNo
     const char *callee = arena_printf(x->a, "%s.%s", recv, method);
     TSNode a0 = ts_node_named_child(args, 0);
     if (!strcmp(method, "getItem") || !strcmp(method, "getLatestItem")) {
-        int op = add_op(x, OP_GET, api, n, callee);
-        key_object(x, a0, SITE_READ, op);
+        int op = ex_add_op(x, OP_GET, api, n, callee);
+        ex_key_object(x, a0, SITE_READ, op);
     } else if (!strncmp(method, "listItemsByPk", 13) || !strncmp(method, "listAllItemsByPk", 16)) {
-        int op = add_op(x, OP_QUERY, api, n, callee);
-        if (!ts_node_is_null(a0) && value_can_be_key(a0))
-            add_key(x, a0, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
-        TSNode opts = follow(x, ts_node_named_child(args, 1), NULL, NULL);
-        TSNode sk = follow(x, find_prop(x, opts, "sk"), NULL, NULL);
+        int op = ex_add_op(x, OP_QUERY, api, n, callee);
+        if (!ts_node_is_null(a0) && ex_value_can_be_key(a0))
+            ex_add_key(x, a0, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
+        TSNode opts = ex_follow(x, ts_node_named_child(args, 1), NULL, NULL);
+        TSNode sk = ex_follow(x, ex_find_prop(x, opts, "sk"), NULL, NULL);
         if (is(sk, "object")) {
-            consume(x, sk);
-            TSNode ex = find_prop(x, sk, "skExpession");
+            ex_consume(x, sk);
+            TSNode ex = ex_find_prop(x, sk, "skExpession");
             if (ts_node_is_null(ex))
-                ex = find_prop(x, sk, "skExpression");
-            TSNode vals = follow(x, find_prop(x, sk, "skAttributeValues"), NULL, NULL);
+                ex = ex_find_prop(x, sk, "skExpression");
+            TSNode vals = ex_follow(x, ex_find_prop(x, sk, "skAttributeValues"), NULL, NULL);
             const char *s = ts_node_is_null(ex) ? NULL : expr_string(x, ex);
             if (s) {
                 x->ir->ops.v[op].key_condition = s;
                 TSNode none = {0};
-                key_conditions(x, s, none, vals, op, false);
+                ex_key_conditions(x, s, none, vals, op, false);
             }
         }
     } else if (!strncmp(method, "publish", 7)) {
         OpKind k = strstr(method, "PartialUpdate") ? OP_UPDATE : OP_PUT;
-        int op = add_op(x, k, api, n, callee);
-        TSNode dto = follow(x, a0, NULL, NULL);
+        int op = ex_add_op(x, k, api, n, callee);
+        TSNode dto = ex_follow(x, a0, NULL, NULL);
         if (is(dto, "new_expression")) {
             TSNode da = field(dto, "arguments");
             dto = ts_node_is_null(da) ? da : ts_node_named_child(da, 0);
         }
-        key_object(x, dto, SITE_WRITE, op);
+        ex_key_object(x, dto, SITE_WRITE, op);
     }
 }
 
 static void call_expression(Ex *x, TSNode n)
 {
+    if (ex_lib_call(x, n))
+        return;
     TSNode fn = unwrap(field(n, "function"));
     if (!is(fn, "member_expression"))
         return;
     TSNode args = field(n, "arguments");
     if (ts_node_is_null(args))
         return;
-    const char *method = ntext(x, field(fn, "property"));
-    const char *recv = receiver_name(x, fn);
+    const char *method = ex_ntext(x, field(fn, "property"));
+    const char *recv = ex_receiver_name(x, fn);
     mbc_call(x, n, recv, method, args);
 
     /* DocumentClient (v2) and lookalike clients: a method of the API's
@@ -1380,13 +1377,13 @@ static void call_expression(Ex *x, TSNode n)
     for (size_t i = 0; i < sizeof v2 / sizeof *v2; i++) {
         if (strcmp(method, v2[i].name))
             continue;
-        TSNode obj = follow(x, ts_node_named_child(args, 0), NULL, NULL);
+        TSNode obj = ex_follow(x, ts_node_named_child(args, 0), NULL, NULL);
         static const char *const shape[] = {
             "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
             "TransactItems", NULL};
-        if (!is(obj, "object") || consumed(x, obj) || !has_any_prop(x, obj, shape))
+        if (!is(obj, "object") || ex_consumed(x, obj) || !ex_has_any_prop(x, obj, shape))
             return;
-        int op = add_op(x, v2[i].kind, API_SDK_V2, n,
+        int op = ex_add_op(x, v2[i].kind, API_SDK_V2, n,
                         arena_printf(x->a, "%s.%s", recv, method));
         params_object(x, obj, op);
         return;
@@ -1399,7 +1396,7 @@ static void import_statement(Ex *x, TSNode n)
 {
     TSNode srcn = field(n, "source");
     const char *src;
-    if (!string_value(x, srcn, &src))
+    if (!ex_string_value(x, srcn, &src))
         return;
     TSNode clause = ts_node_named_child(n, 0);
     if (!is(clause, "import_clause"))
@@ -1408,10 +1405,10 @@ static void import_statement(Ex *x, TSNode n)
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode c = ts_node_named_child(clause, i);
         if (is(c, "identifier")) {
-            Import im = {ntext(x, c), "default", src};
+            Import im = {ex_ntext(x, c), "default", src};
             VEC_PUSH(x->a, &x->ir->imports, im);
         } else if (is(c, "namespace_import")) {
-            Import im = {ntext(x, ts_node_named_child(c, 0)), "*", src};
+            Import im = {ex_ntext(x, ts_node_named_child(c, 0)), "*", src};
             VEC_PUSH(x->a, &x->ir->imports, im);
         } else if (is(c, "named_imports")) {
             for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
@@ -1420,9 +1417,9 @@ static void import_statement(Ex *x, TSNode n)
                     continue;
                 TSNode name = field(sp, "name"), alias = field(sp, "alias");
                 const char *nm;
-                if (!string_value(x, name, &nm))
-                    nm = ntext(x, name);
-                Import im = {ts_node_is_null(alias) ? nm : ntext(x, alias), nm, src};
+                if (!ex_string_value(x, name, &nm))
+                    nm = ex_ntext(x, name);
+                Import im = {ts_node_is_null(alias) ? nm : ex_ntext(x, alias), nm, src};
                 VEC_PUSH(x->a, &x->ir->imports, im);
             }
         }
@@ -1433,21 +1430,21 @@ static void reexport(Ex *x, TSNode n)
 {
     TSNode srcn = field(n, "source");
     const char *src;
-    if (ts_node_is_null(srcn) || !string_value(x, srcn, &src))
+    if (ts_node_is_null(srcn) || !ex_string_value(x, srcn, &src))
         return;
     TSNode clause = ts_node_named_child(n, 0);
     if (is(clause, "export_clause")) {
         for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
             TSNode sp = ts_node_named_child(clause, j);
             TSNode name = field(sp, "name"), alias = field(sp, "alias");
-            const char *nm = ntext(x, name);
-            Import im = {ts_node_is_null(alias) ? nm : ntext(x, alias), nm, src};
+            const char *nm = ex_ntext(x, name);
+            Import im = {ts_node_is_null(alias) ? nm : ex_ntext(x, alias), nm, src};
             VEC_PUSH(x->a, &x->ir->reexports, im);
         }
     } else {
         Import im = {"*", "*", src};
         if (is(clause, "namespace_export"))
-            im.local = ntext(x, ts_node_named_child(clause, 0));
+            im.local = ex_ntext(x, ts_node_named_child(clause, 0));
         VEC_PUSH(x->a, &x->ir->reexports, im);
     }
 }
@@ -1455,7 +1452,7 @@ static void reexport(Ex *x, TSNode n)
 static void add_const(Ex *x, const char *name, TSNode value, bool exported)
 {
     ConstDef c = {.name = name, .exported = exported, .span = nspan(value)};
-    expr_segs(x, value, &c.value, 0);
+    ex_expr_segs(x, value, &c.value, 0);
     VEC_PUSH(x->a, &x->ir->consts, c);
 }
 
@@ -1469,7 +1466,7 @@ static void object_consts(Ex *x, const char *prefix, TSNode obj, bool exported, 
         TSNode p = ts_node_named_child(obj, i);
         if (!is(p, "pair"))
             continue;
-        const char *pn = prop_name(x, p);
+        const char *pn = ex_prop_name(x, p);
         if (!pn)
             continue;
         const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
@@ -1483,7 +1480,7 @@ static void object_consts(Ex *x, const char *prefix, TSNode obj, bool exported, 
 
 static void enum_declaration(Ex *x, TSNode n, bool exported)
 {
-    const char *ename = ntext(x, field(n, "name"));
+    const char *ename = ex_ntext(x, field(n, "name"));
     TSNode body = field(n, "body");
     uint32_t cnt = ts_node_named_child_count(body);
     for (uint32_t i = 0; i < cnt; i++) {
@@ -1493,16 +1490,16 @@ static void enum_declaration(Ex *x, TSNode n, bool exported)
         TSNode v = unwrap(field(m, "value"));
         if (!is(v, "string") && !is(v, "template_string"))
             continue;
-        const char *mn = ntext(x, field(m, "name"));
+        const char *mn = ex_ntext(x, field(m, "name"));
         const char *s;
-        if (string_value(x, field(m, "name"), &s))
+        if (ex_string_value(x, field(m, "name"), &s))
             mn = s;
         add_const(x, arena_printf(x->a, "%s.%s", ename, mn), v, exported);
     }
 }
 
 /* Split camelCase / snake_case into lowercase words and look for `w`. */
-static bool name_has_word(const char *name, const char *w)
+bool ex_name_has_word(const char *name, const char *w)
 {
     char word[64];
     size_t wl = 0;
@@ -1527,13 +1524,13 @@ static bool name_has_word(const char *name, const char *w)
 
 static KeyRole role_from_helper_name(const char *name)
 {
-    bool index = name_has_word(name, "gsi") || name_has_word(name, "lsi") ||
-                 name_has_word(name, "index");
-    if (name_has_word(name, "pk") || name_has_word(name, "partition") ||
-        name_has_word(name, "hash"))
+    bool index = ex_name_has_word(name, "gsi") || ex_name_has_word(name, "lsi") ||
+                 ex_name_has_word(name, "index");
+    if (ex_name_has_word(name, "pk") || ex_name_has_word(name, "partition") ||
+        ex_name_has_word(name, "hash"))
         return index ? ROLE_INDEX_PK : ROLE_PK;
-    if (name_has_word(name, "sk") || name_has_word(name, "sort") ||
-        name_has_word(name, "range"))
+    if (ex_name_has_word(name, "sk") || ex_name_has_word(name, "sort") ||
+        ex_name_has_word(name, "range"))
         return index ? ROLE_INDEX_SK : ROLE_SK;
     return ROLE_KEY;
 }
@@ -1564,8 +1561,8 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
                 sep = true;
         }
     }
-    bool keyish = name_has_word(fname, "pk") || name_has_word(fname, "sk") ||
-                  name_has_word(fname, "key") || name_has_word(fname, "keys");
+    bool keyish = ex_name_has_word(fname, "pk") || ex_name_has_word(fname, "sk") ||
+                  ex_name_has_word(fname, "key") || ex_name_has_word(fname, "keys");
     if (build == BUILD_LITERAL) /* a key function returning a constant key */
         return keyish;
     if (sep && (hole || build == BUILD_JOIN))
@@ -1579,16 +1576,16 @@ static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
     uint32_t cnt = ts_node_named_child_count(obj);
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(obj, i);
-        const char *name = prop_name(x, p);
+        const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = unwrap(prop_value(p));
-        if (role < 0 || ts_node_is_null(v) || !value_can_be_key(v) || is(v, "object"))
+        TSNode v = unwrap(ex_prop_value(p));
+        if (role < 0 || ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         HelperField f = {.attr = name, .role = (KeyRole)role};
         if (is(p, "shorthand_property_identifier"))
             ref_segs(x, p, &f.value, 0);
         else
-            expr_segs(x, v, &f.value, 0);
+            ex_expr_segs(x, v, &f.value, 0);
         VEC_PUSH(x->a, &h->fields, f);
     }
     return h->fields.n > 0;
@@ -1613,7 +1610,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
             bool descend = !is_function_node(cur) && !is(cur, "class_declaration");
             if (is(cur, "return_statement")) {
                 TSNode e = ts_node_named_child(cur, 0);
-                if (!ts_node_is_null(e) && (is_string_like(e) || is(unwrap(e), "object"))) {
+                if (!ts_node_is_null(e) && (ex_is_string_like(e) || is(unwrap(e), "object"))) {
                     ret = e;
                     break;
                 }
@@ -1641,7 +1638,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
         if (!object_fields(x, ret, &h))
             return;
     } else {
-        expr_segs(x, ret, &h.returns, 0);
+        ex_expr_segs(x, ret, &h.returns, 0);
         if (!key_shaped(x, &h.returns, build, name))
             return;
     }
@@ -1651,7 +1648,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
         TSNode p = field(fn, "parameter");
         if (!ts_node_is_null(p)) {
             h.params = arena_alloc(x->a, sizeof *h.params);
-            h.params[h.nparams++] = ntext(x, p);
+            h.params[h.nparams++] = ex_ntext(x, p);
         }
     } else {
         uint32_t cnt = ts_node_named_child_count(ps);
@@ -1663,7 +1660,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
                 pat = p;
             if (is(pat, "assignment_pattern"))
                 pat = field(pat, "left");
-            h.params[h.nparams++] = is(pat, "identifier") ? ntext(x, pat) : "?";
+            h.params[h.nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
         }
     }
     VEC_PUSH(x->a, &x->ir->helpers, h);
@@ -1682,14 +1679,14 @@ static void object_helpers(Ex *x, const char *prefix, TSNode obj, bool exported)
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(obj, i);
         if (is(p, "method_definition")) {
-            helper_function(x, arena_printf(x->a, "%s.%s", prefix, ntext(x, field(p, "name"))),
+            helper_function(x, arena_printf(x->a, "%s.%s", prefix, ex_ntext(x, field(p, "name"))),
                             p, exported);
             continue;
         }
         if (!is(p, "pair"))
             continue;
         TSNode v = unwrap(field(p, "value"));
-        const char *pn = prop_name(x, p);
+        const char *pn = ex_prop_name(x, p);
         if (pn && (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")))
             helper_function(x, arena_printf(x->a, "%s.%s", prefix, pn), v, exported);
     }
@@ -1704,7 +1701,7 @@ static void module_declaration(Ex *x, TSNode n, bool exported)
             TSNode nm = field(d, "name");
             if (!is(d, "variable_declarator") || !is(nm, "identifier"))
                 continue;
-            const char *name = ntext(x, nm);
+            const char *name = ex_ntext(x, nm);
             TSNode v = unwrap(field(d, "value"));
             if (ts_node_is_null(v))
                 continue;
@@ -1718,20 +1715,20 @@ static void module_declaration(Ex *x, TSNode n, bool exported)
                 helper_function(x, name, v, exported);
         }
     } else if (is(n, "function_declaration")) {
-        helper_function(x, ntext(x, field(n, "name")), n, exported);
+        helper_function(x, ex_ntext(x, field(n, "name")), n, exported);
     } else if (is(n, "class_declaration")) {
         /* methods that return keys: Class.method from outside, this.method
          * from inside */
-        const char *cname = ntext(x, field(n, "name"));
+        const char *cname = ex_ntext(x, field(n, "name"));
         TSNode body = field(n, "body");
         uint32_t cnt = ts_node_named_child_count(body);
         for (uint32_t i = 0; i < cnt; i++) {
             TSNode m = ts_node_named_child(body, i);
             if (!is(m, "method_definition"))
                 continue;
-            const char *mname = ntext(x, field(m, "name"));
+            const char *mname = ex_ntext(x, field(m, "name"));
             if (key_role_for_name(x->cfg, mname) >= 0 && !ts_node_is_null(ts_node_child(m, 0)) &&
-                text_eq(x, ts_node_child(m, 0), "get"))
+                ex_text_eq(x, ts_node_child(m, 0), "get"))
                 continue; /* key getters are the entity's keys (visit_objects) */
             size_t before = x->ir->helpers.n;
             helper_function(x, arena_printf(x->a, "%s.%s", cname, mname), m, exported);
@@ -1773,7 +1770,7 @@ static void module_pass(Ex *x, TSNode root)
                         is(v, "function"))
                         helper_function(x, "default", v, true);
                     else if (is(v, "identifier")) {
-                        Import im = {"default", ntext(x, v), ""};
+                        Import im = {"default", ex_ntext(x, v), ""};
                         VEC_PUSH(x->a, &x->ir->reexports, im);
                     }
                 }
@@ -1784,8 +1781,8 @@ static void module_pass(Ex *x, TSNode root)
                         TSNode name = field(sp, "name"), alias = field(sp, "alias");
                         if (ts_node_is_null(name))
                             continue;
-                        Import im = {ts_node_is_null(alias) ? ntext(x, name) : ntext(x, alias),
-                                     ntext(x, name), ""};
+                        Import im = {ts_node_is_null(alias) ? ex_ntext(x, name) : ex_ntext(x, alias),
+                                     ex_ntext(x, name), ""};
                         VEC_PUSH(x->a, &x->ir->reexports, im);
                     }
                 }
@@ -1827,7 +1824,7 @@ static void visit_ops(Ex *x, TSNode n)
 {
     const char *t = ts_node_type(n);
     if (!strcmp(t, "comment")) {
-        const char *c = ntext(x, n);
+        const char *c = ex_ntext(x, n);
         if (strstr(c, "keylint")) {
             Comment cm = {nspan(n), c};
             VEC_PUSH(x->a, &x->ir->comments, cm);
@@ -1875,16 +1872,16 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
     if (!is(call, "call_expression"))
         return SITE_OBJECT;
     TSNode fn = unwrap(field(call, "function"));
-    const char *name = is(fn, "member_expression") ? ntext(x, field(fn, "property"))
-                     : is(fn, "identifier")        ? ntext(x, fn)
+    const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
+                     : is(fn, "identifier")        ? ex_ntext(x, fn)
                                                    : "";
     for (const char *const *w = writes; *w; w++)
-        if (name_has_word(name, *w)) {
+        if (ex_name_has_word(name, *w)) {
             *found = true;
             return SITE_WRITE;
         }
     for (const char *const *w = reads; *w; w++)
-        if (name_has_word(name, *w)) {
+        if (ex_name_has_word(name, *w)) {
             *found = true;
             return SITE_READ;
         }
@@ -1895,10 +1892,10 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
 static void key_getter(Ex *x, TSNode n)
 {
     TSNode first = ts_node_child(n, 0);
-    if (ts_node_is_null(first) || !text_eq(x, first, "get"))
+    if (ts_node_is_null(first) || !ex_text_eq(x, first, "get"))
         return;
     TSNode name = field(n, "name");
-    int role = key_role_for_name(x->cfg, ntext(x, name));
+    int role = key_role_for_name(x->cfg, ex_ntext(x, name));
     if (role < 0)
         return;
     TSNode body = field(n, "body");
@@ -1910,8 +1907,8 @@ static void key_getter(Ex *x, TSNode n)
         if (!is(st, "return_statement"))
             continue;
         TSNode e = unwrap(ts_node_named_child(st, 0));
-        if (!ts_node_is_null(e) && (is_string_like(e) || is(e, "call_expression")))
-            add_key(x, e, (KeyRole)role, ntext(x, name), SITE_ENTITY, -1, COND_NONE);
+        if (!ts_node_is_null(e) && (ex_is_string_like(e) || is(e, "call_expression")))
+            ex_add_key(x, e, (KeyRole)role, ex_ntext(x, name), SITE_ENTITY, -1, COND_NONE);
         return;
     }
 }
@@ -1929,8 +1926,8 @@ static bool passed_to_non_data_call(Ex *x, TSNode obj)
         return false;
     TSNode call = ts_node_parent(args);
     TSNode fn = unwrap(field(call, "function"));
-    const char *name = is(fn, "member_expression") ? ntext(x, field(fn, "property"))
-                     : is(fn, "identifier")        ? ntext(x, fn)
+    const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
+                     : is(fn, "identifier")        ? ex_ntext(x, fn)
                                                    : "";
     for (const char *const *w = names; *w; w++)
         if (!strcmp(name, *w))
@@ -1947,7 +1944,7 @@ static bool returned_through_variable(Ex *x, TSNode obj)
     TSNode name = field(decl, "name");
     if (!is(name, "identifier"))
         return false;
-    const char *var = ntext(x, name);
+    const char *var = ex_ntext(x, name);
     size_t vl = strlen(var);
     TSNode p = decl;
     for (int i = 0; i < 64 && !ts_node_is_null(p) && !is_function_node(p); i++)
@@ -1962,7 +1959,7 @@ static bool returned_through_variable(Ex *x, TSNode obj)
         TSNode st = ts_node_named_child(body, i);
         if (!is(st, "return_statement"))
             continue;
-        const char *t = ntext(x, st);
+        const char *t = ex_ntext(x, st);
         for (const char *q = strstr(t, var); q; q = strstr(q + 1, var)) {
             bool left = q == t || !(isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '$' || q[-1] == '.');
             bool right = !(isalnum((unsigned char)q[vl]) || q[vl] == '_' || q[vl] == '$');
@@ -1979,7 +1976,7 @@ static bool returned_through_variable(Ex *x, TSNode obj)
 static bool params_shaped(Ex *x, TSNode obj)
 {
     static const char *const shape[] = {"Key", "Item", "KeyConditionExpression", NULL};
-    return !ts_node_is_null(find_prop(x, obj, "TableName")) && has_any_prop(x, obj, shape);
+    return !ts_node_is_null(ex_find_prop(x, obj, "TableName")) && ex_has_any_prop(x, obj, shape);
 }
 
 static void params_op(Ex *x, TSNode obj)
@@ -1987,12 +1984,12 @@ static void params_op(Ex *x, TSNode obj)
     OpKind kind = OP_GET;
     const char *callee = "params";
     TSNode pair = ts_node_parent(obj);
-    const char *wrapper = is(pair, "pair") ? prop_name(x, pair) : NULL;
-    if (!ts_node_is_null(find_prop(x, obj, "KeyConditionExpression")))
+    const char *wrapper = is(pair, "pair") ? ex_prop_name(x, pair) : NULL;
+    if (!ts_node_is_null(ex_find_prop(x, obj, "KeyConditionExpression")))
         kind = OP_QUERY;
-    else if (!ts_node_is_null(find_prop(x, obj, "UpdateExpression")))
+    else if (!ts_node_is_null(ex_find_prop(x, obj, "UpdateExpression")))
         kind = OP_UPDATE;
-    else if (!ts_node_is_null(find_prop(x, obj, "Item")))
+    else if (!ts_node_is_null(ex_find_prop(x, obj, "Item")))
         kind = OP_PUT;
     if (wrapper && !strcmp(wrapper, "Delete"))
         kind = OP_DELETE;
@@ -2000,7 +1997,7 @@ static void params_op(Ex *x, TSNode obj)
         kind = OP_UPDATE;
     if (wrapper)
         callee = arena_printf(x->a, "params.%s", wrapper);
-    int op = add_op(x, kind, API_SDK_V3, obj, callee);
+    int op = ex_add_op(x, kind, API_SDK_V3, obj, callee);
     params_object(x, obj, op);
 }
 
@@ -2010,7 +2007,7 @@ static void visit_objects(Ex *x, TSNode n)
         key_getter(x, n);
         return;
     }
-    if (!is(n, "object") || consumed(x, n))
+    if (!is(n, "object") || ex_consumed(x, n))
         return;
     if (params_shaped(x, n)) {
         params_op(x, n);
@@ -2021,15 +2018,15 @@ static void visit_objects(Ex *x, TSNode n)
     int keys = 0, built = 0;
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(n, i);
-        const char *pn = prop_name(x, p);
+        const char *pn = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, pn);
         if (role < 0 && !(pn && pn[0] == '['))
             continue;
-        TSNode v = unwrap(prop_value(p));
-        if (ts_node_is_null(v) || !value_can_be_key(v) || is(v, "object"))
+        TSNode v = unwrap(ex_prop_value(p));
+        if (ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         keys++;
-        if (is_string_like(v) || is(v, "call_expression"))
+        if (ex_is_string_like(v) || is(v, "call_expression"))
             built++;
     }
     if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n))
@@ -2038,7 +2035,7 @@ static void visit_objects(Ex *x, TSNode n)
     KeySite site = call_site_of(x, n, &at_call);
     if (!at_call && (is_returned(n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
-    key_object(x, n, site, -1);
+    ex_key_object(x, n, site, -1);
 }
 
 /* ---- entry points ------------------------------------------------------ */

@@ -37,8 +37,9 @@ const char *op_kind_name(OpKind k)
 
 const char *op_api_name(OpApi a)
 {
-    static const char *const n[] = {"sdk-v3", "sdk-v2", "mbc-data", "mbc-command",
-                                    "mbc-history"};
+    static const char *const n[] = {"sdk-v3",  "sdk-v2",  "mbc-data", "mbc-command",
+                                    "mbc-history", "turbine", "ddb-lib", "appsync",
+                                    "wrapper"};
     return (unsigned)a < sizeof n / sizeof *n ? n[a] : "?";
 }
 

@@ -144,6 +144,10 @@ typedef enum OpApi {
     API_MBC_DATA,    /* mbc-cqrs-serverless dataService */
     API_MBC_COMMAND, /* mbc-cqrs-serverless commandService */
     API_MBC_HISTORY, /* mbc-cqrs-serverless historyService */
+    API_TURBINE,     /* dynamodb-turbine entities */
+    API_DDB_LIB,     /* @ddb-lib TableClient */
+    API_APPSYNC,     /* @aws-appsync/utils/dynamodb (JS resolvers) */
+    API_WRAPPER,     /* a wrapper declared in .keylint.yml */
 } OpApi;
 
 typedef enum TableKind {

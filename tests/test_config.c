@@ -638,6 +638,48 @@ static void test_error_access_pattern(void **state)
     assert_int_equal(t->probs.items.n, 6);
 }
 
+static void test_wrappers(void **state)
+{
+    T *t = *state;
+    Config *c = load_text(t, "wrappers:\n"
+                             "  - { call: \"dal.getRows\", operation: query, table: 0.tableName,\n"
+                             "      key-condition: 0.keyCondition, values: 0.values, index: 0.index }\n"
+                             "  - { call: \"*.saveRow\", operation: put, table: 0, item: 1 }\n");
+    if (!c)
+        dump_problems(&t->probs);
+    assert_non_null(c);
+    assert_int_equal(c->wrappers.n, 2);
+    assert_string_equal(c->wrappers.v[0].call, "dal.getRows");
+    assert_int_equal(c->wrappers.v[0].operation, OP_QUERY);
+    assert_string_equal(c->wrappers.v[0].table, "0.tableName");
+    assert_string_equal(c->wrappers.v[0].key_condition, "0.keyCondition");
+    assert_string_equal(c->wrappers.v[0].values, "0.values");
+    assert_string_equal(c->wrappers.v[0].index, "0.index");
+    assert_null(c->wrappers.v[0].key);
+    assert_int_equal(c->wrappers.v[1].operation, OP_PUT);
+    assert_string_equal(c->wrappers.v[1].item, "1");
+    assert_int_equal(c->wrappers.v[1].line, 4);
+    config_free(c);
+}
+
+static void test_error_wrappers(void **state)
+{
+    T *t = *state;
+    assert_null(load_text(t, "wrappers:\n"                                   /* 1 */
+                             "  - { operation: query }\n"                    /* 2 */
+                             "  - { call: a.b }\n"                           /* 3 */
+                             "  - { call: a.b, operation: frob }\n"          /* 4 */
+                             "  - { call: a.b, operation: get, key: key.0 }\n" /* 5 */
+                             "  - { call: a.b, operation: get, tabel: 0 }\n")); /* 6 */
+    assert_problem(t, 2, "'wrappers' entry 1 is missing 'call'");
+    assert_problem(t, 3, "'wrappers' entry 2 is missing 'operation'");
+    assert_problem(t, 4, "'operation' of 'wrappers' entry 3 must be get, query, scan, put, "
+                         "update or delete (got 'frob')");
+    assert_problem(t, 5, "'key' of 'wrappers' entry 4 must be an argument index");
+    assert_problem(t, 6, "unknown key 'tabel' in 'wrappers' entry 5");
+    assert_int_equal(t->probs.items.n, 5);
+}
+
 static void test_error_duplicates_and_documents(void **state)
 {
     T *t = *state;
@@ -1062,6 +1104,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_error_severity_and_rules, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_wrappers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_error_wrappers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_access_pattern, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_error_duplicates_and_documents,

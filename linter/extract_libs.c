@@ -1,0 +1,417 @@
+/* Library profiles: the key builders and data APIs of the libraries the
+ * key-design guides use, recognised by where their names are imported
+ * from (never by spelling alone), and the wrappers a project declares in
+ * .keylint.yml (`wrappers:`).
+ *
+ *   dynamodb-turbine (seed 003)  defineEntity({ keys: { pk: (e) => [...] } }),
+ *                                entity.query/queryAll/queryOne({ index, pk, sk: { beginsWith } })
+ *   @ddb-lib (seeds 001, 004)    PatternHelpers.entityKey/compositeKey/...,
+ *                                createMultiAttributeKey, TableClient put/get/query/scan
+ *   @aws-appsync/utils/dynamodb  get/put/update/remove({ key }), query({ query: { pk: { eq } } })
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract.h"
+#include "extract_int.h"
+
+#define TURBINE "dynamodb-turbine"
+#define DDB_LIB "@ddb-lib/"
+#define APPSYNC "@aws-appsync/utils/dynamodb"
+
+static bool imported_from(Ex *x, const char *local, const char *prefix)
+{
+    const Import *im = ex_find_import(x, local);
+    return im && !strncmp(im->source, prefix, strlen(prefix));
+}
+
+static bool file_imports(Ex *x, const char *prefix)
+{
+    for (size_t i = 0; i < x->ir->imports.n; i++)
+        if (!strncmp(x->ir->imports.v[i].source, prefix, strlen(prefix)))
+            return true;
+    return false;
+}
+
+/* The name of what a call calls: `f(...)` -> f, `a.b.f(...)` -> f, with
+ * the root identifier (`a`) in *root. */
+static const char *callee_parts(Ex *x, TSNode call, TSNode *member, const char **root)
+{
+    TSNode fn = syn_unwrap(syn_field(call, "function"));
+    *member = fn;
+    *root = "";
+    if (syn_is(fn, "identifier")) {
+        *root = ex_ntext(x, fn);
+        return *root;
+    }
+    if (!syn_is(fn, "member_expression"))
+        return "";
+    TSNode r = fn;
+    for (int i = 0; i < 8 && syn_is(r, "member_expression"); i++)
+        r = syn_field(r, "object");
+    if (syn_is(r, "identifier"))
+        *root = ex_ntext(x, r);
+    return ex_ntext(x, syn_field(fn, "property"));
+}
+
+static TSNode arg(TSNode call, uint32_t i)
+{
+    TSNode args = syn_field(call, "arguments");
+    TSNode none = {0};
+    return ts_node_is_null(args) ? none : ts_node_named_child(args, i);
+}
+
+/* ---- key conditions written as objects --------------------------------- */
+
+/* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
+static void condition_value(Ex *x, TSNode v, KeyRole role, const char *attr, int op)
+{
+    static const struct { const char *name; CondOp op; } ops[] = {
+        {"equals", COND_EQ},          {"eq", COND_EQ},
+        {"beginsWith", COND_BEGINS_WITH},
+        {"greaterThan", COND_GT},     {"gt", COND_GT},
+        {"greaterThanOrEquals", COND_GE}, {"gte", COND_GE}, {"ge", COND_GE},
+        {"lessThan", COND_LT},        {"lt", COND_LT},
+        {"lessThanOrEquals", COND_LE}, {"lte", COND_LE}, {"le", COND_LE},
+        {"between", COND_BETWEEN},
+    };
+    v = syn_unwrap(v);
+    if (!syn_is(v, "object")) {
+        if (ex_value_can_be_key(v))
+            ex_add_key(x, v, role, attr, SITE_CONDITION, op, COND_EQ);
+        return;
+    }
+    ex_consume(x, v);
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        TSNode c = ex_find_prop(x, v, ops[i].name);
+        if (ts_node_is_null(c))
+            continue;
+        c = syn_unwrap(c);
+        if (ops[i].op == COND_BETWEEN && syn_is(c, "array")) {
+            for (uint32_t j = 0; j < ts_node_named_child_count(c) && j < 2; j++)
+                ex_add_key(x, ts_node_named_child(c, j), role, attr, SITE_CONDITION, op,
+                           COND_BETWEEN);
+        } else if (ex_value_can_be_key(c)) {
+            ex_add_key(x, c, role, attr, SITE_CONDITION, op, ops[i].op);
+        }
+    }
+}
+
+/* Every key attribute of a condition object ({ pk: ..., sk: { ... } }). */
+static void condition_object(Ex *x, TSNode obj, int op, bool on_index)
+{
+    obj = ex_follow(x, obj, NULL, NULL);
+    if (!syn_is(obj, "object"))
+        return;
+    ex_consume(x, obj);
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        const char *name = ex_prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        if (role < 0)
+            continue;
+        if (on_index && role == ROLE_PK)
+            role = ROLE_INDEX_PK;
+        if (on_index && role == ROLE_SK)
+            role = ROLE_INDEX_SK;
+        condition_value(x, ex_prop_value(p), (KeyRole)role, name, op);
+    }
+}
+
+static const char *index_name(Ex *x, TSNode obj, const char *prop)
+{
+    TSNode v = ex_find_prop(x, obj, prop);
+    const char *s;
+    if (ts_node_is_null(v))
+        return NULL;
+    return ex_string_value(x, v, &s) ? s : ex_ntext(x, syn_unwrap(v));
+}
+
+/* ---- Turbine ------------------------------------------------------------ */
+
+/* defineEntity({ keys: { pk: (u) => ["user", u.id], sk: () => "profile" } }) */
+static bool turbine_entity(Ex *x, TSNode call)
+{
+    TSNode def = ex_follow(x, arg(call, 0), NULL, NULL);
+    TSNode keys = ex_follow(x, ex_find_prop(x, def, "keys"), NULL, NULL);
+    if (!syn_is(keys, "object"))
+        return false;
+    ex_consume(x, def);
+    ex_consume(x, keys);
+    uint32_t cnt = ts_node_named_child_count(keys);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(keys, i);
+        const char *name = ex_prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        TSNode v = syn_unwrap(ex_prop_value(p));
+        if (role < 0 || ts_node_is_null(v))
+            continue;
+        if (syn_is(v, "arrow_function") || syn_is(v, "function_expression")) {
+            TSNode body = syn_unwrap(syn_field(v, "body"));
+            if (syn_is(body, "statement_block")) {
+                TSNode ret = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+                if (!syn_is(ret, "return_statement"))
+                    continue;
+                body = syn_unwrap(ts_node_named_child(ret, 0));
+            }
+            if (!ts_node_is_null(body) && ex_value_can_be_key(body))
+                ex_add_key(x, body, (KeyRole)role, name, SITE_ENTITY, -1, COND_NONE);
+        } else if (ex_value_can_be_key(v)) {
+            ex_add_key(x, v, (KeyRole)role, name, SITE_ENTITY, -1, COND_NONE);
+        }
+    }
+    return true;
+}
+
+/* entity.query/queryAll/queryOne({ index, pk: [...], sk: { beginsWith } }) */
+static bool turbine_query(Ex *x, TSNode call, const char *method)
+{
+    if (strcmp(method, "query") && strcmp(method, "queryAll") && strcmp(method, "queryOne"))
+        return false;
+    TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+    if (!syn_is(obj, "object") || ex_consumed(x, obj))
+        return false;
+    /* Turbine's shape: key attributes at the top level, no SDK names. */
+    static const char *const sdk[] = {"KeyConditionExpression", "TableName", "keyCondition",
+                                      "query", NULL};
+    if (ex_has_any_prop(x, obj, sdk))
+        return false;
+    int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
+                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(call, "function")),
+                                    method));
+    x->ir->ops.v[op].index = index_name(x, obj, "index");
+    condition_object(x, obj, op, false);
+    return true;
+}
+
+/* ---- ddb-lib ------------------------------------------------------------ */
+
+/* TableClient: put({ item } | item), get({ key } | key), query({ keyCondition,
+ * indexName }), scan(...), update, delete. */
+static bool ddblib_table_call(Ex *x, TSNode call, const char *method)
+{
+    static const struct { const char *name; OpKind kind; } methods[] = {
+        {"put", OP_PUT}, {"get", OP_GET}, {"query", OP_QUERY}, {"scan", OP_SCAN},
+        {"update", OP_UPDATE}, {"delete", OP_DELETE}};
+    OpKind kind = OP_GET;
+    bool known = false;
+    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
+        if (!strcmp(method, methods[i].name)) {
+            kind = methods[i].kind;
+            known = true;
+        }
+    if (!known)
+        return false;
+    TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+    if (!syn_is(obj, "object") || ex_consumed(x, obj))
+        return false;
+    static const char *const shape[] = {"keyCondition", "item", "key", "pk", "PK", NULL};
+    if (kind != OP_SCAN && !ex_has_any_prop(x, obj, shape))
+        return false;
+    int op = ex_add_op(x, kind, API_DDB_LIB, call,
+                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(call, "function")),
+                                    method));
+    ex_consume(x, obj);
+    const char *index = index_name(x, obj, "indexName");
+    x->ir->ops.v[op].index = index;
+    TSNode kc = ex_find_prop(x, obj, "keyCondition");
+    TSNode item = ex_find_prop(x, obj, "item");
+    TSNode key = ex_find_prop(x, obj, "key");
+    if (!ts_node_is_null(kc))
+        condition_object(x, kc, op, index != NULL);
+    else if (!ts_node_is_null(item))
+        ex_key_object(x, item, SITE_WRITE, op);
+    else if (!ts_node_is_null(key))
+        ex_key_object(x, key, SITE_READ, op);
+    else if (kind != OP_SCAN) /* the item or key itself */
+        ex_key_object(x, obj, kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
+    return true;
+}
+
+static void join_args(Ex *x, TSNode list, SegList *out, int depth, const char *sep)
+{
+    uint32_t cnt = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (i)
+            ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep, syn_span(list));
+        ex_expr_segs(x, ts_node_named_child(list, i), out, depth + 1);
+    }
+}
+
+/* PatternHelpers.entityKey('USER', id) -> USER#{id}, compositeKey([...]),
+ * hierarchicalKey(...), timeSeriesKey(...), distributedKey(base, n) ->
+ * base#SHARD#{n}, createMultiAttributeKey({ a, b }) -> {a}#{b}. Parsing
+ * helpers (parseEntityKey...) build nothing. */
+static bool ddblib_key_call(Ex *x, TSNode call, SegList *out, int depth)
+{
+    TSNode member;
+    const char *root;
+    const char *name = callee_parts(x, call, &member, &root);
+    if (!imported_from(x, root, DDB_LIB))
+        return false;
+    const char *sep = x->cfg->separator;
+    TSNode args = syn_field(call, "arguments");
+    TSNode a0 = syn_unwrap(arg(call, 0));
+    if (!strcmp(name, "createMultiAttributeKey") && syn_is(a0, "object")) {
+        uint32_t cnt = ts_node_named_child_count(a0), k = 0;
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode p = ts_node_named_child(a0, i);
+            TSNode v = ex_prop_value(p);
+            if (ts_node_is_null(v))
+                continue;
+            if (k++)
+                ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep, syn_span(a0));
+            ex_expr_segs(x, v, out, depth + 1);
+        }
+        return true;
+    }
+    if (!syn_is(member, "member_expression"))
+        return false;
+    if (!strcmp(name, "compositeKey") || !strcmp(name, "hierarchicalKey") ||
+        !strcmp(name, "timeSeriesKey") || !strcmp(name, "entityKey")) {
+        if (syn_is(a0, "array") && ts_node_named_child_count(args) == 1)
+            join_args(x, a0, out, depth, sep);
+        else
+            join_args(x, args, out, depth, sep);
+        return true;
+    }
+    if (!strcmp(name, "distributedKey")) {
+        ex_expr_segs(x, a0, out, depth + 1);
+        ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, arena_printf(x->a, "%sSHARD%s", sep, sep),
+                    syn_span(call));
+        ex_push_seg(x, out, SEG_CALL, 0, "shard", syn_span(call));
+        return true;
+    }
+    return false;
+}
+
+/* ---- AppSync JS resolvers ----------------------------------------------- */
+
+static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
+{
+    static const struct { const char *name; OpKind kind; } fns[] = {
+        {"get", OP_GET}, {"put", OP_PUT}, {"update", OP_UPDATE}, {"remove", OP_DELETE},
+        {"query", OP_QUERY}, {"scan", OP_SCAN}};
+    const Import *im = ex_find_import(x, root);
+    if (!im || strcmp(im->source, APPSYNC))
+        return false;
+    /* `import { get } from ...` or `import * as ddb from ...; ddb.get(...)` */
+    const char *fn = strcmp(im->imported, "*") ? im->imported : name;
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
+        if (strcmp(fn, fns[i].name))
+            continue;
+        TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+        int op = ex_add_op(x, fns[i].kind, API_APPSYNC, call, arena_printf(x->a, "appsync.%s", fn));
+        if (!syn_is(obj, "object"))
+            return true;
+        ex_consume(x, obj);
+        const char *index = index_name(x, obj, "index");
+        x->ir->ops.v[op].index = index;
+        TSNode key = ex_find_prop(x, obj, "key");
+        TSNode q = ex_find_prop(x, obj, "query");
+        if (!ts_node_is_null(q))
+            condition_object(x, q, op, index != NULL);
+        if (!ts_node_is_null(key))
+            ex_key_object(x, key, fns[i].kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
+        return true;
+    }
+    return false;
+}
+
+/* ---- configured wrappers --------------------------------------------------- */
+
+/* "1.keyCondition": argument 1's property keyCondition; "0": argument 0. */
+static TSNode wrapper_path(Ex *x, TSNode call, const char *path)
+{
+    TSNode none = {0};
+    if (!path || !*path)
+        return none;
+    char *end;
+    long i = strtol(path, &end, 10);
+    if (end == path || i < 0)
+        return none;
+    TSNode n = ex_follow(x, arg(call, (uint32_t)i), NULL, NULL);
+    while (*end == '.' && !ts_node_is_null(n)) {
+        const char *p = end + 1;
+        end = strchr(p, '.');
+        if (!end)
+            end = (char *)p + strlen(p);
+        char *prop = arena_strndup(x->a, p, (size_t)(end - p));
+        n = ex_follow(x, ex_find_prop(x, n, prop), NULL, NULL);
+    }
+    return n;
+}
+
+static bool wrapper_call(Ex *x, TSNode call)
+{
+    if (!x->cfg || !x->cfg->wrappers.n)
+        return false;
+    const char *callee = ex_ntext(x, syn_unwrap(syn_field(call, "function")));
+    for (size_t w = 0; w < x->cfg->wrappers.n; w++) {
+        const Wrapper *wr = &x->cfg->wrappers.v[w];
+        if (!glob_match(wr->call, callee))
+            continue;
+        int op = ex_add_op(x, wr->operation, API_WRAPPER, call, callee);
+        DataOp *d = &x->ir->ops.v[op];
+        TSNode t = wrapper_path(x, call, wr->table);
+        const char *s;
+        if (!ts_node_is_null(t)) {
+            d->table_literal = ex_string_value(x, t, &s);
+            d->table = d->table_literal ? s : ex_ntext(x, t);
+        }
+        TSNode ix = wrapper_path(x, call, wr->index);
+        if (!ts_node_is_null(ix))
+            d->index = ex_string_value(x, ix, &s) ? s : ex_ntext(x, ix);
+        TSNode kc = wrapper_path(x, call, wr->key_condition);
+        if (!ts_node_is_null(kc)) {
+            if (syn_is(kc, "object")) {
+                condition_object(x, kc, op, d->index != NULL);
+            } else if (ex_string_value(x, kc, &s)) {
+                x->ir->ops.v[op].key_condition = s;
+                ex_key_conditions(x, s, wrapper_path(x, call, wr->names),
+                                  wrapper_path(x, call, wr->values), op,
+                                  x->ir->ops.v[op].index != NULL);
+            }
+        }
+        TSNode key = wrapper_path(x, call, wr->key);
+        if (!ts_node_is_null(key))
+            ex_key_object(x, key, SITE_READ, op);
+        TSNode item = wrapper_path(x, call, wr->item);
+        if (!ts_node_is_null(item))
+            ex_key_object(x, item, SITE_WRITE, op);
+        return true;
+    }
+    return false;
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+bool ex_lib_call(Ex *x, TSNode call)
+{
+    if (wrapper_call(x, call))
+        return true;
+    TSNode member;
+    const char *root;
+    const char *name = callee_parts(x, call, &member, &root);
+    if (!*name)
+        return false;
+    if (syn_is(member, "identifier") && !strcmp(name, "defineEntity") &&
+        imported_from(x, name, TURBINE))
+        return turbine_entity(x, call);
+    if (appsync_call(x, call, name, root))
+        return true;
+    if (!syn_is(member, "member_expression"))
+        return false;
+    if (file_imports(x, TURBINE) || ex_find_import(x, root) || !file_imports(x, DDB_LIB))
+        if (turbine_query(x, call, name))
+            return true;
+    if (file_imports(x, DDB_LIB) && ddblib_table_call(x, call, name))
+        return true;
+    return false;
+}
+
+bool ex_lib_key_call(Ex *x, TSNode call, SegList *out, int depth)
+{
+    return ddblib_key_call(x, call, out, depth);
+}
