@@ -1,5 +1,7 @@
 #include "resolve.h"
 
+#include "modules.h"
+
 #include "extract.h"
 
 #include <ctype.h>
@@ -10,15 +12,10 @@
 
 enum { MAX_RESOLVE_DEPTH = 12 };
 
-typedef struct ModEntry {
-    const char *path;
-    size_t file;
-} ModEntry;
-
 typedef struct Resolver {
     ResolveFile *files;
     size_t n;
-    ModEntry *mods; /* sorted by path */
+    ModuleMap *mods;
 } Resolver;
 
 typedef struct Found {
@@ -27,97 +24,10 @@ typedef struct Found {
     const HelperDef *h;
 } Found;
 
-static int mod_cmp(const void *a, const void *b)
-{
-    return strcmp(((const ModEntry *)a)->path, ((const ModEntry *)b)->path);
-}
-
-static long mod_find(const Resolver *r, const char *path)
-{
-    ModEntry key = {path, 0};
-    ModEntry *e = bsearch(&key, r->mods, r->n, sizeof *r->mods, mod_cmp);
-    return e ? (long)e->file : -1;
-}
-
-/* Normalise "a/b/../c/./d" in place. */
-static void normalise(char *p)
-{
-    char *out = p, *seg = p;
-    bool abs = *p == '/';
-    char *w = p + (abs ? 1 : 0);
-    char *r = w;
-    out = w;
-    while (*r) {
-        seg = r;
-        while (*r && *r != '/')
-            r++;
-        size_t len = (size_t)(r - seg);
-        if (len == 0 || (len == 1 && seg[0] == '.')) {
-            /* skip */
-        } else if (len == 2 && seg[0] == '.' && seg[1] == '.') {
-            if (out > w) {
-                out--;
-                while (out > w && out[-1] != '/')
-                    out--;
-            }
-        } else {
-            if (out > w && out[-1] != '/')
-                *out++ = '/';
-            memmove(out, seg, len);
-            out += len;
-        }
-        if (*r == '/')
-            r++;
-    }
-    if (out > w && out[-1] == '/')
-        out--;
-    *out = '\0';
-}
-
-/* A relative module specifier from file `from` to a project file index. */
+/* The project file an import names, or -1. */
 static long resolve_module(const Resolver *r, size_t from, const char *spec)
 {
-    if (spec[0] != '.')
-        return -1;
-    const char *fp = r->files[from].abspath;
-    const char *slash = strrchr(fp, '/');
-    size_t dl = slash ? (size_t)(slash - fp) : 0;
-    size_t sl = strlen(spec);
-    char *base = malloc(dl + sl + 32);
-    if (!base)
-        return -1;
-    memcpy(base, fp, dl);
-    base[dl] = '/';
-    memcpy(base + dl + 1, spec, sl + 1);
-    normalise(base);
-    size_t bl = strlen(base);
-    /* TypeScript ESM imports name the emitted .js file */
-    static const char *const jsext[] = {".js", ".jsx", ".mjs", ".cjs"};
-    static const char *const tsfor[] = {".ts", ".tsx", ".mts", ".cts"};
-    long hit = -1;
-    for (size_t i = 0; i < 4 && hit < 0; i++) {
-        size_t el = strlen(jsext[i]);
-        if (bl > el && !strcmp(base + bl - el, jsext[i])) {
-            char save[8];
-            strcpy(save, base + bl - el);
-            strcpy(base + bl - el, tsfor[i]);
-            hit = mod_find(r, base);
-            if (hit < 0 && i == 0) {
-                strcpy(base + bl - el, ".tsx");
-                hit = mod_find(r, base);
-            }
-            strcpy(base + bl - el, save);
-        }
-    }
-    static const char *const suffixes[] = {
-        "", ".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs",
-        "/index.ts", "/index.tsx", "/index.js", "/index.jsx", "/index.mjs"};
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes && hit < 0; i++) {
-        strcpy(base + bl, suffixes[i]);
-        hit = mod_find(r, base);
-    }
-    free(base);
-    return hit;
+    return modmap_resolve(r->mods, from, spec);
 }
 
 static Found lookup(const Resolver *r, size_t file, const char *name, int depth);
@@ -488,12 +398,12 @@ static void resolve_table(Ctx *c, size_t file, DataOp *op)
 void resolve_project(ResolveFile *files, size_t n)
 {
     Resolver r = {.files = files, .n = n};
-    r.mods = malloc((n ? n : 1) * sizeof *r.mods);
-    if (!r.mods)
-        return;
+    const char **paths = calloc(n ? n : 1, sizeof *paths);
+    if (!paths)
+        abort();
     for (size_t i = 0; i < n; i++)
-        r.mods[i] = (ModEntry){files[i].abspath, i};
-    qsort(r.mods, n, sizeof *r.mods, mod_cmp);
+        paths[i] = files[i].abspath;
+    r.mods = modmap_new(paths, n);
 
     /* Every file's keys are resolved from what extraction saw (raw), into
      * a fresh arena of the file's; other files' lookups read only the
@@ -520,5 +430,6 @@ void resolve_project(ResolveFile *files, size_t n)
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
     }
-    free(r.mods);
+    modmap_free(r.mods);
+    free(paths);
 }

@@ -1,0 +1,2 @@
+export * from './prefixes';
+export { default as TENANT_SEPARATOR } from './separator';

@@ -1,0 +1,2 @@
+export const ORDER_PREFIX = 'ORDER';
+export enum EntityType { Invoice = 'INVOICE' }

@@ -1,0 +1,2 @@
+const SEP = '#';
+export default SEP;
