@@ -82,8 +82,22 @@ void dump_ir(FILE *out, const FileIR *ir)
         fprintf(out, "helper %s(", h->name);
         for (size_t j = 0; j < h->nparams; j++)
             fprintf(out, "%s%s", j ? ", " : "", h->params[j]);
-        fprintf(out, ")%s -> ", h->exported ? " (exported)" : "");
-        quoted(out, seglist_render(a, &h->returns));
+        fprintf(out, ")%s", h->exported ? " (exported)" : "");
+        if (h->returns.n) {
+            fputs(" -> ", out);
+            quoted(out, seglist_render(a, &h->returns));
+        }
+        for (size_t j = 0; j < h->fields.n; j++) {
+            fprintf(out, "%s%s=", j ? ", " : " -> { ", h->fields.v[j].attr);
+            quoted(out, seglist_render(a, &h->fields.v[j].value));
+        }
+        if (h->fields.n)
+            fputs(" }", out);
+        for (size_t j = 0; j < h->sinks.n; j++) {
+            fprintf(out, "%s%s=", j ? ", " : " builds keys from parameters: ",
+                    h->sinks.v[j].attr ? h->sinks.v[j].attr : "?");
+            quoted(out, seglist_render(a, &h->sinks.v[j].segs));
+        }
         fputc('\n', out);
     }
     for (size_t i = 0; i < ir->ops.n; i++) {

@@ -722,6 +722,31 @@ TSNode ex_attribute_value(Ex *x, TSNode v)
     return v;
 }
 
+static HelperDef *function_def(Ex *x, TSNode fn);
+
+/* A key of a data operation built from the enclosing function's parameters
+ * is a sink of that function: its callers' arguments complete it. */
+static void key_sink(Ex *x, TSNode at, const KeyExpr *k)
+{
+    bool param = false;
+    for (size_t i = 0; i < k->segs.n; i++)
+        if (k->segs.v[i].kind == SEG_REF && (k->segs.v[i].flags & SEGF_PARAM))
+            param = true;
+    if (!param)
+        return;
+    TSNode fn = at;
+    for (int i = 0; i < 256 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
+        fn = ts_node_parent(fn);
+    if (ts_node_is_null(fn) || !is_function_node(fn))
+        return;
+    HelperDef *h = function_def(x, fn);
+    if (h) {
+        KeyExpr sk = *k;
+        sk.op = -1;
+        VEC_PUSH(x->a, &h->sinks, sk);
+    }
+}
+
 void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site,
                     int op, CondOp cond)
 {
@@ -745,6 +770,8 @@ void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite sit
     if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
         k.segs.v[0].name = k.via;
     VEC_PUSH(x->a, &x->ir->extracted, k);
+    if (site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION)
+        key_sink(x, value, &k);
 }
 
 const char *ex_prop_name(Ex *x, TSNode prop)
@@ -1303,6 +1330,9 @@ bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names)
     return false;
 }
 
+static void data_call(Ex *x, TSNode n);
+static void call_site(Ex *x, TSNode n);
+
 static void mbc_call(Ex *x, TSNode n, const char *recv, const char *method, TSNode args)
 {
     OpApi api;
@@ -1354,6 +1384,14 @@ static void call_expression(Ex *x, TSNode n)
 {
     if (ex_lib_call(x, n))
         return;
+    size_t ops = x->ir->ops.n;
+    data_call(x, n);
+    if (x->ir->ops.n == ops)
+        call_site(x, n);
+}
+
+static void data_call(Ex *x, TSNode n)
+{
     TSNode fn = unwrap(field(n, "function"));
     if (!is(fn, "member_expression"))
         return;
@@ -1388,6 +1426,101 @@ static void call_expression(Ex *x, TSNode n)
         params_object(x, obj, op);
         return;
     }
+}
+
+/* The name other code calls a function by: a declaration's name, the
+ * variable an arrow is assigned to, Class.method; NULL when anonymous. */
+static const char *function_name(Ex *x, TSNode fn, bool *exported)
+{
+    *exported = false;
+    const char *name = NULL;
+    TSNode p = ts_node_parent(fn);
+    if (is(fn, "function_declaration") || is(fn, "generator_function_declaration")) {
+        name = ex_ntext(x, field(fn, "name"));
+    } else if (is(fn, "method_definition")) {
+        TSNode body = ts_node_parent(fn), cls = ts_node_parent(body);
+        if (!is(body, "class_body") || ts_node_is_null(field(cls, "name")))
+            return NULL;
+        name = arena_printf(x->a, "%s.%s", ex_ntext(x, field(cls, "name")),
+                            ex_ntext(x, field(fn, "name")));
+        p = ts_node_parent(cls);
+    } else if (is(p, "variable_declarator")) {
+        TSNode n = field(p, "name");
+        if (!is(n, "identifier"))
+            return NULL;
+        name = ex_ntext(x, n);
+        p = ts_node_parent(ts_node_parent(p));
+    } else {
+        return NULL;
+    }
+    *exported = is(p, "export_statement") ||
+                (is(fn, "function_declaration") && is(ts_node_parent(fn), "export_statement"));
+    return name;
+}
+
+static HelperDef *function_def(Ex *x, TSNode fn)
+{
+    bool exported;
+    const char *name = function_name(x, fn, &exported);
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < x->ir->helpers.n; i++)
+        if (!strcmp(x->ir->helpers.v[i].name, name))
+            return &x->ir->helpers.v[i];
+    HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
+    TSNode ps = field(fn, "parameters");
+    if (ts_node_is_null(ps)) {
+        TSNode p1 = field(fn, "parameter");
+        if (!ts_node_is_null(p1)) {
+            h.params = arena_alloc(x->a, sizeof *h.params);
+            h.params[h.nparams++] = ex_ntext(x, p1);
+        }
+    } else {
+        uint32_t cnt = ts_node_named_child_count(ps);
+        h.params = arena_alloc(x->a, (cnt + 1) * sizeof *h.params);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode p1 = ts_node_named_child(ps, i);
+            TSNode pat = field(p1, "pattern");
+            if (ts_node_is_null(pat))
+                pat = p1;
+            if (is(pat, "assignment_pattern"))
+                pat = field(pat, "left");
+            h.params[h.nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+        }
+    }
+    VEC_PUSH(x->a, &x->ir->helpers, h);
+    if (is(fn, "method_definition")) { /* reachable as this.method too */
+        const char *dot = strrchr(name, '.');
+        HelperDef self = h;
+        self.name = arena_printf(x->a, "this.%s", dot ? dot + 1 : name);
+        self.exported = false;
+        VEC_PUSH(x->a, &x->ir->helpers, self);
+        /* both entries share nothing mutable but sinks: keep them on the
+         * Class.method entry and let this.method find them there */
+        return &x->ir->helpers.v[x->ir->helpers.n - 2];
+    }
+    return &x->ir->helpers.v[x->ir->helpers.n - 1];
+}
+
+/* A call that passes text to a function: a candidate for the function's
+ * key sinks (settled by resolution). */
+static void call_site(Ex *x, TSNode n)
+{
+    TSNode args = field(n, "arguments");
+    TSNode fn = unwrap(field(n, "function"));
+    if (ts_node_is_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return;
+    bool text = false;
+    uint32_t cnt = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < cnt && !text; i++)
+        text = ex_is_string_like(ts_node_named_child(args, i));
+    if (!text)
+        return;
+    KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
+                 .build = BUILD_CALL, .call_site = true};
+    ex_expr_segs(x, n, &k.segs, 0);
+    if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
+        VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
 /* ---- module level: imports, constants, helpers ------------------------- */

@@ -118,6 +118,10 @@ typedef struct KeyExpr {
      * replaces it with one key per attribute of the object the helper
      * returns (segs hold the call). */
     bool spread;
+    /* Extraction only: a call passing text (`save('ORDER#', id)`); when the
+     * callee builds keys from its parameters (HelperDef.sinks), resolution
+     * replaces it with those keys as this call builds them. */
+    bool call_site;
     SegList segs;
 } KeyExpr;
 
@@ -203,6 +207,9 @@ typedef struct HelperDef {
     size_t nparams;
     SegList returns;      /* a returned key; empty when it returns an object */
     VEC(HelperField) fields; /* a returned object of keys ({ GSI2PK, GSI2SK }) */
+    /* Keys the function's data operations build from its parameters
+     * (`pk: \`${prefix}${id}\``), instantiated at its callers. */
+    KeyExprList sinks;
     bool exported;
     Span span;
 } HelperDef;

@@ -355,6 +355,52 @@ static void expand_spread(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *ke
     }
 }
 
+static bool settle_attr(Ctx *c, size_t file, KeyExpr *k);
+
+/* `save('ORDER#', id)` where save() builds `pk: ${prefix}${id}`: the key
+ * as this call builds it, at the call (only when an argument of the call
+ * ends up in it). */
+static void expand_call_site(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *keys)
+{
+    const Seg *call = &k->segs.v[0];
+    Found f = lookup(c->r, file, call->text, 0);
+    if (f.h && !f.h->sinks.n && !strncmp(f.h->name, "this.", 5)) {
+        /* this.method: the sinks are on Class.method */
+        const HelperDef *h = f.h;
+        for (size_t i = 0; i < c->r->files[f.file].ir->helpers.n; i++) {
+            const HelperDef *o = &c->r->files[f.file].ir->helpers.v[i];
+            const char *dot = strrchr(o->name, '.');
+            if (o->sinks.n && dot && !strcmp(dot + 1, h->name + 5))
+                f.h = o;
+        }
+    }
+    if (!f.h || !f.h->sinks.n)
+        return;
+    SegList *args = NULL;
+    if (call->nargs) {
+        args = arena_alloc(c->a, call->nargs * sizeof *args);
+        for (size_t i = 0; i < call->nargs; i++)
+            resolve_list(c, file, &call->args[i], &args[i], 1, NULL, NULL, 0);
+    }
+    for (size_t i = 0; i < f.h->sinks.n; i++) {
+        const KeyExpr *sink = &f.h->sinks.v[i];
+        KeyExpr out = *sink;
+        if (out.attr_const && !settle_attr(c, f.file, &out))
+            continue;
+        out.span = k->span;
+        out.op = -1;
+        out.via = NULL;
+        memset(&out.segs, 0, sizeof out.segs);
+        inline_helper(c, call, f, &sink->segs, args, &out.segs, 1);
+        bool from_caller = false;
+        for (size_t j = 0; j < out.segs.n; j++)
+            if (!(out.segs.v[j].flags & SEGF_HELPER))
+                from_caller = true;
+        if (from_caller)
+            VEC_PUSH(c->a, keys, out);
+    }
+}
+
 /* ---- tables ------------------------------------------------------------ */
 
 static TableKind table_kind_for(const Config *cfg, const char *name)
@@ -418,6 +464,10 @@ void resolve_project(ResolveFile *files, size_t n)
             KeyExpr ke = ir->extracted.v[k];
             if (ke.spread) {
                 expand_spread(&c, f, &ke, &ir->keys);
+                continue;
+            }
+            if (ke.call_site) {
+                expand_call_site(&c, f, &ke, &ir->keys);
                 continue;
             }
             if (ke.attr_const && !settle_attr(&c, f, &ke))
