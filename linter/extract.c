@@ -1964,8 +1964,10 @@ static void visit_ops(Ex *x, TSNode n)
         }
         return;
     }
-    if (!strcmp(t, "new_expression"))
-        sdk_command(x, n);
+    if (!strcmp(t, "new_expression")) {
+        if (!ex_lib_new(x, n))
+            sdk_command(x, n);
+    }
     else if (!strcmp(t, "call_expression"))
         call_expression(x, n);
 }

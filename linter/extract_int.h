@@ -58,6 +58,8 @@ void ex_key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int 
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, TSNode call);
+/* Same for `new X(...)` (dynamodb-toolbox entities). */
+bool ex_lib_new(Ex *x, TSNode newexpr);
 /* Segments of a library's key builder call (PatternHelpers.entityKey...);
  * false when `call` is not one. */
 bool ex_lib_key_call(Ex *x, TSNode call, SegList *out, int depth);

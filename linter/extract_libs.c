@@ -8,6 +8,8 @@
  *   @ddb-lib (seeds 001, 004)    PatternHelpers.entityKey/compositeKey/...,
  *                                createMultiAttributeKey, TableClient put/get/query/scan
  *   @aws-appsync/utils/dynamodb  get/put/update/remove({ key }), query({ query: { pk: { eq } } })
+ *   dynamodb-toolbox (v0)        new Entity({ attributes: { pk: { partitionKey: true, default } } }),
+ *                                entity.query(pk, { index, eq | beginsWith | between | gt ... })
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #define TURBINE "dynamodb-turbine"
 #define DDB_LIB "@ddb-lib/"
 #define APPSYNC "@aws-appsync/utils/dynamodb"
+#define TOOLBOX "dynamodb-toolbox"
 
 static bool imported_from(Ex *x, const char *local, const char *prefix)
 {
@@ -319,6 +322,98 @@ static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
     return false;
 }
 
+/* ---- dynamodb-toolbox (v0) ---------------------------------------------- */
+
+/* new Entity({ attributes: { id: { partitionKey: true, default: (d) => `A#${d.x}` } } }) */
+static bool toolbox_entity(Ex *x, TSNode newexpr)
+{
+    TSNode ctor = syn_field(newexpr, "constructor");
+    if (!syn_is(ctor, "identifier") || !imported_from(x, ex_ntext(x, ctor), TOOLBOX) ||
+        strcmp(ex_find_import(x, ex_ntext(x, ctor))->imported, "Entity"))
+        return false;
+    TSNode def = ex_follow(x, arg(newexpr, 0), NULL, NULL);
+    TSNode attrs = ex_follow(x, ex_find_prop(x, def, "attributes"), NULL, NULL);
+    if (!syn_is(attrs, "object"))
+        return false;
+    ex_consume(x, def);
+    ex_consume(x, attrs);
+    uint32_t cnt = ts_node_named_child_count(attrs);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(attrs, i);
+        TSNode spec = syn_unwrap(ex_prop_value(p));
+        const char *name = ex_prop_name(x, p);
+        if (!syn_is(spec, "object") || !name)
+            continue;
+        ex_consume(x, spec);
+        TSNode pkn = ex_find_prop(x, spec, "partitionKey");
+        TSNode skn = ex_find_prop(x, spec, "sortKey");
+        TSNode mapped = ex_find_prop(x, spec, "map");
+        const char *s;
+        int role = -1;
+        /* partitionKey: true for the table, partitionKey: 'GSI1' for an index */
+        if (!ts_node_is_null(pkn))
+            role = ex_text_eq(x, pkn, "true") ? ROLE_PK : ROLE_INDEX_PK;
+        else if (!ts_node_is_null(skn))
+            role = ex_text_eq(x, skn, "true") ? ROLE_SK : ROLE_INDEX_SK;
+        if (role < 0)
+            continue;
+        const char *attr = !ts_node_is_null(mapped) && ex_string_value(x, mapped, &s) ? s : name;
+        TSNode dflt = syn_unwrap(ex_find_prop(x, spec, "default"));
+        if (syn_is(dflt, "arrow_function") || syn_is(dflt, "function_expression")) {
+            TSNode body = syn_unwrap(syn_field(dflt, "body"));
+            if (syn_is(body, "statement_block")) {
+                TSNode ret = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+                body = syn_is(ret, "return_statement") ? syn_unwrap(ts_node_named_child(ret, 0))
+                                                       : (TSNode){0};
+            }
+            if (!ts_node_is_null(body) && ex_value_can_be_key(body))
+                ex_add_key(x, body, (KeyRole)role, attr, SITE_ENTITY, -1, COND_NONE);
+        } else if (!ts_node_is_null(dflt) && ex_value_can_be_key(dflt)) {
+            ex_add_key(x, dflt, (KeyRole)role, attr, SITE_ENTITY, -1, COND_NONE);
+        }
+    }
+    return true;
+}
+
+/* entity.query(pk, { index, eq | beginsWith | between | gt | gte | lt | lte }) */
+static bool toolbox_query(Ex *x, TSNode call, const char *method)
+{
+    if (strcmp(method, "query"))
+        return false;
+    TSNode pk = syn_unwrap(arg(call, 0));
+    TSNode opts = ex_follow(x, arg(call, 1), NULL, NULL);
+    static const char *const shape[] = {"index", "eq", "beginsWith", "between", "gt", "gte",
+                                        "lt", "lte", NULL};
+    if (ts_node_is_null(pk) || !ex_value_can_be_key(pk) || syn_is(pk, "object") ||
+        !syn_is(opts, "object") || !ex_has_any_prop(x, opts, shape))
+        return false;
+    int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
+                       arena_printf(x->a, "%s.query", ex_receiver_name(x, syn_field(call, "function"))));
+    const char *index = index_name(x, opts, "index");
+    x->ir->ops.v[op].index = index;
+    ex_consume(x, opts);
+    ex_add_key(x, pk, index ? ROLE_INDEX_PK : ROLE_PK, index ? "index-pk" : "pk", SITE_CONDITION,
+               op, COND_EQ);
+    static const struct { const char *name; CondOp op; } conds[] = {
+        {"eq", COND_EQ}, {"beginsWith", COND_BEGINS_WITH}, {"gt", COND_GT}, {"gte", COND_GE},
+        {"lt", COND_LT}, {"lte", COND_LE}, {"between", COND_BETWEEN}};
+    for (size_t i = 0; i < sizeof conds / sizeof *conds; i++) {
+        TSNode v = syn_unwrap(ex_find_prop(x, opts, conds[i].name));
+        if (ts_node_is_null(v))
+            continue;
+        KeyRole role = index ? ROLE_INDEX_SK : ROLE_SK;
+        const char *attr = index ? "index-sk" : "sk";
+        if (conds[i].op == COND_BETWEEN && syn_is(v, "array")) {
+            for (uint32_t j = 0; j < ts_node_named_child_count(v) && j < 2; j++)
+                ex_add_key(x, ts_node_named_child(v, j), role, attr, SITE_CONDITION, op,
+                           COND_BETWEEN);
+        } else if (ex_value_can_be_key(v)) {
+            ex_add_key(x, v, role, attr, SITE_CONDITION, op, conds[i].op);
+        }
+    }
+    return true;
+}
+
 /* ---- configured wrappers --------------------------------------------------- */
 
 /* "1.keyCondition": argument 1's property keyCondition; "0": argument 0. */
@@ -408,7 +503,14 @@ bool ex_lib_call(Ex *x, TSNode call)
             return true;
     if (file_imports(x, DDB_LIB) && ddblib_table_call(x, call, name))
         return true;
+    if (toolbox_query(x, call, name))
+        return true;
     return false;
+}
+
+bool ex_lib_new(Ex *x, TSNode newexpr)
+{
+    return toolbox_entity(x, newexpr);
 }
 
 bool ex_lib_key_call(Ex *x, TSNode call, SegList *out, int depth)

@@ -152,6 +152,7 @@ typedef enum OpApi {
     API_DDB_LIB,     /* @ddb-lib TableClient */
     API_APPSYNC,     /* @aws-appsync/utils/dynamodb (JS resolvers) */
     API_WRAPPER,     /* a wrapper declared in .keylint.yml */
+    API_TOOLBOX,     /* dynamodb-toolbox entities */
 } OpApi;
 
 typedef enum TableKind {

@@ -79,6 +79,7 @@ typedef struct Found {
     const char *quoted; /* the inline text shown in the message */
     const char *token;  /* the prefix token alone */
     char sep;           /* the separator after it, 0 when a value follows */
+    size_t off;         /* where `quoted` starts in its segment's text */
 } Found;
 
 /* (a) An entity prefix token in segment `m` (inline text inside text part
@@ -114,12 +115,73 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
                 out->sep = value_follows ? 0 : after;
                 size_t qend = tok_end + (out->sep && tok_end < end ? 1 : 0);
                 out->quoted = arena_strndup(a, t + i, qend - i);
+                out->off = i - base;
                 return true;
             }
         }
         i = tok_end;
     }
     return false;
+}
+
+/* ---- machine-applicable edits (Diagnostic.has_edit) ----------------------
+ * Offered only when unambiguous: the inline text sits in a template
+ * literal of the key itself, written exactly as its text (no escapes, one
+ * line), and the constant that replaces it is declared in or imported into
+ * this file and is the only project constant holding that text (for a
+ * hard-coded separator: the separator constant the project's keys use).
+ * The edit writes `${NAME}` over the inline text; anything else keeps the
+ * suggestion in `fix` only. */
+
+/* `name` ("ORDER_PREFIX", "Prefix.ORDER") can be written in this file. */
+static bool name_in_scope(const FileIR *ir, const char *name)
+{
+    size_t head = strcspn(name, ".");
+    for (size_t i = 0; i < ir->imports.n; i++) {
+        const char *l = ir->imports.v[i].local;
+        if (l && strlen(l) == head && !strncmp(l, name, head))
+            return true;
+    }
+    for (size_t i = 0; i < ir->consts.n; i++)
+        if (ir->consts.v[i].name && !strcmp(ir->consts.v[i].name, name))
+            return true;
+    return false;
+}
+
+/* How many differently named project constants hold `text`. */
+static size_t consts_holding(const ProjectFacts *f, const char *text)
+{
+    size_t n = 0;
+    for (size_t i = 0; f && i < f->const_texts.n; i++)
+        if (!strcmp(f->const_texts.v[i].text, text))
+            n++;
+    return n;
+}
+
+/* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
+ * with `${name}`, when the segment is template text written as is. */
+static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s,
+                          size_t off, const char *old, const char *name,
+                          Diagnostic *d)
+{
+    if (k->build != BUILD_TEMPLATE || !name_in_scope(ctx->file, name))
+        return;
+    const Span *in = k->via ? &k->via_span : &k->span;
+    const Span *ss = &s->span;
+    size_t tl = strlen(s->text), ol = strlen(old);
+    if (ss->start_byte < in->start_byte || ss->end_byte > in->end_byte ||
+        ss->end_byte - ss->start_byte != tl || ss->start_row != ss->end_row ||
+        off + ol > tl || strncmp(s->text + off, old, ol))
+        return;
+    Span e = *ss;
+    e.start_byte += (uint32_t)off;
+    e.start_col += (uint32_t)off;
+    e.end_byte = e.start_byte + (uint32_t)ol;
+    e.end_col = e.start_col + (uint32_t)ol;
+    d->has_edit = true;
+    d->edit_span = e;
+    d->edit_old = arena_strdup(ctx->out->arena, old);
+    d->edit_text = arena_printf(ctx->out->arena, "${%s}", name);
 }
 
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
@@ -158,6 +220,8 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                         fd->quoted, others, where, render, name, holds);
         d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
                               fd->quoted, replacement);
+        if (!strcmp(held, fd->quoted) && consts_holding(f, held) == 1)
+            template_edit(ctx, k, s, fd->off, fd->quoted, name, d);
     } else {
         rule_report(ctx, s->span,
                     "inline key prefix '%s'%s in %s %s; define it once as a "
@@ -181,7 +245,31 @@ static bool hard_coded_separator(const KeyExpr *k, size_t i, const char *sep)
            hole_or_const(neighbour(&k->segs, i, +1));
 }
 
-static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+/* Where hard_coded_separator found the separator in segment i's text. */
+static size_t separator_offset(const KeyExpr *k, size_t i, const char *sep)
+{
+    const Seg *s = &k->segs.v[i];
+    size_t n = strlen(s->text), m = strlen(sep);
+    if (!strcmp(s->text, sep) ||
+        (!strncmp(s->text, sep, m) && hole_or_const(neighbour(&k->segs, i, -1))))
+        return 0;
+    return n - m;
+}
+
+/* Inline text already reported in this file: a literal that flows into
+ * several keys (`sk = `${pk}#X``) is written, and reported, once. */
+typedef VEC(uint32_t) Reported;
+
+static bool once(Arena *a, Reported *r, const Seg *s)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i] == s->span.start_byte)
+            return false;
+    VEC_PUSH(a, r, s->span.start_byte);
+    return true;
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Reported *done)
 {
     const Config *cfg = ctx->config;
     const ProjectFacts *f = ctx->facts;
@@ -228,7 +316,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                 continue;
             }
             if (f && f->separator_const && f->separator_const_value &&
-                hard_coded_separator(k, m, f->separator_const_value)) {
+                hard_coded_separator(k, m, f->separator_const_value) && once(a, done, s)) {
                 Diagnostic *d = rule_report(
                     ctx, s->span,
                     "hard-coded '%s' in %s %s where the project uses %s",
@@ -238,10 +326,13 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                                       "replace '%s' with ${%s}",
                                       f->separator_const_value,
                                       f->separator_const);
+                template_edit(ctx, k, s,
+                              separator_offset(k, m, f->separator_const_value),
+                              f->separator_const_value, f->separator_const, d);
             }
         }
     }
-    if (first)
+    if (first && once(a, done, first))
         report_prefix(ctx, a, k, first, &first_fd, render,
                       others[0] ? arena_printf(a, " (and %s)", others) : "");
 }
@@ -252,9 +343,10 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
+    Reported done = {0};
     for (size_t i = 0; i < file->keys.n; i++)
         if (site_applies(file->keys.v[i].site))
-            check_key(ctx, a, &file->keys.v[i]);
+            check_key(ctx, a, &file->keys.v[i], &done);
     arena_free(a);
 }
 
