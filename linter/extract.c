@@ -20,6 +20,7 @@
 #include "ddbexpr.h"
 #include "extract_int.h"
 #include "syntax.h"
+#include "tables.h"
 #include "walk.h"
 
 const TSLanguage *tree_sitter_typescript(void);
@@ -35,10 +36,89 @@ enum {
 
 
 
+/* ---- parents ------------------------------------------------------------- */
+
+static size_t parent_slot(const Ex *x, const void *id)
+{
+    uintptr_t h = (uintptr_t)id;
+    h ^= h >> 17;
+    h *= 0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 7) & (x->parents_cap - 1);
+    while (x->parents[i].id && x->parents[i].id != id)
+        i = (i + 1) & (x->parents_cap - 1);
+    return i;
+}
+
+/* One cursor walk records every node's parent (an explicit stack of the
+ * ancestors; no recursion) and the named nodes in preorder, which the
+ * passes then visit as an array. */
+static void build_parents(Ex *x, TSNode root)
+{
+    typedef struct { const void *id; TSNode parent; } Pair;
+    VEC(Pair) pairs = {0};
+    VEC(TSNode) stack = {0};
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    VEC_PUSH(x->a, &stack, root);
+    VEC_PUSH(x->a, &x->nodes, root);
+    for (;;) {
+        bool moved = ts_tree_cursor_goto_first_child(&c);
+        if (!moved) {
+            for (;;) {
+                if (ts_tree_cursor_goto_next_sibling(&c)) {
+                    stack.n--;
+                    moved = true;
+                    break;
+                }
+                if (!ts_tree_cursor_goto_parent(&c))
+                    break;
+                stack.n--;
+            }
+        }
+        if (!moved)
+            break;
+        TSNode n = ts_tree_cursor_current_node(&c);
+        VEC_PUSH(x->a, &pairs, ((Pair){n.id, stack.v[stack.n - 1]}));
+        VEC_PUSH(x->a, &stack, n);
+        if (ts_node_is_named(n))
+            VEC_PUSH(x->a, &x->nodes, n);
+    }
+    ts_tree_cursor_delete(&c);
+    x->parents_cap = 16;
+    while (x->parents_cap < pairs.n * 2)
+        x->parents_cap *= 2;
+    x->parents = arena_alloc(x->a, x->parents_cap * sizeof *x->parents);
+    for (size_t i = 0; i < pairs.n; i++) {
+        size_t slot = parent_slot(x, pairs.v[i].id);
+        x->parents[slot] = (ParentSlot){pairs.v[i].id, pairs.v[i].parent};
+    }
+}
+
+TSNode ex_parent(Ex *x, TSNode n)
+{
+    if (x->parents_cap && n.id) {
+        size_t i = parent_slot(x, n.id);
+        if (x->parents[i].id == n.id)
+            return x->parents[i].parent;
+    }
+    return ts_node_parent(n);
+}
+
 /* ---- node helpers (syntax.h, bound to this file's source) -------------- */
 
 static bool is(TSNode n, const char *type) { return syn_is(n, type); }
-static TSNode field(TSNode n, const char *name) { return syn_field(n, name); }
+TSNode ex_field(Ex *x, TSNode n, const char *name)
+{
+    for (size_t i = 0; i < x->nfields; i++)
+        if (x->fields[i].name == name)
+            return ts_node_child_by_field_id(n, x->fields[i].id);
+    TSFieldId id = ts_language_field_id_for_name(x->lang, name, (uint32_t)strlen(name));
+    if (x->nfields < sizeof x->fields / sizeof *x->fields) {
+        x->fields[x->nfields].name = name;
+        x->fields[x->nfields++].id = id;
+    }
+    return ts_node_child_by_field_id(n, id);
+}
+#define field(n, name) ex_field(x, (n), (name))
 static Span nspan(TSNode n) { return syn_span(n); }
 static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
 static bool is_function_node(TSNode n) { return syn_is_function(n); }
@@ -257,7 +337,7 @@ static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_mo
 {
     Binding b = {0};
     uint32_t at = ts_node_start_byte(use);
-    TSNode p = ts_node_parent(use);
+    TSNode p = ex_parent(x, use);
     for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
         const char *t = ts_node_type(p);
         bool block = !strcmp(t, "statement_block") || !strcmp(t, "switch_case") ||
@@ -281,7 +361,7 @@ static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_mo
         }
         if (module)
             break;
-        p = ts_node_parent(p);
+        p = ex_parent(x, p);
     }
     return b;
 }
@@ -509,8 +589,8 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
                         all_text = false;
                     carried |= inner.v[i].flags & (SEGF_VERSIONED | SEGF_DATE | SEGF_TENANT);
                 }
-                bool named_const = all_text && is(ts_node_parent(b.decl), "lexical_declaration") &&
-                                   ex_text_eq(x, ts_node_child(ts_node_parent(b.decl), 0), "const");
+                bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
+                                   ex_text_eq(x, ts_node_child(ex_parent(x, b.decl), 0), "const");
                 if (all_text || key_named(name)) {
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
@@ -736,7 +816,7 @@ static void key_sink(Ex *x, TSNode at, const KeyExpr *k)
         return;
     TSNode fn = at;
     for (int i = 0; i < 256 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
-        fn = ts_node_parent(fn);
+        fn = ex_parent(x, fn);
     if (ts_node_is_null(fn) || !is_function_node(fn))
         return;
     HelperDef *h = function_def(x, fn);
@@ -807,7 +887,7 @@ const char *ex_prop_name(Ex *x, TSNode prop)
     return NULL;
 }
 
-TSNode ex_prop_value(TSNode prop)
+TSNode ex_prop_value(Ex *x, TSNode prop)
 {
     if (is(prop, "shorthand_property_identifier"))
         return prop;
@@ -844,7 +924,7 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
     const char *suffix = "";
     TSNode n = obj;
     for (int i = 0; i < 8; i++) {
-        TSNode p = ts_node_parent(n);
+        TSNode p = ex_parent(x, n);
         if (is(p, "variable_declarator")) {
             *decl = p;
             TSNode name = field(p, "name");
@@ -855,7 +935,7 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
         if (!is(p, "pair"))
             return NULL;
         const char *k = ex_prop_name(x, p);
-        TSNode outer = ts_node_parent(p);
+        TSNode outer = ex_parent(x, p);
         if (!k || !is(outer, "object"))
             return NULL;
         suffix = arena_printf(x->a, ".%s%s", k, suffix);
@@ -864,45 +944,66 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
     return NULL;
 }
 
-/* The last `path.name = value` assignment in the block that declares the
- * object stored at `path` (params objects completed before the call). */
+/* Every `path.prop = value` assignment after the declaration of the object
+ * stored at `path`, in the declaration's block (nested statements too, not
+ * nested functions): params objects completed before the call. Collected
+ * once per object. */
+static const Assigned *assignments_of(Ex *x, TSNode obj)
+{
+    uint32_t at = ts_node_start_byte(obj);
+    for (size_t i = 0; i < x->assigned.n; i++)
+        if (x->assigned.v[i].obj == at)
+            return &x->assigned.v[i];
+    Assigned as = {.obj = at};
+    TSNode decl = {0};
+    as.path = owner_path(x, obj, &decl);
+    /* declarator -> declaration -> (export ->) block */
+    TSNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
+    if (as.path && is(block, "export_statement"))
+        block = ex_parent(x, block);
+    if (as.path && !ts_node_is_null(block)) {
+        size_t pl = strlen(as.path);
+        TSTreeCursor c = ts_tree_cursor_new(block);
+        uint32_t after = ts_node_end_byte(decl);
+        bool more = ts_tree_cursor_goto_first_child(&c);
+        while (more) {
+            TSNode cur = ts_tree_cursor_current_node(&c);
+            bool descend = ts_node_end_byte(cur) > after && !is_function_node(cur);
+            if (is(cur, "assignment_expression") && ts_node_start_byte(cur) > after) {
+                const char *left = member_path(x, field(cur, "left"), 0);
+                if (left && !strncmp(left, as.path, pl) && left[pl] == '.') {
+                    AssignedProp ap = {left + pl + 1, field(cur, "right")};
+                    VEC_PUSH(x->a, &as.props, ap);
+                }
+                descend = false;
+            }
+            if (descend && ts_tree_cursor_goto_first_child(&c))
+                continue;
+            while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
+                if (!ts_tree_cursor_goto_parent(&c) ||
+                    ts_node_eq(ts_tree_cursor_current_node(&c), block))
+                    break;
+            if (ts_node_eq(ts_tree_cursor_current_node(&c), block))
+                break;
+        }
+        ts_tree_cursor_delete(&c);
+    }
+    VEC_PUSH(x->a, &x->assigned, as);
+    return &x->assigned.v[x->assigned.n - 1];
+}
+
+/* The last later assignment of `name` to the object, or a null node. */
 static TSNode assigned_prop(Ex *x, TSNode obj, const char *name)
 {
-    TSNode none = {0}, decl = {0}, found = {0};
-    const char *path = owner_path(x, obj, &decl);
-    if (!path)
-        return none;
-    const char *want = arena_printf(x->a, "%s.%s", path, name);
-    /* declarator -> declaration -> (export ->) block */
-    TSNode block = ts_node_parent(ts_node_parent(decl));
-    if (is(block, "export_statement"))
-        block = ts_node_parent(block);
-    if (ts_node_is_null(block))
-        return none;
-    /* statements after the declaration in its block, and what they nest
-     * (if/else, loops), but not nested functions */
-    TSTreeCursor c = ts_tree_cursor_new(block);
-    uint32_t after = ts_node_end_byte(decl);
-    bool more = ts_tree_cursor_goto_first_child(&c);
-    while (more) {
-        TSNode cur = ts_tree_cursor_current_node(&c);
-        bool descend = ts_node_end_byte(cur) > after && !is_function_node(cur);
-        if (is(cur, "assignment_expression") && ts_node_start_byte(cur) > after) {
-            const char *left = member_path(x, field(cur, "left"), 0);
-            if (left && !strcmp(left, want))
-                found = field(cur, "right");
-            descend = false;
-        }
-        if (descend && ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
-            if (!ts_tree_cursor_goto_parent(&c) ||
-                ts_node_eq(ts_tree_cursor_current_node(&c), block))
-                break;
-        if (ts_node_eq(ts_tree_cursor_current_node(&c), block))
-            break;
-    }
-    ts_tree_cursor_delete(&c);
+    TSNode found = {0};
+    /* only objects stored in a variable (or a property of one) */
+    TSNode p = ex_parent(x, obj);
+    if (!is(p, "variable_declarator") && !is(p, "pair"))
+        return found;
+    const Assigned *as = assignments_of(x, obj);
+    for (size_t i = 0; i < as->props.n; i++)
+        if (!strcmp(as->props.v[i].name, name))
+            found = as->props.v[i].value;
     return found;
 }
 
@@ -925,9 +1026,20 @@ static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
                 hit = v;
             continue;
         }
+        if (is(p, "shorthand_property_identifier")) {
+            if (ex_text_eq(x, p, name))
+                hit = p;
+            continue;
+        }
+        TSNode k = is(p, "pair") ? field(p, "key") : (TSNode){0};
+        if (is(k, "property_identifier")) { /* no copy for the common case */
+            if (ex_text_eq(x, k, name))
+                hit = field(p, "value");
+            continue;
+        }
         const char *pn = ex_prop_name(x, p);
         if (pn && !strcmp(pn, name))
-            hit = ex_prop_value(p);
+            hit = ex_prop_value(x, p);
     }
     return hit;
 }
@@ -1001,7 +1113,7 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
         bool deferred = role < 0 && name && name[0] == '[';
         if (role < 0 && !deferred)
             continue;
-        TSNode v = ex_prop_value(p);
+        TSNode v = ex_prop_value(x, p);
         if (ts_node_is_null(v) || !ex_value_can_be_key(v))
             continue;
         TSNode av = ex_attribute_value(x, v);
@@ -1434,27 +1546,27 @@ static const char *function_name(Ex *x, TSNode fn, bool *exported)
 {
     *exported = false;
     const char *name = NULL;
-    TSNode p = ts_node_parent(fn);
+    TSNode p = ex_parent(x, fn);
     if (is(fn, "function_declaration") || is(fn, "generator_function_declaration")) {
         name = ex_ntext(x, field(fn, "name"));
     } else if (is(fn, "method_definition")) {
-        TSNode body = ts_node_parent(fn), cls = ts_node_parent(body);
+        TSNode body = ex_parent(x, fn), cls = ex_parent(x, body);
         if (!is(body, "class_body") || ts_node_is_null(field(cls, "name")))
             return NULL;
         name = arena_printf(x->a, "%s.%s", ex_ntext(x, field(cls, "name")),
                             ex_ntext(x, field(fn, "name")));
-        p = ts_node_parent(cls);
+        p = ex_parent(x, cls);
     } else if (is(p, "variable_declarator")) {
         TSNode n = field(p, "name");
         if (!is(n, "identifier"))
             return NULL;
         name = ex_ntext(x, n);
-        p = ts_node_parent(ts_node_parent(p));
+        p = ex_parent(x, ex_parent(x, p));
     } else {
         return NULL;
     }
     *exported = is(p, "export_statement") ||
-                (is(fn, "function_declaration") && is(ts_node_parent(fn), "export_statement"));
+                (is(fn, "function_declaration") && is(ex_parent(x, fn), "export_statement"));
     return name;
 }
 
@@ -1711,7 +1823,7 @@ static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
         TSNode p = ts_node_named_child(obj, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = unwrap(ex_prop_value(p));
+        TSNode v = unwrap(ex_prop_value(x, p));
         if (role < 0 || ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         HelperField f = {.attr = name, .role = (KeyRole)role};
@@ -1931,26 +2043,11 @@ static void module_pass(Ex *x, TSNode root)
 
 typedef void (*Visit)(Ex *x, TSNode n);
 
-static void walk(Ex *x, TSNode root, Visit visit)
+/* Every named node in preorder (recorded by build_parents). */
+static void walk(Ex *x, Visit visit)
 {
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (ts_node_is_named(n))
-            visit(x, n);
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        bool next = false;
-        do {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                next = true;
-                break;
-            }
-        } while (ts_tree_cursor_goto_parent(&c));
-        if (!next)
-            break;
-    }
-    ts_tree_cursor_delete(&c);
+    for (size_t i = 0; i < x->nodes.n; i++)
+        visit(x, x->nodes.v[i]);
 }
 
 static void visit_ops(Ex *x, TSNode n)
@@ -1973,9 +2070,9 @@ static void visit_ops(Ex *x, TSNode n)
 }
 
 /* Is this object literal what a function returns? */
-static bool is_returned(TSNode obj)
+static bool is_returned(Ex *x, TSNode obj)
 {
-    TSNode p = ts_node_parent(obj);
+    TSNode p = ex_parent(x, obj);
     for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
         const char *t = ts_node_type(p);
         if (!strcmp(t, "return_statement"))
@@ -1985,7 +2082,7 @@ static bool is_returned(TSNode obj)
         if (strcmp(t, "parenthesized_expression") && strcmp(t, "as_expression") &&
             strcmp(t, "satisfies_expression"))
             return false;
-        p = ts_node_parent(p);
+        p = ex_parent(x, p);
     }
     return false;
 }
@@ -2000,10 +2097,10 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
                                         "delete", "remove", "update", "exists", "scan",
                                         "batch", "transact", NULL};
     *found = false;
-    TSNode args = ts_node_parent(obj);
+    TSNode args = ex_parent(x, obj);
     if (!is(args, "arguments"))
         return SITE_OBJECT;
-    TSNode call = ts_node_parent(args);
+    TSNode call = ex_parent(x, args);
     if (!is(call, "call_expression"))
         return SITE_OBJECT;
     TSNode fn = unwrap(field(call, "function"));
@@ -2056,10 +2153,10 @@ static bool passed_to_non_data_call(Ex *x, TSNode obj)
         "callback", "cb", "done", "next", "resolve", "reject", "json", "send", "end",
         "render", "log", "info", "warn", "error", "debug", "trace", "stringify", "expect",
         "toEqual", "toStrictEqual", "toMatchObject", "toHaveBeenCalledWith", "emit", NULL};
-    TSNode args = ts_node_parent(obj);
+    TSNode args = ex_parent(x, obj);
     if (!is(args, "arguments"))
         return false;
-    TSNode call = ts_node_parent(args);
+    TSNode call = ex_parent(x, args);
     TSNode fn = unwrap(field(call, "function"));
     const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
                      : is(fn, "identifier")        ? ex_ntext(x, fn)
@@ -2073,7 +2170,7 @@ static bool passed_to_non_data_call(Ex *x, TSNode obj)
 /* `const row = {...}; ... return row;` (or return f(row)) in a function. */
 static bool returned_through_variable(Ex *x, TSNode obj)
 {
-    TSNode decl = ts_node_parent(obj);
+    TSNode decl = ex_parent(x, obj);
     if (!is(decl, "variable_declarator"))
         return false;
     TSNode name = field(decl, "name");
@@ -2083,7 +2180,7 @@ static bool returned_through_variable(Ex *x, TSNode obj)
     size_t vl = strlen(var);
     TSNode p = decl;
     for (int i = 0; i < 64 && !ts_node_is_null(p) && !is_function_node(p); i++)
-        p = ts_node_parent(p);
+        p = ex_parent(x, p);
     if (ts_node_is_null(p))
         return false;
     TSNode body = field(p, "body");
@@ -2118,7 +2215,7 @@ static void params_op(Ex *x, TSNode obj)
 {
     OpKind kind = OP_GET;
     const char *callee = "params";
-    TSNode pair = ts_node_parent(obj);
+    TSNode pair = ex_parent(x, obj);
     const char *wrapper = is(pair, "pair") ? ex_prop_name(x, pair) : NULL;
     if (!ts_node_is_null(ex_find_prop(x, obj, "KeyConditionExpression")))
         kind = OP_QUERY;
@@ -2157,7 +2254,7 @@ static void visit_objects(Ex *x, TSNode n)
         int role = key_role_for_name(x->cfg, pn);
         if (role < 0 && !(pn && pn[0] == '['))
             continue;
-        TSNode v = unwrap(ex_prop_value(p));
+        TSNode v = unwrap(ex_prop_value(x, p));
         if (ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         keys++;
@@ -2168,7 +2265,7 @@ static void visit_objects(Ex *x, TSNode n)
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);
-    if (!at_call && (is_returned(n) || returned_through_variable(x, n)))
+    if (!at_call && (is_returned(x, n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
     ex_key_object(x, n, site, -1);
 }
@@ -2209,8 +2306,8 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     ir->path = arena_strdup(a, path);
 
     TSParser *parser = ts_parser_new();
-    ts_parser_set_language(parser, is_tsx_path(path) ? tree_sitter_tsx()
-                                                     : tree_sitter_typescript());
+    const TSLanguage *lang = is_tsx_path(path) ? tree_sitter_tsx() : tree_sitter_typescript();
+    ts_parser_set_language(parser, lang);
     TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
     ts_parser_delete(parser);
     if (!tree) {
@@ -2228,10 +2325,13 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         ts_tree_delete(tree);
         return ir;
     }
-    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
+            .lang = lang};
+    build_parents(&x, root);
     module_pass(&x, root);
-    walk(&x, root, visit_ops);
-    walk(&x, root, visit_objects);
+    walk(&x, visit_ops);
+    walk(&x, visit_objects);
+    extract_tables(&x.source, root, ir, cfg); /* tables in code: linter/tables.c */
     ts_tree_delete(tree);
     return ir;
 }

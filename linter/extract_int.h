@@ -18,7 +18,39 @@ typedef struct Ex {
     size_t len;
     const Config *cfg;
     VEC(uint32_t) consumed; /* start bytes of object literals already read */
+    /* Every node's parent, built once (ts_node_parent walks from the root
+     * on every call): an open-addressing table keyed by node id. */
+    struct ParentSlot *parents;
+    size_t parents_cap;
+    VEC(TSNode) nodes;      /* named nodes in preorder */
+    /* Later `var.prop = value` assignments of params objects, per object. */
+    VEC(struct Assigned) assigned;
+    /* Field ids by name (names are literals: cached by pointer). */
+    struct { const char *name; TSFieldId id; } fields[48];
+    size_t nfields;
+    const TSLanguage *lang;
 } Ex;
+
+typedef struct ParentSlot {
+    const void *id;
+    TSNode parent;
+} ParentSlot;
+
+typedef struct Assigned {
+    uint32_t obj;         /* start byte of the object literal */
+    const char *path;     /* where it is stored ("params.Key"), NULL if not */
+    VEC(struct AssignedProp) props;
+} Assigned;
+
+typedef struct AssignedProp {
+    const char *name;
+    TSNode value;
+} AssignedProp;
+
+/* The parent of a node of this file's tree. */
+TSNode ex_parent(Ex *x, TSNode n);
+/* A node's child by field name (`name` a string literal). */
+TSNode ex_field(Ex *x, TSNode n, const char *name);
 
 /* Node text and strings (copies in the file's arena). */
 const char *ex_ntext(Ex *x, TSNode n);
@@ -33,7 +65,7 @@ TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span);
 /* Object literal properties (spreads and later `v.p = x` included). */
 TSNode ex_find_prop(Ex *x, TSNode obj, const char *name);
 const char *ex_prop_name(Ex *x, TSNode prop);
-TSNode ex_prop_value(TSNode prop);
+TSNode ex_prop_value(Ex *x, TSNode prop);
 bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names);
 bool ex_value_can_be_key(TSNode v);
 bool ex_is_string_like(TSNode n);
