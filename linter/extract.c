@@ -758,7 +758,9 @@ void ex_consume(Ex *x, TSNode obj)
 TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span)
 {
     n = unwrap(n);
-    for (int hop = 0; hop < MAX_BINDING_HOPS && is(n, "identifier"); hop++) {
+    for (int hop = 0; hop < MAX_BINDING_HOPS &&
+                      (is(n, "identifier") || is(n, "shorthand_property_identifier"));
+         hop++) {
         const char *name = ex_ntext(x, n);
         Binding b = find_binding(x, n, name, true);
         if (!b.found || b.param || ts_node_is_null(b.value))
@@ -2202,6 +2204,39 @@ static bool returned_through_variable(Ex *x, TSNode obj)
     return false;
 }
 
+/* `const item = {...}; await db.putItem(table, item); return item;` - the
+ * object goes to a data-access call in its function: a key at that call's
+ * site, whatever the function returns afterwards. */
+static bool variable_passed_to_data_call(Ex *x, TSNode obj, KeySite *site)
+{
+    TSNode decl = ex_parent(x, obj);
+    if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
+        return false;
+    const char *var = ex_ntext(x, field(decl, "name"));
+    TSNode fn = decl;
+    for (int i = 0; i < 64 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
+        fn = ex_parent(x, fn);
+    if (ts_node_is_null(fn))
+        return false;
+    uint32_t from = ts_node_end_byte(decl), to = ts_node_end_byte(fn);
+    for (size_t i = 0; i < x->nodes.n; i++) {
+        TSNode n = x->nodes.v[i];
+        uint32_t b = ts_node_start_byte(n);
+        if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
+            continue;
+        TSNode args = ex_parent(x, n);
+        if (!is(args, "arguments"))
+            continue;
+        bool found;
+        KeySite s = call_site_of(x, n, &found);
+        if (found) {
+            *site = s;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* An object with the SDK's own parameter names is a data operation's
  * parameters wherever it is built (`{ Delete: { TableName, Key } }`
  * pushed into TransactItems later, params assembled for a wrapper). */
@@ -2232,6 +2267,8 @@ static void params_op(Ex *x, TSNode obj)
     int op = ex_add_op(x, kind, API_SDK_V3, obj, callee);
     params_object(x, obj, op);
 }
+
+static bool variable_passed_to_data_call(Ex *x, TSNode obj, KeySite *site);
 
 static void visit_objects(Ex *x, TSNode n)
 {
@@ -2265,6 +2302,8 @@ static void visit_objects(Ex *x, TSNode n)
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);
+    if (!at_call)
+        at_call = variable_passed_to_data_call(x, n, &site);
     if (!at_call && (is_returned(x, n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
     ex_key_object(x, n, site, -1);

@@ -312,11 +312,14 @@ static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
         const char *index = index_name(x, obj, "index");
         x->ir->ops.v[op].index = index;
         TSNode key = ex_find_prop(x, obj, "key");
+        TSNode item = ex_find_prop(x, obj, "item");
         TSNode q = ex_find_prop(x, obj, "query");
         if (!ts_node_is_null(q))
             condition_object(x, q, op, index != NULL);
         if (!ts_node_is_null(key))
             ex_key_object(x, key, fns[i].kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
+        if (!ts_node_is_null(item))
+            ex_key_object(x, item, SITE_WRITE, op);
         return true;
     }
     return false;

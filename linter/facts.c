@@ -151,10 +151,14 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             add_const_def(f, a, &set, &file->consts.v[i]);
         for (size_t i = 0; i < file->ops.n; i++) {
             const StrList *sets = &file->ops.v[i].sets;
-            for (size_t j = 0; j < sets->n; j++)
+            const char *entity = sets->n ? kf_op_entity(a, file, (int)i) : NULL;
+            for (size_t j = 0; j < sets->n; j++) {
                 if (!strlist_has(&f->updated_attrs, sets->v[j]))
                     strlist_push(a, &f->updated_attrs,
                                  arena_strdup(a, sets->v[j]));
+                UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity)};
+                VEC_PUSH(a, &f->updates, u);
+            }
         }
         for (size_t i = 0; i < file->keys.n; i++)
             key_facts(f, a, &file->keys.v[i], cfg, &seps, &set);

@@ -595,3 +595,32 @@ const char *kf_role_noun(KeyRole r)
     }
     return "key";
 }
+
+const char *kf_op_entity(Arena *a, const FileIR *file, int op)
+{
+    if (!file || op < 0)
+        return NULL;
+    for (size_t i = 0; i < file->keys.n; i++) {
+        const KeyExpr *pk = &file->keys.v[i];
+        if (pk->op != op || pk->role != ROLE_PK)
+            continue;
+        KfKey key;
+        kf_flatten(a, &pk->segs, &key);
+        return kf_leading_prefix(a, &key);
+    }
+    return NULL;
+}
+
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k)
+{
+    if (k->op >= 0) {
+        const char *e = kf_op_entity(a, file, k->op);
+        if (e)
+            return e;
+    }
+    if (k->role != ROLE_PK)
+        return NULL;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    return kf_leading_prefix(a, &key);
+}

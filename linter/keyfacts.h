@@ -160,6 +160,12 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
  * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
 const char *kf_leading_prefix(Arena *a, const KfKey *k);
 
+/* The entity a key belongs to: the leading prefix of its operation's
+ * partition key (of the key itself when it is one); NULL if unknown. */
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k);
+/* The leading prefix of operation `op`'s partition key, NULL if unknown. */
+const char *kf_op_entity(Arena *a, const FileIR *file, int op);
+
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */
 bool kf_is_key_attr_name(const char *name, const Config *cfg);

@@ -12,10 +12,17 @@
 
 enum { MAX_RESOLVE_DEPTH = 12 };
 
+typedef struct UsedHelper {
+    size_t file;
+    const char *name;
+} UsedHelper;
+
 typedef struct Resolver {
     ResolveFile *files;
     size_t n;
     ModuleMap *mods;
+    Arena *scratch;          /* for this pass only */
+    VEC(UsedHelper) used;    /* helpers some key of the project calls */
 } Resolver;
 
 typedef struct Found {
@@ -147,7 +154,7 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
 /* ---- rewriting segments ------------------------------------------------ */
 
 typedef struct Ctx {
-    const Resolver *r;
+    Resolver *r;
     Arena *a;           /* the arena of the file being resolved */
     const Config *cfg;  /* its configuration */
 } Ctx;
@@ -191,9 +198,19 @@ static void mark(Ctx *c, Seg *s)
  * key, or one field of its returned object) resolved where the helper is
  * defined, its parameters replaced by the call's (resolved) arguments. The
  * helper's own text takes the call's position. */
+static void mark_used(Ctx *c, Found f)
+{
+    for (size_t i = 0; i < c->r->used.n; i++)
+        if (c->r->used.v[i].file == f.file && c->r->used.v[i].name == f.h->name)
+            return;
+    UsedHelper u = {f.file, f.h->name};
+    VEC_PUSH(c->r->scratch, &c->r->used, u);
+}
+
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
                           SegList *args, SegList *out, int depth)
 {
+    mark_used(c, f);
     SegList res = {0};
     resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
     for (size_t i = 0; i < res.n; i++) {
@@ -441,6 +458,39 @@ static void resolve_table(Ctx *c, size_t file, DataOp *op)
         op->table_kind = table_kind_for(c->cfg, op->table);
 }
 
+static bool helper_used(const Resolver *r, size_t file, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    for (size_t i = 0; i < r->used.n; i++) {
+        const UsedHelper *u = &r->used.v[i];
+        if (u->file != file)
+            continue;
+        if (!strcmp(u->name, name))
+            return true;
+        /* Class.method is also called as this.method inside the class */
+        if (dot && !strncmp(u->name, "this.", 5) && !strcmp(u->name + 5, dot + 1))
+            return true;
+    }
+    return false;
+}
+
+/* A helper's own key is judged only when the project uses the helper in a
+ * key: a function that formats a Redis or S3 key looks the same. */
+static void drop_unused_helpers(Resolver *r)
+{
+    for (size_t f = 0; f < r->n; f++) {
+        KeyExprList *keys = &r->files[f].ir->keys;
+        size_t w = 0;
+        for (size_t k = 0; k < keys->n; k++) {
+            const KeyExpr *ke = &keys->v[k];
+            if (ke->site == SITE_HELPER && ke->attr && !helper_used(r, f, ke->attr))
+                continue;
+            keys->v[w++] = keys->v[k];
+        }
+        keys->n = w;
+    }
+}
+
 void resolve_project(ResolveFile *files, size_t n)
 {
     Resolver r = {.files = files, .n = n};
@@ -450,6 +500,7 @@ void resolve_project(ResolveFile *files, size_t n)
     for (size_t i = 0; i < n; i++)
         paths[i] = files[i].abspath;
     r.mods = modmap_new(paths, n);
+    r.scratch = arena_new();
 
     /* Every file's keys are resolved from what extraction saw (raw), into
      * a fresh arena of the file's; other files' lookups read only the
@@ -480,6 +531,8 @@ void resolve_project(ResolveFile *files, size_t n)
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
     }
+    drop_unused_helpers(&r);
     modmap_free(r.mods);
+    arena_free(r.scratch);
     free(paths);
 }

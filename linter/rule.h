@@ -16,11 +16,19 @@ typedef struct ConstText {
     const char *name; /* "ORDER_PREFIX", "Prefix.ORDER" */
 } ConstText;
 
+typedef struct UpdatedAttr {
+    const char *attr;
+    const char *entity; /* "USER" for Key: { pk: `USER#${id}` }, or NULL */
+} UpdatedAttr;
+
 typedef struct ProjectFacts {
     /* Some partition key in the project carries a tenant segment. */
     bool has_tenant_keys;
     /* Attributes that an UpdateExpression somewhere in the project sets. */
     StrList updated_attrs;
+    /* The same, with the entity each update is on: the leading prefix of
+     * its partition key (NULL when not known). */
+    VEC(UpdatedAttr) updates;
     /* Name of a key-separator constant the project's keys use (e.g.
      * "KEY_SEPARATOR"), NULL if keys only use inline separators. */
     const char *separator_const;
@@ -53,6 +61,12 @@ typedef struct RuleContext {
     const Config *config;       /* the file's configuration */
     const ProjectFacts *facts;
     DiagList *out;
+    /* Tables (access-pattern rules): the table model of this file's
+     * configuration (its schema files plus the tables defined in the code
+     * it governs; schema.h) and project-wide access facts (access.h). NULL
+     * when the caller has none; the rules that need them are then silent. */
+    const struct TableModel *tables;
+    const struct AccessFacts *access;
 } RuleContext;
 
 struct RuleDesc {
@@ -60,12 +74,21 @@ struct RuleDesc {
     const char *summary;        /* one line */
     Severity default_severity;
     void (*check)(const RuleContext *ctx);
+    /* Optional: findings about a configuration's inputs rather than one
+     * source file (its schema files, its access patterns). Run once per
+     * configuration and analysis with ctx->file NULL (ctx->config,
+     * ctx->tables and ctx->access set); report with rule_report_at(). */
+    void (*check_project)(const RuleContext *ctx);
 };
 
 /* Emit a diagnostic for the rule in `ctx` at `span` of the current file.
  * Returns it so that a fix suggestion can be attached. */
 Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
                         ...) __attribute__((format(printf, 3, 4)));
+/* Emit a diagnostic for the rule in `ctx` at `span` of file `path` (a
+ * display path): for findings in schema and configuration files. */
+Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
+                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The registry: every rule, in id order, NULL-terminated. */
 extern const RuleDesc *const keylint_rules[];

@@ -1,6 +1,7 @@
 /* mutable-key-field: a table key (PK or SK) built from a field whose value
  * changes. Index keys are exempt: DynamoDB maintains them. */
 #include <string.h>
+#include <strings.h>
 
 #include "keyfacts.h"
 #include "rule.h"
@@ -16,18 +17,36 @@ static const char *configured_field(const char *name, const Config *cfg)
     return NULL;
 }
 
-/* `name` is an attribute some UpdateExpression of the project sets. */
-static bool updated_field(Arena *a, const char *name, const RuleContext *ctx)
+/* Names of other entities' ids (orgId, tenantCode, customer_id): an
+ * update that sets one on some item says nothing about another entity's
+ * key that holds it. */
+static bool id_like(const char *name)
+{
+    return kf_name_ends_with_word(name, "id") || kf_name_ends_with_word(name, "code") ||
+           kf_name_ends_with_word(name, "key");
+}
+
+/* `name` is an attribute an UpdateExpression of the project sets on the
+ * entity `entity` (a key's partition-key prefix): same entity, or either
+ * unknown for names that are not ids. */
+static bool updated_field(Arena *a, const char *name, const char *entity,
+                          const RuleContext *ctx)
 {
     const ProjectFacts *f = ctx->facts;
     if (!f || !name[0])
         return false;
-    for (size_t i = 0; i < f->updated_attrs.n; i++) {
-        const char *u = f->updated_attrs.v[i];
-        if (kf_is_key_attr_name(u, ctx->config))
+    for (size_t i = 0; i < f->updates.n; i++) {
+        const UpdatedAttr *u = &f->updates.v[i];
+        if (kf_is_key_attr_name(u->attr, ctx->config))
             continue;
-        if (!strcmp(kf_last_component(a, u), name))
+        if (strcmp(kf_last_component(a, u->attr), name))
+            continue;
+        if (u->entity && entity) {
+            if (!strcasecmp(u->entity, entity))
+                return true;
+        } else if (!id_like(name)) {
             return true;
+        }
     }
     return false;
 }
@@ -36,6 +55,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
+    const char *entity = kf_key_entity(a, ctx->file, k);
     for (size_t p = 0; p < key.n; p++) {
         if (!key.parts[p].hole)
             continue;
@@ -49,12 +69,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(last, ctx->config);
-        bool updated = updated_field(a, last, ctx);
+        bool updated = updated_field(a, last, entity, ctx);
         if (!field && !updated && s->name) {
             /* the variable the value flowed through */
             last = kf_last_component(a, s->name);
             field = configured_field(last, ctx->config);
-            updated = updated_field(a, last, ctx);
+            updated = updated_field(a, last, entity, ctx);
         }
         if (!field && !updated)
             continue;
