@@ -11,6 +11,18 @@ typedef struct Diagnostic {
     Span span;
     const char *message;
     const char *fix;     /* optional suggestion, NULL if none */
+    /* Optional machine-applicable fix (editors offer it as a quick fix),
+     * set only where it is unambiguous: replace the source text of
+     * edit_span in this diagnostic's file, which reads exactly edit_old,
+     * with edit_text (strings in the list's arena). An applier checks
+     * edit_old against the text first and offers nothing when it differs;
+     * when edit_old is an identifier written as an object shorthand
+     * property (`{ pk, sk }`), it keeps the property's name
+     * (`sk: <edit_text>`). has_edit is false when there is none. */
+    bool has_edit;
+    Span edit_span;
+    const char *edit_old;
+    const char *edit_text;
 } Diagnostic;
 
 /* The list owns every string it holds (its arena). */

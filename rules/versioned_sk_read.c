@@ -68,6 +68,45 @@ static const char *fix_arg(const KeyExpr *k, const Seg *why)
     return "sk";
 }
 
+/* The name removeSortKeyVersion is callable by in this file: its local
+ * name when imported (under any alias), `ns.removeSortKeyVersion` for a
+ * namespace import of the framework; NULL when it is not imported. A
+ * quick fix that needed a new import would also need the import
+ * statement's position, which the IR does not carry, so none is offered
+ * then (the suggestion stays in `fix`). */
+static const char *remover_name(Arena *a, const FileIR *ir)
+{
+    for (size_t i = 0; i < ir->imports.n; i++) {
+        const Import *im = &ir->imports.v[i];
+        if (im->imported && im->local && !strcmp(im->imported, "removeSortKeyVersion"))
+            return im->local;
+    }
+    for (size_t i = 0; i < ir->imports.n; i++) {
+        const Import *im = &ir->imports.v[i];
+        if (im->imported && im->local && im->source && !strcmp(im->imported, "*") &&
+            !strcmp(im->source, "@mbc-cqrs-serverless/core"))
+            return arena_printf(a, "%s.removeSortKeyVersion", im->local);
+    }
+    return NULL;
+}
+
+/* The sort key as written at the read: a variable (the key flowed through
+ * it) or a lone reference, whose source text is known; NULL otherwise. */
+static const char *value_text(const KeyExpr *k)
+{
+    size_t width = k->span.end_byte - k->span.start_byte;
+    if (k->span.start_row != k->span.end_row)
+        return NULL;
+    if (k->via && strlen(k->via) == width)
+        return k->via;
+    if (k->segs.n == 1 && k->segs.v[0].kind == SEG_REF && k->segs.v[0].text &&
+        k->segs.v[0].span.start_byte == k->span.start_byte &&
+        k->segs.v[0].span.end_byte == k->span.end_byte &&
+        strlen(k->segs.v[0].text) == width)
+        return k->segs.v[0].text;
+    return NULL;
+}
+
 static void check(const RuleContext *ctx)
 {
     const FileIR *file = ctx->file;
@@ -101,6 +140,16 @@ static void check(const RuleContext *ctx)
             render, describe(a, why, render, ctx->config), o->callee ? o->callee : "a read",
             arg);
         d->fix = arena_printf(ctx->out->arena, "removeSortKeyVersion(%s)", arg);
+        /* Machine-applicable: wrap the value read in removeSortKeyVersion
+         * when it is imported and the value's text is known. */
+        const char *remover = remover_name(a, file);
+        const char *old = value_text(k);
+        if (remover && old) {
+            d->has_edit = true;
+            d->edit_span = k->span;
+            d->edit_old = arena_strdup(ctx->out->arena, old);
+            d->edit_text = arena_printf(ctx->out->arena, "%s(%s)", remover, old);
+        }
     }
     arena_free(a);
 }
