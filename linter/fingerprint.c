@@ -1,0 +1,350 @@
+#include "fingerprint.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+size_t utf8_decode_one(const char *str, size_t n, uint32_t *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (n == 0)
+        return 0;
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v, min;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        v = c & 0x1F;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        v = c & 0x0F;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        v = c & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+const char *utf8_sanitize(Arena *a, const char *s)
+{
+    if (!s)
+        return "";
+    size_t n = strlen(s), bad = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t k = utf8_decode_one(s + i, n - i, &cp);
+        if (k == 0) {
+            bad++;
+            i++;
+        } else {
+            i += k;
+        }
+    }
+    if (bad == 0)
+        return s;
+    char *out = arena_alloc(a, n + bad * 2 + 1);
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t k = utf8_decode_one(s + i, n - i, &cp);
+        if (k == 0) {
+            memcpy(out + w, "\xEF\xBF\xBD", 3);
+            w += 3;
+            i++;
+        } else {
+            memcpy(out + w, s + i, k);
+            w += k;
+            i += k;
+        }
+    }
+    out[w] = '\0';
+    return out;
+}
+
+uint32_t utf16_column(const char *line, size_t len, uint32_t byte_col)
+{
+    size_t end = byte_col < len ? byte_col : len;
+    uint32_t units = 0;
+    for (size_t i = 0; i < end;) {
+        uint32_t cp;
+        size_t k = utf8_decode_one(line + i, len - i, &cp);
+        if (k == 0) {
+            units++; /* one invalid byte: one U+FFFD */
+            i++;
+            continue;
+        }
+        units += cp >= 0x10000 ? 2 : 1;
+        i += k;
+    }
+    return units + 1;
+}
+
+uint64_t fingerprint_key(const char *rule, const char *path, const char *code)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const char *parts[3] = {rule ? rule : "", path ? path : "", code ? code : ""};
+    for (int p = 0; p < 3; p++) {
+        for (const unsigned char *s = (const unsigned char *)parts[p]; *s; s++) {
+            h ^= *s;
+            h *= 0x100000001b3ull;
+        }
+        if (p < 2)
+            h *= 0x100000001b3ull; /* the '\0' separator: h ^= 0, then multiply */
+    }
+    return h;
+}
+
+char *fingerprint_normalize(Arena *a, const char *line, size_t len)
+{
+    char *out = arena_alloc(a, len + 1);
+    size_t w = 0;
+    bool space = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            space = w > 0;
+            continue;
+        }
+        if (space)
+            out[w++] = ' ';
+        space = false;
+        out[w++] = c;
+    }
+    out[w] = '\0';
+    return out;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+char *findings_root(void)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    char probe[PATH_MAX + 8];
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", cwd);
+    for (;;) {
+        snprintf(probe, sizeof probe, "%s/.git", strcmp(dir, "/") ? dir : "");
+        if (exists(probe))
+            return strdup(dir);
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            if (slash && dir[1]) {
+                dir[1] = '\0'; /* try "/" itself */
+                continue;
+            }
+            break;
+        }
+        *slash = '\0';
+    }
+    return strdup(cwd);
+}
+
+/* Remove "." and ".." components and doubled slashes from an absolute
+ * path, in place. */
+static void normalize_lexical(char *p)
+{
+    char *w = p;
+    const char *r = p;
+    while (*r) {
+        while (*r == '/')
+            r++;
+        if (!*r)
+            break;
+        const char *e = strchr(r, '/');
+        size_t n = e ? (size_t)(e - r) : strlen(r);
+        if (n == 1 && r[0] == '.') {
+            /* skip */
+        } else if (n == 2 && r[0] == '.' && r[1] == '.') {
+            while (w > p && *--w != '/')
+                ;
+        } else {
+            *w++ = '/';
+            memmove(w, r, n);
+            w += n;
+        }
+        r += n;
+    }
+    if (w == p)
+        *w++ = '/';
+    *w = '\0';
+}
+
+const char *findings_relative(Arena *a, const char *root, const char *path,
+                              bool *under_root)
+{
+    char *abs = realpath(path, NULL);
+    if (!abs) {
+        char cwd[PATH_MAX];
+        size_t n = strlen(path) + PATH_MAX + 2;
+        abs = malloc(n);
+        if (!abs)
+            abort();
+        if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+            snprintf(abs, n, "%s", path);
+        else
+            snprintf(abs, n, "%s/%s", cwd, path);
+        if (abs[0] == '/')
+            normalize_lexical(abs);
+    }
+    const char *result;
+    size_t rn = root ? strlen(root) : 0;
+    while (rn > 1 && root[rn - 1] == '/')
+        rn--;
+    if (root && rn == 1 && root[0] == '/' && abs[0] == '/') {
+        result = arena_strdup(a, abs + 1);
+        *under_root = true;
+    } else if (root && rn > 0 && !strncmp(abs, root, rn) && abs[rn] == '/') {
+        result = arena_strdup(a, abs + rn + 1);
+        *under_root = true;
+    } else {
+        result = arena_strdup(a, abs);
+        *under_root = false;
+    }
+    free(abs);
+    return result;
+}
+
+/* ---- findings ---------------------------------------------------------- */
+
+/* The current file: its source and the byte offset of each line start. */
+typedef struct FileCursor {
+    const char *path;
+    const char *src;
+    size_t len;
+    size_t *starts; /* malloc'd */
+    size_t nlines;
+    const char *uri;
+    bool under_root;
+} FileCursor;
+
+static void cursor_open(FileCursor *c, const char *path, const char *root,
+                        SourceLookup lookup, void *ctx, Arena *a)
+{
+    free(c->starts);
+    *c = (FileCursor){.path = path};
+    c->uri = findings_relative(a, root, path, &c->under_root);
+    if (lookup)
+        c->src = lookup(ctx, path, &c->len);
+    if (!c->src)
+        return;
+    if (c->len == 0)
+        c->len = strlen(c->src);
+    size_t cap = 64;
+    c->starts = malloc(cap * sizeof *c->starts);
+    if (!c->starts)
+        abort();
+    c->starts[c->nlines++] = 0;
+    for (size_t i = 0; i < c->len; i++) {
+        if (c->src[i] != '\n')
+            continue;
+        if (c->nlines == cap) {
+            cap *= 2;
+            size_t *grown = realloc(c->starts, cap * sizeof *c->starts);
+            if (!grown)
+                abort();
+            c->starts = grown;
+        }
+        c->starts[c->nlines++] = i + 1;
+    }
+}
+
+/* Row `row` of the current file without its line break, or false. */
+static bool cursor_line(const FileCursor *c, uint32_t row, const char **line,
+                        size_t *len)
+{
+    if (!c->src || row >= c->nlines)
+        return false;
+    size_t s = c->starts[row];
+    size_t e = row + 1 < c->nlines ? c->starts[row + 1] - 1 : c->len;
+    if (e > s && c->src[e - 1] == '\r')
+        e--;
+    *line = c->src + s;
+    *len = e - s;
+    return true;
+}
+
+void findings_build(FindingList *out, const DiagList *d, const char *root,
+                    SourceLookup lookup, void *ctx)
+{
+    memset(out, 0, sizeof *out);
+    out->arena = arena_new();
+    FileCursor cur = {0};
+    size_t file_from = 0; /* first finding of the current file */
+    for (size_t i = 0; i < d->items.n; i++) {
+        const Diagnostic *g = &d->items.v[i];
+        const char *path = g->path ? g->path : "";
+        if (!cur.path || strcmp(cur.path, path) != 0) {
+            cursor_open(&cur, path, root, lookup, ctx, out->arena);
+            file_from = out->items.n;
+        }
+        Finding f = {.diag = g, .uri_path = cur.uri, .under_root = cur.under_root};
+        const char *line = NULL, *eline = NULL;
+        size_t len = 0, elen = 0;
+        bool have = cursor_line(&cur, g->span.start_row, &line, &len);
+        bool ehave = cursor_line(&cur, g->span.end_row, &eline, &elen);
+        f.line = g->span.start_row + 1;
+        f.end_line = g->span.end_row + 1;
+        if (f.end_line < f.line)
+            f.end_line = f.line;
+        f.col = have ? utf8_column(line, len, g->span.start_col) : g->span.start_col + 1;
+        f.col16 = have ? utf16_column(line, len, g->span.start_col) : g->span.start_col + 1;
+        f.end_col = ehave ? utf8_column(eline, elen, g->span.end_col) : g->span.end_col + 1;
+        f.end_col16 = ehave ? utf16_column(eline, elen, g->span.end_col) : g->span.end_col + 1;
+        if (f.end_line == f.line && f.end_col < f.col) {
+            f.end_col = f.col;
+            f.end_col16 = f.col16;
+        }
+        f.code = have ? fingerprint_normalize(out->arena, line, len)
+                      : arena_strdup(out->arena, g->message ? g->message : "");
+        f.key = fingerprint_key(g->rule, f.uri_path, f.code);
+        f.occurrence = 1;
+        /* The same key means the same path: look back within this file
+         * (diagnostics come grouped by path). */
+        for (size_t j = out->items.n; j-- > file_from;) {
+            if (out->items.v[j].key == f.key) {
+                f.occurrence = out->items.v[j].occurrence + 1;
+                break;
+            }
+        }
+        f.fingerprint = arena_printf(out->arena, "%016llx:%u",
+                                     (unsigned long long)f.key, f.occurrence);
+        VEC_PUSH(out->arena, &out->items, f);
+    }
+    free(cur.starts);
+}
+
+void findings_free(FindingList *l)
+{
+    arena_free(l->arena);
+    memset(l, 0, sizeof *l);
+}
