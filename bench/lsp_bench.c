@@ -1,0 +1,413 @@
+/* How fast `keylint lsp` re-diagnoses a file while someone types in it.
+ *
+ *   lsp_bench KEYLINT [--lines N] [--files N] [--edits N]
+ *
+ * Writes a workspace to a temporary directory: src/keys.ts (key helpers
+ * and constants), src/big.service.ts (a service of about N lines, default
+ * 2000, full of key reads and writes that import the helpers) and --files
+ * more services of 150 lines each (default 0). Starts `KEYLINT lsp`,
+ * initializes it on the workspace, opens the big file, then sends --edits
+ * (default 200) one-character incremental edits (typing a character into
+ * a comment, then deleting it, spread over the file) and times each from
+ * writing textDocument/didChange to reading the textDocument/
+ * publishDiagnostics of that version. Prints the median, p95 and maximum,
+ * and the server's CPU time per edit (which depends little on the load of
+ * the machine, unlike the latencies).
+ * KEYLINT_BENCH_KEEP=1 keeps the workspace (and says where). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+    fprintf(stderr, "lsp_bench: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ---- the workspace --------------------------------------------------------- */
+
+static const char KEYS[] =
+    "import { KEY_SEPARATOR, generateId } from '@mbc-cqrs-serverless/core';\n"
+    "\n"
+    "export const ORDER_PK_PREFIX = 'ORDER';\n"
+    "export const ORDER_SK_PREFIX = 'ORDER';\n"
+    "export const ORDER_ITEM_SK_PREFIX = 'ORDER_ITEM';\n"
+    "\n"
+    "export function generateOrderPk(tenantCode: string): string {\n"
+    "  return `${ORDER_PK_PREFIX}${KEY_SEPARATOR}${tenantCode}`;\n"
+    "}\n"
+    "\n"
+    "export function generateOrderSk(orderId: string): string {\n"
+    "  return `${ORDER_SK_PREFIX}${KEY_SEPARATOR}${orderId}`;\n"
+    "}\n"
+    "\n"
+    "export const generateOrderItemSk = (orderId: string, itemId: string): string =>\n"
+    "  `${ORDER_ITEM_SK_PREFIX}${KEY_SEPARATOR}${orderId}${KEY_SEPARATOR}${itemId}`;\n"
+    "\n"
+    "export function orderId(pk: string, sk: string): string {\n"
+    "  return generateId(pk, sk);\n"
+    "}\n";
+
+static const char HEAD[] =
+    "import {\n"
+    "  addSortKeyVersion,\n"
+    "  removeSortKeyVersion,\n"
+    "  KEY_SEPARATOR,\n"
+    "} from '@mbc-cqrs-serverless/core';\n"
+    "import { generateOrderItemSk, generateOrderPk, generateOrderSk } from './keys';\n"
+    "\n"
+    "export class OrderService%d {\n"
+    "  constructor(\n"
+    "    private readonly dataService: any,\n"
+    "    private readonly historyService: any,\n"
+    "    private readonly commandService: any,\n"
+    "  ) {}\n";
+
+/* 31 lines; line 1 is the comment the benchmark types into. */
+static const char METHODS[] =
+    "\n"
+    "  // note %d\n"
+    "  async getOrder%d(tenantCode: string, orderId: string) {\n"
+    "    const pk = generateOrderPk(tenantCode);\n"
+    "    const sk = generateOrderSk(orderId);\n"
+    "    return this.dataService.getItem({ pk, sk });\n"
+    "  }\n"
+    "\n"
+    "  async getOrderVersion%d(tenantCode: string, orderId: string, version: number) {\n"
+    "    const pk = generateOrderPk(tenantCode);\n"
+    "    const skWithVersion = addSortKeyVersion(generateOrderSk(orderId), version);\n"
+    "    const old = await this.historyService.getItem({ pk, sk: skWithVersion });\n"
+    "    const latest = await this.dataService.getItem({ pk, sk: skWithVersion });\n"
+    "    const same = await this.dataService.getItem({ pk, sk: removeSortKeyVersion(skWithVersion) });\n"
+    "    return { old, latest, same };\n"
+    "  }\n"
+    "\n"
+    "  async listItems%d(tenantCode: string, orderId: string) {\n"
+    "    return this.dataService.listItemsByPk(generateOrderPk(tenantCode), {\n"
+    "      sk: {\n"
+    "        skExpession: 'begins_with(sk, :prefix)',\n"
+    "        skAttributeValues: { ':prefix': `ORDER_ITEM${KEY_SEPARATOR}${orderId}` },\n"
+    "      },\n"
+    "    });\n"
+    "  }\n"
+    "\n"
+    "  async addItem%d(tenantCode: string, orderId: string, itemId: string) {\n"
+    "    await this.commandService.publishAsync({\n"
+    "      pk: generateOrderPk(tenantCode),\n"
+    "      sk: generateOrderItemSk(orderId, itemId),\n"
+    "      version: 0,\n"
+    "    });\n"
+    "  }\n";
+
+enum { HEAD_LINES = 13, METHOD_LINES = 33 };
+
+/* A service of about `lines` lines; the rows of its "// note" comments
+ * go to notes (when not NULL). */
+static char *service(int n, int lines, int **notes, int *nnotes)
+{
+    size_t cap = (size_t)lines * 120 + 4096, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        die("malloc");
+    len += (size_t)snprintf(s, cap, HEAD, n);
+    int row = HEAD_LINES, k = 0;
+    if (notes) {
+        *notes = malloc(sizeof **notes * (size_t)(lines / METHOD_LINES + 2));
+        *nnotes = 0;
+    }
+    while (row + METHOD_LINES + 1 <= lines) {
+        if (len + 4096 > cap) {
+            cap *= 2;
+            s = realloc(s, cap);
+            if (!s)
+                die("realloc");
+        }
+        if (notes)
+            (*notes)[(*nnotes)++] = row + 1;
+        len += (size_t)snprintf(s + len, cap - len, METHODS, k, k, k, k, k);
+        row += METHOD_LINES;
+        k++;
+    }
+    snprintf(s + len, cap - len, "}\n");
+    return s;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f))
+        die(path);
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+/* ---- the server -------------------------------------------------------------- */
+
+typedef struct Conn {
+    pid_t pid;
+    int to, from;
+    char *buf;
+    size_t len, cap;
+} Conn;
+
+static void send_msg(Conn *c, json_t *m)
+{
+    char *body = json_dumps(m, JSON_COMPACT);
+    json_decref(m);
+    char head[64];
+    int hn = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", strlen(body));
+    if (write(c->to, head, (size_t)hn) != hn)
+        die("write");
+    size_t n = strlen(body), off = 0;
+    while (off < n) {
+        ssize_t w = write(c->to, body + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            die("write");
+        off += (size_t)w;
+    }
+    free(body);
+}
+
+static json_t *recv_msg(Conn *c)
+{
+    for (;;) {
+        char *end = c->len ? memmem(c->buf, c->len, "\r\n\r\n", 4) : NULL;
+        if (end) {
+            size_t body = (size_t)(end - c->buf) + 4;
+            char *cl = memmem(c->buf, body, "Content-Length:", 15);
+            size_t n = cl ? strtoul(cl + 15, NULL, 10) : 0;
+            if (c->len >= body + n) {
+                json_t *m = json_loadb(c->buf + body, n, 0, NULL);
+                memmove(c->buf, c->buf + body + n, c->len - body - n);
+                c->len -= body + n;
+                return m;
+            }
+        }
+        if (c->cap - c->len < 65536) {
+            c->cap = c->cap ? c->cap * 2 : 1 << 20;
+            c->buf = realloc(c->buf, c->cap);
+            if (!c->buf)
+                die("realloc");
+        }
+        ssize_t r = read(c->from, c->buf + c->len, c->cap - c->len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            fprintf(stderr, "lsp_bench: the server closed its output\n");
+            exit(1);
+        }
+        c->len += (size_t)r;
+    }
+}
+
+/* Wait for the publishDiagnostics of `uri` at `version`; the number of
+ * diagnostics it carried. */
+static size_t wait_publish(Conn *c, const char *uri, long version)
+{
+    for (;;) {
+        json_t *m = recv_msg(c);
+        if (!m) {
+            fprintf(stderr, "lsp_bench: the server sent malformed JSON\n");
+            exit(1);
+        }
+        const char *method = json_string_value(json_object_get(m, "method"));
+        json_t *p = json_object_get(m, "params");
+        if (method && !strcmp(method, "textDocument/publishDiagnostics") &&
+            !strcmp(json_string_value(json_object_get(p, "uri")), uri) &&
+            json_integer_value(json_object_get(p, "version")) == version) {
+            size_t n = json_array_size(json_object_get(p, "diagnostics"));
+            json_decref(m);
+            return n;
+        }
+        json_decref(m);
+    }
+}
+
+/* CPU time the server has used so far (user + system), in ms; -1 when
+ * /proc cannot say. Unlike the latencies, it hardly depends on what else
+ * the machine is doing. */
+static double server_cpu_ms(pid_t pid)
+{
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long ut = 0, st = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: lsp_bench KEYLINT [--lines N] [--files N] [--edits N]\n");
+        return 2;
+    }
+    int lines = 2000, files = 0, edits = 200;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--lines"))
+            lines = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--files"))
+            files = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--edits"))
+            edits = atoi(argv[i + 1]);
+        else {
+            fprintf(stderr, "lsp_bench: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (lines < 100 || edits < 2 || files < 0) {
+        fprintf(stderr, "lsp_bench: --lines >= 100, --edits >= 2, --files >= 0\n");
+        return 2;
+    }
+
+    char dir[] = "/tmp/keylint-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        die("mkdtemp");
+    char path[4096], big[4096];
+    snprintf(path, sizeof path, "%s/src", dir);
+    if (mkdir(path, 0755))
+        die(path);
+    snprintf(path, sizeof path, "%s/src/keys.ts", dir);
+    write_file(path, KEYS);
+    int *notes, nnotes;
+    char *text = service(0, lines, &notes, &nnotes);
+    snprintf(big, sizeof big, "%s/src/big.service.ts", dir);
+    write_file(big, text);
+    int nlines = 0;
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
+    for (int i = 0; i < files; i++) {
+        char *t = service(i + 1, 150, NULL, NULL);
+        snprintf(path, sizeof path, "%s/src/svc%d.ts", dir, i);
+        write_file(path, t);
+        free(t);
+    }
+
+    int in[2], out[2];
+    if (pipe(in) || pipe(out))
+        die("pipe");
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork");
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        execl(argv[1], argv[1], "lsp", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    Conn c = {.pid = pid, .to = in[1], .from = out[0]};
+
+    char root[4200], uri[4200];
+    snprintf(root, sizeof root, "file://%s", dir);
+    snprintf(uri, sizeof uri, "file://%s", big);
+    double t0 = now_ms();
+    send_msg(&c, json_pack("{s:s, s:i, s:s, s:{s:s, s:{}}}", "jsonrpc", "2.0", "id", 1, "method",
+                           "initialize", "params", "rootUri", root, "capabilities"));
+    json_decref(recv_msg(&c));
+    send_msg(&c, json_pack("{s:s, s:s, s:{}}", "jsonrpc", "2.0", "method", "initialized",
+                           "params"));
+    send_msg(&c, json_pack("{s:s, s:s, s:{s:{s:s, s:s, s:i, s:s}}}", "jsonrpc", "2.0", "method",
+                           "textDocument/didOpen", "params", "textDocument", "uri", uri,
+                           "languageId", "typescript", "version", 1, "text", text));
+    size_t ndiag = wait_publish(&c, uri, 1);
+    double open_ms = now_ms() - t0;
+
+    double *lat = malloc(sizeof *lat * (size_t)edits);
+    if (!lat)
+        die("malloc");
+    double cpu0 = server_cpu_ms(pid);
+    for (int i = 0; i < edits; i++) {
+        /* type "x" after "// note" on a comment line, then delete it */
+        int row = notes[(i / 2 * 7) % nnotes];
+        int col = 9; /* after "  // note" */
+        json_t *change = i % 2 == 0
+            ? json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}}, s:s}", "range", "start", "line", row,
+                        "character", col, "end", "line", row, "character", col, "text", "x")
+            : json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}}, s:i, s:s}", "range", "start", "line",
+                        row, "character", col, "end", "line", row, "character", col + 1,
+                        "rangeLength", 1, "text", "");
+        double a = now_ms();
+        send_msg(&c, json_pack("{s:s, s:s, s:{s:{s:s, s:i}, s:[o]}}", "jsonrpc", "2.0", "method",
+                               "textDocument/didChange", "params", "textDocument", "uri", uri,
+                               "version", i + 2, "contentChanges", change));
+        wait_publish(&c, uri, i + 2);
+        lat[i] = now_ms() - a;
+    }
+    double cpu1 = server_cpu_ms(pid);
+    send_msg(&c, json_pack("{s:s, s:i, s:s}", "jsonrpc", "2.0", "id", 2, "method", "shutdown"));
+    json_decref(recv_msg(&c));
+    send_msg(&c, json_pack("{s:s, s:s}", "jsonrpc", "2.0", "method", "exit"));
+    int status = 0;
+    waitpid(pid, &status, 0);
+
+    qsort(lat, (size_t)edits, sizeof *lat, cmp_double);
+    double median = edits % 2 ? lat[edits / 2] : (lat[edits / 2 - 1] + lat[edits / 2]) / 2;
+    size_t i95 = (size_t)(0.95 * (edits - 1) + 0.5);
+    printf("keylint lsp: %d-line file (%zu findings), %d other files, %d one-character edits\n",
+           nlines, ndiag, files + 1, edits);
+    printf("  open + first diagnostics: %.1f ms (including initialize and workspace load)\n",
+           open_ms);
+    printf("  didChange -> publishDiagnostics: median %.1f ms, p95 %.1f ms, max %.1f ms\n",
+           median, lat[i95], lat[edits - 1]);
+    if (cpu0 >= 0 && cpu1 >= 0)
+        printf("  server CPU time per edit: %.1f ms on average\n", (cpu1 - cpu0) / edits);
+    free(lat);
+    free(notes);
+    free(text);
+    free(c.buf);
+    if (getenv("KEYLINT_BENCH_KEEP"))
+        printf("  workspace kept in %s\n", dir);
+    else
+        nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "lsp_bench: the server exited with status %d\n", status);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,427 @@
+/* `keylint lsp` requests on findings: textDocument/codeAction (the rules'
+ * machine-applicable fixes, and a suppression comment) and
+ * textDocument/hover (the rule's documentation). */
+#include "lsp_server.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suppress.h"
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* The placeholder reason a suppression comment is inserted with: the
+ * directive then reads as unfinished until someone says why. */
+#define SUPPRESS_REASON "TODO: reason"
+
+/* A request's document: open and linted; NULL otherwise. */
+static Doc *request_doc(Server *s, json_t *params)
+{
+    json_t *td = json_object_get(params, "textDocument");
+    json_t *uri = json_is_object(td) ? json_object_get(td, "uri") : NULL;
+    if (!json_is_string(uri))
+        return NULL;
+    return lsp_doc(s, json_string_value(uri));
+}
+
+static bool valid_text_document(json_t *params)
+{
+    json_t *td = json_object_get(params, "textDocument");
+    return json_is_object(td) && json_is_string(json_object_get(td, "uri"));
+}
+
+/* A Position: { line, character }, both non-negative integers. */
+static bool valid_position(const json_t *p)
+{
+    json_t *l = json_is_object(p) ? json_object_get(p, "line") : NULL;
+    json_t *c = json_is_object(p) ? json_object_get(p, "character") : NULL;
+    return json_is_integer(l) && json_is_integer(c) && json_integer_value(l) >= 0 &&
+           json_integer_value(c) >= 0;
+}
+
+/* ---- code actions ------------------------------------------------------------------ */
+
+/* Whether `only` (CodeActionContext.only) admits quick fixes: "quickfix"
+ * itself or the empty kind, the root of every kind. */
+static bool wants_quickfix(const json_t *only)
+{
+    if (!json_is_array(only))
+        return true;
+    size_t i;
+    json_t *k;
+    json_array_foreach(only, i, k) {
+        if (json_is_string(k) && (!strcmp(json_string_value(k), "quickfix") ||
+                                  !json_string_value(k)[0]))
+            return true;
+    }
+    return false;
+}
+
+/* The client's copy of our diagnostic (same code and range), so that the
+ * action names the very object the editor shows; else ours. */
+static json_t *matching_client_diag(const json_t *context, const json_t *ours)
+{
+    json_t *list = json_is_object(context) ? json_object_get(context, "diagnostics") : NULL;
+    size_t i;
+    json_t *d;
+    json_array_foreach(list, i, d) {
+        json_t *code = json_object_get(d, "code");
+        if (json_is_string(code) &&
+            !strcmp(json_string_value(code), json_string_value(json_object_get(ours, "code"))) &&
+            json_equal(json_object_get(d, "range"), json_object_get(ours, "range")))
+            return json_incref(d);
+    }
+    return json_incref((json_t *)ours);
+}
+
+static json_t *text_edit(const Server *s, const Doc *d, const LineIndex *lines, size_t a,
+                         size_t b, const char *text)
+{
+    return json_pack("{s:o, s:s}", "range", lsp_range_json(s, d, lines, a, b), "newText", text);
+}
+
+static json_t *action(const char *title, json_t *diag, const Doc *d, json_t *edit, bool preferred)
+{
+    json_t *changes = json_object();
+    json_object_set_new(changes, d->uri, json_pack("[o]", edit));
+    json_t *a = json_pack("{s:s, s:s, s:[o], s:{s:o}}", "title", title, "kind", "quickfix",
+                          "diagnostics", diag, "edit", "changes", changes);
+    if (preferred)
+        json_object_set_new(a, "isPreferred", json_true());
+    return a;
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* The previous / next non-blank character around [a, b), 0 at an end. */
+static char before(const Doc *d, size_t a)
+{
+    while (a > 0 && isspace((unsigned char)d->text[a - 1]))
+        a--;
+    return a > 0 ? d->text[a - 1] : 0;
+}
+
+static char after(const Doc *d, size_t b)
+{
+    while (b < d->len && isspace((unsigned char)d->text[b]))
+        b++;
+    return b < d->len ? d->text[b] : 0;
+}
+
+/* The rule's machine-applicable fix, when the text still reads what the
+ * rule saw (Diagnostic.edit_old). */
+static json_t *fix_action(Server *s, const Doc *d, const LineIndex *lines,
+                          const LineIndex *rows, const Diagnostic *g, json_t *diag)
+{
+    if (!g->has_edit || !g->edit_old || !g->edit_text)
+        return NULL;
+    size_t a, b;
+    lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
+    size_t n = strlen(g->edit_old);
+    if (b - a != n || memcmp(d->text + a, g->edit_old, n))
+        return NULL;
+    const char *text = g->edit_text;
+    char *owned = NULL;
+    /* `{ pk, sk }`: a shorthand property keeps its name */
+    bool ident = n > 0;
+    for (size_t i = 0; i < n && ident; i++)
+        ident = ident_char(g->edit_old[i]);
+    char pc = before(d, a), nc = after(d, b);
+    if (ident && (pc == '{' || pc == ',') && (nc == ',' || nc == '}')) {
+        size_t m = n + strlen(text) + 3;
+        owned = xmalloc(m);
+        snprintf(owned, m, "%s: %s", g->edit_old, text);
+        text = owned;
+    }
+    size_t tl = strlen(g->edit_old) + strlen(text) + 32;
+    char *title = xmalloc(tl);
+    snprintf(title, tl, "Replace '%s' with '%s'", g->edit_old, text);
+    json_t *act = action(title, diag, d, text_edit(s, d, lines, a, b, text), true);
+    free(title);
+    free(owned);
+    return act;
+}
+
+/* Whether `rule` is already named in the directive's rule list
+ * text[a..b) (comma- or space-separated ids). */
+static bool list_has(const char *t, size_t a, size_t b, const char *rule)
+{
+    size_t rl = strlen(rule);
+    for (size_t i = a; i + rl <= b; i++)
+        if (!strncmp(t + i, rule, rl) && (i == a || t[i - 1] == ',' || t[i - 1] == ' ') &&
+            (i + rl == b || t[i + rl] == ',' || t[i + rl] == ' '))
+            return true;
+    return false;
+}
+
+/* "Suppress <rule> on this line": a `keylint-disable-next-line` comment
+ * above the finding's line, indented like it; when the line above already
+ * is such a directive, the rule joins its list instead (two directives in
+ * a row would have the first one apply to the second). */
+static json_t *suppress_action(Server *s, const Doc *d, const LineIndex *lines, size_t at,
+                               const char *rule, json_t *diag)
+{
+    uint32_t line, ch;
+    lsp_position(d->text, d->len, lines, at, s->enc, &line, &ch);
+    size_t ls = lines->start[line];
+    size_t indent = ls;
+    while (indent < d->len && (d->text[indent] == ' ' || d->text[indent] == '\t'))
+        indent++;
+    size_t title_len = strlen(rule) + 32;
+    char *title = xmalloc(title_len);
+    snprintf(title, title_len, "Suppress %s on this line", rule);
+    json_t *edit = NULL;
+    if (line > 0) {
+        size_t ps = lines->start[line - 1], pe = ls;
+        while (pe > ps && (d->text[pe - 1] == '\n' || d->text[pe - 1] == '\r'))
+            pe--;
+        static const char dir[] = "keylint-disable-next-line";
+        const char *hit = NULL;
+        for (size_t i = ps; i + sizeof dir - 1 <= pe && !hit; i++)
+            if (!memcmp(d->text + i, dir, sizeof dir - 1))
+                hit = d->text + i;
+        const char *cm = NULL;
+        for (size_t i = ps; hit && i + 1 < (size_t)(hit - d->text) && !cm; i++)
+            if (d->text[i] == '/' && (d->text[i + 1] == '/' || d->text[i + 1] == '*'))
+                cm = d->text + i;
+        if (hit && cm) {
+            size_t la = (size_t)(hit - d->text) + sizeof dir - 1, lb = la;
+            while (lb < pe && !(d->text[lb] == '-' && lb + 1 < pe && d->text[lb + 1] == '-') &&
+                   !(d->text[lb] == '*' && lb + 1 < pe && d->text[lb + 1] == '/'))
+                lb++;
+            while (lb > la && isspace((unsigned char)d->text[lb - 1]))
+                lb--;
+            if (list_has(d->text, la, lb, rule)) {
+                free(title);
+                json_decref(diag);
+                return NULL;
+            }
+            size_t n = strlen(rule) + 3;
+            char *ins = xmalloc(n);
+            snprintf(ins, n, "%s%s", lb > la ? ", " : " ", rule);
+            edit = text_edit(s, d, lines, lb, lb, ins);
+            free(ins);
+        }
+    }
+    if (!edit) {
+        /* the line's own ending, for the inserted line */
+        size_t e = line + 1 < lines->n ? lines->start[line + 1] : d->len;
+        const char *eol = e >= 2 && d->text[e - 2] == '\r' && d->text[e - 1] == '\n' ? "\r\n"
+                          : e >= 1 && d->text[e - 1] == '\r'                         ? "\r"
+                                                                                      : "\n";
+        size_t n = (indent - ls) + strlen(rule) + sizeof SUPPRESS_REASON + 64;
+        char *ins = xmalloc(n);
+        snprintf(ins, n, "%.*s// keylint-disable-next-line %s -- %s%s", (int)(indent - ls),
+                 d->text + ls, rule, SUPPRESS_REASON, eol);
+        edit = text_edit(s, d, lines, ls, ls, ins);
+        free(ins);
+    }
+    json_t *a = action(title, diag, d, edit, false);
+    free(title);
+    return a;
+}
+
+void lsp_code_action(Server *s, json_t *id, json_t *params)
+{
+    json_t *range = json_object_get(params, "range");
+    json_t *context = json_object_get(params, "context");
+    if (!valid_text_document(params) || !json_is_object(range) ||
+        !valid_position(json_object_get(range, "start")) ||
+        !valid_position(json_object_get(range, "end")) || (context && !json_is_object(context))) {
+        lsp_reply_error(s, id, RPC_INVALID_PARAMS,
+                        "codeAction takes textDocument.uri, range and context");
+        return;
+    }
+    Doc *d = request_doc(s, params);
+    json_t *result = json_array();
+    if (!d || !d->lint || !wants_quickfix(json_object_get(context, "only"))) {
+        lsp_reply(s, id, result);
+        return;
+    }
+    LineIndex lines, rows;
+    lines_build(&lines, d->text, d->len);
+    rows_build(&rows, d->text, d->len);
+    size_t ra, rb;
+    if (!lsp_parse_position(s, d, &lines, json_object_get(range, "start"), &ra) ||
+        !lsp_parse_position(s, d, &lines, json_object_get(range, "end"), &rb)) {
+        lines_free(&lines);
+        lines_free(&rows);
+        json_decref(result);
+        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "codeAction: range needs start and end "
+                                                   "positions");
+        return;
+    }
+    if (rb < ra) {
+        size_t t = ra;
+        ra = rb;
+        rb = t;
+    }
+    json_t *fixes = json_array(), *suppressions = json_array();
+    /* (rule, line) pairs already offered a suppression */
+    const char **done_rule = xmalloc((s->p->diags.items.n + 1) * sizeof *done_rule);
+    uint32_t *done_line = xmalloc((s->p->diags.items.n + 1) * sizeof *done_line);
+    size_t ndone = 0;
+    const DiagList *dl = &s->p->diags;
+    for (size_t i = 0; i < dl->items.n; i++) {
+        const Diagnostic *g = &dl->items.v[i];
+        if (strcmp(g->path, d->fpath))
+            continue;
+        size_t a, b;
+        lsp_span_offsets(d, &rows, &g->span, &a, &b);
+        if (a > rb || b < ra)
+            continue;
+        json_t *ours = lsp_diag_json(s, d, &lines, &rows, g);
+        json_t *diag = matching_client_diag(context, ours);
+        json_decref(ours);
+        json_t *fx = fix_action(s, d, &lines, &rows, g, json_incref(diag));
+        if (fx)
+            json_array_append_new(fixes, fx);
+        else
+            json_decref(diag); /* the reference fix_action did not take */
+        uint32_t line, ch;
+        lsp_position(d->text, d->len, &lines, a, s->enc, &line, &ch);
+        bool dup = !strcmp(g->rule, SUPPRESSION_RULE);
+        for (size_t k = 0; k < ndone && !dup; k++)
+            dup = done_line[k] == line && !strcmp(done_rule[k], g->rule);
+        if (!dup) {
+            json_t *sa = suppress_action(s, d, &lines, a, g->rule, json_incref(diag));
+            if (sa)
+                json_array_append_new(suppressions, sa);
+            done_rule[ndone] = g->rule;
+            done_line[ndone++] = line;
+        }
+        json_decref(diag);
+    }
+    free(done_rule);
+    free(done_line);
+    json_array_extend(result, fixes);
+    json_array_extend(result, suppressions);
+    json_decref(fixes);
+    json_decref(suppressions);
+    lines_free(&lines);
+    lines_free(&rows);
+    lsp_reply(s, id, result);
+}
+
+/* ---- hover --------------------------------------------------------------------------- */
+
+typedef struct Buf {
+    char *v;
+    size_t n, cap;
+} Buf;
+
+static void buf_add(Buf *b, const char *s)
+{
+    size_t m = strlen(s);
+    if (b->n + m + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 1024;
+        while (c < b->n + m + 1)
+            c *= 2;
+        char *v = realloc(b->v, c);
+        if (!v)
+            abort();
+        b->v = v;
+        b->cap = c;
+    }
+    memcpy(b->v + b->n, s, m + 1);
+    b->n += m;
+}
+
+void lsp_hover(Server *s, json_t *id, json_t *params)
+{
+    json_t *pos = json_object_get(params, "position");
+    if (!valid_text_document(params) || !valid_position(pos)) {
+        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "hover takes textDocument.uri and position");
+        return;
+    }
+    Doc *d = request_doc(s, params);
+    if (!d || !d->lint) {
+        lsp_reply(s, id, json_null());
+        return;
+    }
+    LineIndex lines, rows;
+    lines_build(&lines, d->text, d->len);
+    size_t off;
+    if (!lsp_parse_position(s, d, &lines, pos, &off)) {
+        lines_free(&lines);
+        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "hover: position needs line and character");
+        return;
+    }
+    rows_build(&rows, d->text, d->len);
+    Buf md = {0};
+    const char **shown = xmalloc((s->p->diags.items.n + 1) * sizeof *shown);
+    size_t nshown = 0;
+    size_t ha = 0, hb = 0;
+    bool any = false;
+    const DiagList *dl = &s->p->diags;
+    for (size_t i = 0; i < dl->items.n; i++) {
+        const Diagnostic *g = &dl->items.v[i];
+        if (strcmp(g->path, d->fpath))
+            continue;
+        size_t a, b;
+        lsp_span_offsets(d, &rows, &g->span, &a, &b);
+        if (off < a || off > b)
+            continue;
+        if (!any) {
+            ha = a;
+            hb = b;
+        }
+        if (any)
+            buf_add(&md, "\n\n---\n\n");
+        any = true;
+        const char *href = lsp_rule_href(s, g->rule);
+        if (s->hover_markdown) {
+            buf_add(&md, "**keylint** ");
+            if (href) {
+                buf_add(&md, "[`");
+                buf_add(&md, g->rule);
+                buf_add(&md, "`](");
+                buf_add(&md, href);
+                buf_add(&md, ")");
+            } else {
+                buf_add(&md, "`");
+                buf_add(&md, g->rule);
+                buf_add(&md, "`");
+            }
+        } else {
+            buf_add(&md, "keylint ");
+            buf_add(&md, g->rule);
+        }
+        buf_add(&md, g->severity == SEV_ERROR ? " (error)\n\n" : " (warning)\n\n");
+        buf_add(&md, g->message);
+        if (g->fix) {
+            buf_add(&md, "\n\nhelp: ");
+            buf_add(&md, g->fix);
+        }
+        bool again = false;
+        for (size_t k = 0; k < nshown && !again; k++)
+            again = !strcmp(shown[k], g->rule);
+        const char *docs = again ? NULL : rule_docs(g->rule);
+        if (docs) {
+            buf_add(&md, "\n\n");
+            buf_add(&md, docs);
+            shown[nshown++] = g->rule;
+        }
+    }
+    free(shown);
+    json_t *result = json_null();
+    if (any)
+        result = json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind",
+                           s->hover_markdown ? "markdown" : "plaintext", "value", md.v, "range",
+                           lsp_range_json(s, d, &lines, ha, hb));
+    free(md.v);
+    lines_free(&lines);
+    lines_free(&rows);
+    lsp_reply(s, id, result);
+}
