@@ -1,0 +1,1010 @@
+/* Access facts: see access.h. */
+#include "access.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ddbexpr.h"
+#include "keyfacts.h"
+#include "project.h"
+
+/* ---- paths --------------------------------------------------------------- */
+
+const char *access_display_path(Arena *a, const char *abspath)
+{
+    char cwd[PATH_MAX];
+    if (abspath && abspath[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd);
+        if (!strncmp(abspath, cwd, n) && abspath[n] == '/')
+            return arena_strdup(a, abspath + n + 1);
+    }
+    return arena_strdup(a, abspath ? abspath : "");
+}
+
+/* ---- project-wide facts ----------------------------------------------------- */
+
+static int written_cmp(const void *x, const void *y)
+{
+    const WrittenKey *a = x, *b = y;
+    int c = strcmp(a->attr, b->attr);
+    if (c)
+        return c;
+    c = strcmp(a->shape, b->shape);
+    if (c)
+        return c;
+    return (int)a->helper - (int)b->helper;
+}
+
+static int str_cmp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static bool writes_key(const FileIR *f, const KeyExpr *k)
+{
+    switch (k->site) {
+    case SITE_WRITE:
+    case SITE_ENTITY:
+    case SITE_HELPER:
+    case SITE_OBJECT:
+        return true;
+    case SITE_READ:
+        /* an update creates the item when it is missing */
+        return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE;
+    case SITE_CONDITION:
+        break;
+    }
+    return false;
+}
+
+bool access_defines_key(const FileIR *f, const KeyExpr *k)
+{
+    return writes_key(f, k) && !kf_is_helper_output(k);
+}
+
+bool access_hole_is_date(Arena *a, const Seg *s)
+{
+    if (kf_hole_is_date(a, s))
+        return true;
+    if (!s->text || (s->kind != SEG_REF && s->kind != SEG_CALL && s->kind != SEG_UNKNOWN))
+        return false;
+    static const char *const marks[] = {"toISOString", "Date.now", "new Date", "newDate(",
+                                        "getTime()", "dayjs", "moment(", "DateTime.",
+                                        "toLocaleDateString", "getFullYear", NULL};
+    for (const char *const *m = marks; *m; m++)
+        if (strstr(s->text, *m))
+            return true;
+    /* e.createdAt.slice(0, 13): a date-named value inside the path */
+    if (s->kind == SEG_UNKNOWN)
+        return false;
+    const char *p = s->text;
+    while (*p) {
+        size_t l = strcspn(p, ".(");
+        if (l && l < 64) {
+            char word[64];
+            memcpy(word, p, l);
+            word[l] = '\0';
+            if (kf_name_is_date(a, word))
+                return true;
+        }
+        p += l;
+        if (*p == '(') {
+            const char *c = strchr(p, ')');
+            p = c ? c + 1 : p + strlen(p);
+        }
+        while (*p == '.' || *p == '?' || *p == '!')
+            p++;
+    }
+    return false;
+}
+
+const char *access_key_table_text(const FileIR *f, const KeyExpr *k)
+{
+    if (k->op >= 0 && (size_t)k->op < f->ops.n)
+        return f->ops.v[k->op].table ? f->ops.v[k->op].table : "";
+    return k->site == SITE_ENTITY ? "entity:" : "";
+}
+
+static bool is_tenant_value(const char *tok, const Config *cfg)
+{
+    return !strcasecmp(tok, "single") || (cfg && strlist_has_ci(&cfg->tenant_common, tok));
+}
+
+void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, const Config *cfg)
+{
+    memset(af, 0, sizeof *af);
+    /* a copy: the caller's array may not outlive the analysis */
+    FileIR **copy = arena_alloc(a, (n ? n : 1) * sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        copy[i] = files[i];
+    af->files = copy;
+    af->nfiles = n;
+    typedef struct Tok {
+        const char *t;
+        bool prefix;
+    } Tok;
+    VEC(Tok) toks = {0};
+    for (size_t fi = 0; fi < n; fi++) {
+        const FileIR *f = files[fi];
+        if (!f || f->parse_failed)
+            continue;
+        for (size_t i = 0; i < f->ops.n; i++) {
+            if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
+                af->versioned = true;
+            for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
+                if (!strlist_has(&af->updated, f->ops.v[i].sets.v[j]))
+                    strlist_push(a, &af->updated, f->ops.v[i].sets.v[j]);
+        }
+        for (size_t i = 0; i < f->keys.n; i++) {
+            const KeyExpr *k = &f->keys.v[i];
+            KfKey key;
+            kf_flatten(a, &k->segs, &key);
+            if (!af->versioned && kf_is_versioned(&key, cfg, NULL))
+                af->versioned = true;
+            const char *tok = kf_leading_prefix(a, &key);
+            if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
+                !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT))
+                VEC_PUSH(a, &toks, ((Tok){tok, strlen(tok) < key.parts[0].len || key.n > 1}));
+            if (!writes_key(f, k) || !k->attr)
+                continue;
+            if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
+                af->prefixed_pks++;
+                const char *tt = access_key_table_text(f, k);
+                if (!strlist_has(&af->prefixed_tables, tt))
+                    strlist_push(a, &af->prefixed_tables, tt);
+            }
+            WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
+                            .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
+                            .span = k->span};
+            VEC_PUSH(a, &af->written, w);
+        }
+    }
+    if (af->written.n)
+        qsort(af->written.v, af->written.n, sizeof *af->written.v, written_cmp);
+    for (size_t i = 0; i < af->written.n; i++) {
+        const WrittenKey *w = &af->written.v[i];
+        if (w->helper) {
+            bool seen = false;
+            for (size_t j = 0; j < af->helpers.n && !seen; j++)
+                seen = af->helpers.v[j].role == w->role && !strcmp(af->helpers.v[j].shape, w->shape);
+            if (!seen)
+                VEC_PUSH(a, &af->helpers, *w);
+        } else if (!af->shapes.n || strcmp(af->shapes.v[af->shapes.n - 1].attr, w->attr) ||
+                   strcmp(af->shapes.v[af->shapes.n - 1].shape, w->shape)) {
+            VEC_PUSH(a, &af->shapes, *w);
+        }
+    }
+    if (toks.n) {
+        qsort(toks.v, toks.n, sizeof *toks.v, str_cmp); /* Tok starts with its text */
+        for (size_t i = 0; i < toks.n;) {
+            size_t j = i;
+            PrefixUse u = {.token = toks.v[i].t};
+            for (; j < toks.n && !strcmp(toks.v[j].t, toks.v[i].t); j++)
+                u.prefix = u.prefix || toks.v[j].prefix;
+            u.keys = j - i;
+            VEC_PUSH(a, &af->prefixes, u);
+            i = j;
+        }
+    }
+}
+
+/* ---- shapes --------------------------------------------------------------- */
+
+static size_t lit_len(const char *s)
+{
+    const char *h = strstr(s, "{}");
+    return h ? (size_t)(h - s) : strlen(s);
+}
+
+static const char *tail_lit(const char *s)
+{
+    const char *last = NULL;
+    for (const char *h = strstr(s, "{}"); h; h = strstr(h + 2, "{}"))
+        last = h + 2;
+    return last ? last : s;
+}
+
+bool access_shapes_compatible(const char *q, const char *w, bool prefix)
+{
+    if (!q || !w)
+        return true;
+    size_t lq = lit_len(q), lw = lit_len(w);
+    bool hq = q[lq] != '\0', hw = w[lw] != '\0';
+    size_t m = lq < lw ? lq : lw;
+    if (strncmp(q, w, m))
+        return false;
+    if (prefix) {
+        /* some written key begins with q: w's text must not stop short of
+         * q's text while q goes on literally */
+        if (!hw && lw < lq)
+            return false;
+        return true;
+    }
+    if (!hq && !hw)
+        return !strcmp(q, w);
+    if (!hq && lq < lw)
+        return false; /* literal q shorter than w's fixed start */
+    if (!hw && lw < lq)
+        return false;
+    /* whole keys: the literal ends must agree too */
+    const char *tq = hq ? tail_lit(q) : q, *tw = hw ? tail_lit(w) : w;
+    size_t a = strlen(tq), b = strlen(tw), e = a < b ? a : b;
+    return !strcmp(tq + a - e, tw + b - e);
+}
+
+/* The first entry of sorted `v` whose attribute is not below `attr`. */
+static size_t lower_bound(const WrittenKey *v, size_t n, const char *attr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].attr, attr) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t access_written_shapes(Arena *a, const AccessFacts *af, const char *attr, size_t max,
+                             const char ***out)
+{
+    size_t from = lower_bound(af->shapes.v, af->shapes.n, attr), n = 0;
+    while (from + n < af->shapes.n && !strcmp(af->shapes.v[from + n].attr, attr))
+        n++;
+    if (max && n > max)
+        n = max;
+    const char **v = arena_alloc(a, (n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = af->shapes.v[from + i].shape;
+    *out = v;
+    return n;
+}
+
+size_t access_writes_of(const AccessFacts *af, const char *attr, size_t *from)
+{
+    size_t f = lower_bound(af->written.v, af->written.n, attr), n = 0;
+    while (f + n < af->written.n && !strcmp(af->written.v[f + n].attr, attr))
+        n++;
+    *from = f;
+    return n;
+}
+
+/* ---- the model of a configuration ------------------------------------------ */
+
+static const char *last_component(const char *s)
+{
+    const char *d = strrchr(s, '.');
+    return d ? d + 1 : s;
+}
+
+static void attach_orphans(Arena *a, TableModel *m, size_t code_from, FileIR *const *files,
+                           const Config *const *cfgs, size_t n, const Config *cfg)
+{
+    for (size_t fi = 0; fi < n; fi++) {
+        if (cfgs[fi] != cfg || !files[fi]->tables)
+            continue;
+        const FileTables *ft = files[fi]->tables;
+        for (size_t i = 0; i < ft->index_calls.n; i++) {
+            const IndexCall *ic = &ft->index_calls.v[i];
+            TableDef *hit = NULL;
+            size_t cdk = 0;
+            TableDef *only = NULL;
+            for (size_t t = code_from; t < m->set.tables.n; t++) {
+                TableDef *tb = &m->set.tables.v[t];
+                if (tb->source != TSRC_CDK)
+                    continue;
+                cdk++;
+                only = tb;
+                if (tb->var && !strcmp(last_component(tb->var), last_component(ic->receiver)))
+                    hit = tb;
+            }
+            if (!hit && cdk == 1)
+                hit = only;
+            if (!hit) {
+                for (size_t t = code_from; t < m->set.tables.n; t++)
+                    if (m->set.tables.v[t].source == TSRC_CDK)
+                        m->set.tables.v[t].indexes_open = true;
+                continue;
+            }
+            if (!ic->readable) {
+                hit->indexes_open = true;
+                continue;
+            }
+            TableIndex ix = ic->index;
+            if (ix.kind == INDEX_LOCAL)
+                ix.pk = hit->pk;
+            /* copy-on-write: the file's table stays as the file saw it */
+            TableIndex *v = arena_alloc(a, (hit->indexes.n + 1) * sizeof *v);
+            if (hit->indexes.n)
+                memcpy(v, hit->indexes.v, hit->indexes.n * sizeof *v);
+            v[hit->indexes.n] = ix;
+            hit->indexes.v = v;
+            hit->indexes.n++;
+            hit->indexes.cap = hit->indexes.n;
+        }
+    }
+}
+
+static bool client_source(TableSource s)
+{
+    return s == TSRC_TURBINE || s == TSRC_TOOLBOX || s == TSRC_DDB_LIB;
+}
+
+static bool same_keys(const TableDef *a, const TableDef *b)
+{
+    if (!a->pk.name || !b->pk.name || strcmp(a->pk.name, b->pk.name))
+        return false;
+    if (!a->sk.name || !b->sk.name)
+        return !a->sk.name && !b->sk.name && !a->sk.unknown && !b->sk.unknown;
+    return !strcmp(a->sk.name, b->sk.name);
+}
+
+/* A client library's table that describes one the schema or the
+ * infrastructure code defines: by name, or (its name unknown) by keys. */
+static void link_clients(TableModel *m)
+{
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        TableDef *c = &m->set.tables.v[i];
+        if (!client_source(c->source))
+            continue;
+        const TableDef *hit = NULL;
+        size_t hits = 0;
+        for (size_t j = 0; j < m->set.tables.n; j++) {
+            const TableDef *t = &m->set.tables.v[j];
+            if (client_source(t->source))
+                continue;
+            bool match = c->name ? table_names_match(c->name, t->name) : same_keys(c, t);
+            if (match) {
+                hit = t;
+                hits++;
+            }
+        }
+        if (hits == 1)
+            c->same_as = hit;
+    }
+}
+
+TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
+                         const Config *const *cfgs, size_t n, Problems *problems)
+{
+    TableModel *m = arena_alloc(a, sizeof *m);
+    m->config = cfg && cfg->path ? cfg->path : NULL;
+    if (cfg && cfg->path) {
+        for (size_t i = 0; i < cfg->schemas.n; i++) {
+            const char *s = cfg->schemas.v[i];
+            const char *full = s[0] == '/' ? arena_strdup(a, s)
+                                           : arena_printf(a, "%s/%s", cfg->dir, s);
+            const char *disp = access_display_path(a, full);
+            strlist_push(a, &m->schema_files, disp);
+            schema_load_file(a, full, disp, &m->set, problems);
+        }
+    }
+    size_t code_from = m->set.tables.n;
+    for (size_t fi = 0; fi < n; fi++) {
+        if (cfgs[fi] != cfg || !files[fi] || !files[fi]->tables)
+            continue;
+        const FileTables *ft = files[fi]->tables;
+        for (size_t i = 0; i < ft->set.tables.n; i++)
+            VEC_PUSH(a, &m->set.tables, ft->set.tables.v[i]);
+        for (size_t i = 0; i < ft->set.env.n; i++)
+            VEC_PUSH(a, &m->set.env, ft->set.env.v[i]);
+    }
+    attach_orphans(a, m, code_from, files, cfgs, n, cfg);
+    link_clients(m);
+    return m;
+}
+
+/* ---- names across files ---------------------------------------------------- */
+
+/* The module file a specifier most likely names: its last path component
+ * (without extension) is the file's base name, or "index" in a directory
+ * of that name. */
+static bool path_matches_module(const char *path, const char *spec)
+{
+    if (!spec)
+        return false;
+    const char *base = strrchr(spec, '/');
+    base = base ? base + 1 : spec;
+    size_t bl = strcspn(base, ".");
+    const char *fb = strrchr(path, '/');
+    fb = fb ? fb + 1 : path;
+    if (!strncmp(fb, base, bl) && fb[bl] == '.')
+        return true;
+    if (!strncmp(fb, "index.", 6)) {
+        size_t pl = (size_t)(fb - path);
+        return pl > bl && !strncmp(path + pl - bl - 1, base, bl) && path[pl - 1] == '/';
+    }
+    return false;
+}
+
+/* An exported constant's name reference, from the module the import
+ * names when it can be told, else the only file that exports it. */
+static const NameConst *export_const(const AccessFacts *af, const char *name, const char *from)
+{
+    const NameConst *only = NULL, *best = NULL;
+    size_t count = 0;
+    for (size_t fi = 0; af && fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        if (!f || !f->tables)
+            continue;
+        for (size_t i = 0; i < f->tables->consts.n; i++) {
+            const NameConst *c = &f->tables->consts.v[i];
+            if (!c->exported || strcmp(c->name, name))
+                continue;
+            count++;
+            only = c;
+            if (path_matches_module(f->path, from))
+                best = c;
+        }
+    }
+    return best ? best : count == 1 ? only : NULL;
+}
+
+static NameRef resolve_ref(const AccessFacts *af, NameRef r)
+{
+    for (int hop = 0; hop < 4 && r.import && !r.literal && !r.env; hop++) {
+        const NameConst *c = export_const(af, r.import, r.from);
+        if (!c)
+            break;
+        const char *text = r.text;
+        r = c->ref;
+        if (!r.text)
+            r.text = text;
+    }
+    return r;
+}
+
+/* A constant's text: this file's extraction constants, or an imported
+ * one (exported by another file). */
+static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f, const char *name)
+{
+    for (size_t i = 0; i < f->consts.n; i++) {
+        const ConstDef *c = &f->consts.v[i];
+        if (strcmp(c->name, name))
+            continue;
+        const char *acc = "";
+        for (size_t j = 0; j < c->value.n; j++) {
+            if (c->value.v[j].kind != SEG_TEXT)
+                return NULL;
+            acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
+        }
+        return acc;
+    }
+    char head[256];
+    size_t hl = strcspn(name, ".");
+    if (hl >= sizeof head)
+        return NULL;
+    memcpy(head, name, hl);
+    head[hl] = '\0';
+    for (size_t i = 0; i < f->imports.n; i++) {
+        const Import *im = &f->imports.v[i];
+        if (strcmp(im->local, head))
+            continue;
+        const char *want = name[hl] ? arena_printf(a, "%s%s", im->imported, name + hl)
+                                    : im->imported;
+        for (size_t fi = 0; af && fi < af->nfiles; fi++) {
+            const FileIR *o = af->files[fi];
+            if (!o || o == f || !path_matches_module(o->path, im->source))
+                continue;
+            for (size_t k = 0; k < o->consts.n; k++) {
+                const ConstDef *c = &o->consts.v[k];
+                if (!c->exported || strcmp(c->name, want))
+                    continue;
+                const char *acc = "";
+                for (size_t j = 0; j < c->value.n; j++) {
+                    if (c->value.v[j].kind != SEG_TEXT)
+                        return NULL;
+                    acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
+                }
+                return acc;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* ---- the table an operation runs on ------------------------------------------ */
+
+static const TableDef *table_by_var(const TableModel *m, const char *var)
+{
+    const TableDef *hit = NULL;
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        const TableDef *t = &m->set.tables.v[i];
+        if (t->var && !strcmp(t->var, var))
+            return t;
+        if (t->var && !strcmp(last_component(t->var), last_component(var)))
+            hit = t;
+    }
+    return hit;
+}
+
+static const TableDef *table_by_id(const TableModel *m, const char *id)
+{
+    for (size_t i = 0; i < m->set.tables.n; i++)
+        if (!strcmp(m->set.tables.v[i].id, id))
+            return &m->set.tables.v[i];
+    return table_by_var(m, id);
+}
+
+/* The tables a name can be: by physical name (patterns allowed), else by
+ * logical id. Returns the count; the first in *hit. */
+static size_t tables_named(const TableModel *m, const char *name, const TableDef **hit)
+{
+    size_t n = 0;
+    *hit = NULL;
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        const TableDef *t = &m->set.tables.v[i];
+        if (table_names_match(name, t->name)) {
+            if (!n)
+                *hit = t;
+            n++;
+        }
+    }
+    if (n)
+        return n;
+    for (size_t i = 0; i < m->set.tables.n; i++)
+        if (!strcmp(m->set.tables.v[i].id, name)) {
+            *hit = &m->set.tables.v[i];
+            return 1;
+        }
+    return 0;
+}
+
+static const char *receiver_of(Arena *a, const char *callee)
+{
+    const char *dot = callee ? strrchr(callee, '.') : NULL;
+    return dot ? arena_strndup(a, callee, (size_t)(dot - callee)) : NULL;
+}
+
+static const char *entity_table(const AccessFacts *af, const char *entity)
+{
+    for (size_t fi = 0; af && fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        if (!f || !f->tables)
+            continue;
+        for (size_t i = 0; i < f->tables->entities.n; i++)
+            if (!strcmp(last_component(f->tables->entities.v[i].entity), last_component(entity)))
+                return f->tables->entities.v[i].table;
+    }
+    return NULL;
+}
+
+static const char *where(Arena *a, const char *path, Span s)
+{
+    return arena_printf(a, "%s:%u", path, s.start_row + 1);
+}
+
+/* The project's only table (client descriptions of it not counted), or
+ * NULL. */
+static const TableDef *only_table(const TableModel *m)
+{
+    const TableDef *one = NULL;
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        if (m->set.tables.v[i].same_as)
+            continue;
+        if (one)
+            return NULL;
+        one = &m->set.tables.v[i];
+    }
+    return one;
+}
+
+static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableModel *m,
+                                  const Config *cfg, const DataOp *op, const OpExtra *ex,
+                                  const char **how, bool *foreign)
+{
+    *how = NULL;
+    *foreign = false;
+    if (!m || !m->set.tables.n)
+        return NULL;
+    const char *recv = receiver_of(a, op->callee);
+    if (op->api == API_TURBINE && recv) {
+        const char *tv = entity_table(af, recv);
+        const TableDef *t = tv ? table_by_var(m, tv) : NULL;
+        if (t) {
+            *how = arena_printf(a, "table found through entity %s", recv);
+            return t;
+        }
+    }
+    if (op->api == API_DDB_LIB && recv) {
+        const TableDef *t = table_by_var(m, recv);
+        if (t) {
+            *how = arena_printf(a, "table found through its client %s", recv);
+            return t;
+        }
+    }
+    NameRef r = {0};
+    if (ex && ex->has_table)
+        r = ex->table;
+    else if (op->table && op->table_literal)
+        r.literal = op->table;
+    r = resolve_ref(af, r);
+    bool named = false;
+    if (r.env) {
+        const TableDef *hit = NULL;
+        const EnvBinding *via = NULL;
+        bool ambiguous = false;
+        for (size_t i = 0; i < m->set.env.n; i++) {
+            const EnvBinding *b = &m->set.env.v[i];
+            if (strcmp(b->var, r.env))
+                continue;
+            named = true;
+            const TableDef *t = NULL;
+            if (b->table_id)
+                t = table_by_id(m, b->table_id);
+            else if (b->name && tables_named(m, b->name, &t) != 1)
+                t = NULL;
+            if (!t || (hit && hit != t))
+                ambiguous = true;
+            if (t && !hit) {
+                hit = t;
+                via = b;
+            }
+        }
+        if (hit && !ambiguous) {
+            *how = arena_printf(a, "table found through environment variable %s, %s", r.env,
+                                where(a, via->path, via->span));
+            return hit;
+        }
+        if (named)
+            return NULL;
+    }
+    if (r.literal) {
+        const TableDef *t;
+        size_t c = tables_named(m, r.literal, &t);
+        if (c == 1) {
+            *how = arena_printf(a, "table found through TableName '%s'", r.literal);
+            return t;
+        }
+        named = true;
+    }
+    const TableDef *only = only_table(m);
+    if (named) {
+        if (only && !only->name) {
+            *how = "the project's only table";
+            return only;
+        }
+        *foreign = r.literal && !strstr(r.literal, "${");
+        return NULL;
+    }
+    if (cfg && op->table_kind != TABLE_UNKNOWN) {
+        const StrList *names = op->table_kind == TABLE_DATA      ? &cfg->data_tables
+                             : op->table_kind == TABLE_HISTORY   ? &cfg->history_tables
+                                                                 : &cfg->command_tables;
+        const TableDef *hit = NULL;
+        size_t hits = 0;
+        for (size_t i = 0; i < names->n; i++) {
+            const TableDef *t;
+            if (tables_named(m, names->v[i], &t) == 1 && t != hit) {
+                hit = t;
+                hits++;
+            }
+        }
+        if (hits == 1) {
+            *how = arena_printf(a, "table found through tables.%s in the configuration",
+                                table_kind_name(op->table_kind));
+            return hit;
+        }
+        if (names->n)
+            return NULL;
+    }
+    if (only) {
+        *how = "the project's only table";
+        return only;
+    }
+    return NULL;
+}
+
+const TableDef *access_entity_table(const TableModel *m, const FileIR *f, Span span)
+{
+    if (!m || !f || !f->tables)
+        return NULL;
+    for (size_t i = 0; i < f->tables->entities.n; i++) {
+        const EntityTable *e = &f->tables->entities.v[i];
+        if (span.start_byte >= e->span.start_byte && span.end_byte <= e->span.end_byte)
+            return table_by_var(m, e->table);
+    }
+    return NULL;
+}
+
+void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
+                   const FileIR *f, size_t opi, OpTarget *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!f || opi >= f->ops.n)
+        return;
+    const DataOp *op = &f->ops.v[opi];
+    const OpExtra *ex = tables_op_extra(f->tables, op);
+    out->index_span = op->span;
+    if (ex && ex->has_index) {
+        out->has_index = true;
+        NameRef r = resolve_ref(af, ex->index);
+        out->index = r.literal && !strstr(r.literal, "${") ? r.literal : NULL;
+        out->index_span = ex->index_span;
+        if (!out->index && ex->index.text && !ex->index.env)
+            out->index = const_value(a, af, f, ex->index.text); /* Obj.KEY imported */
+    } else if (op->index) {
+        out->has_index = true;
+        out->index = const_value(a, af, f, op->index);
+    }
+    out->table = find_table(a, af, m, cfg, op, ex, &out->how, &out->foreign);
+    if (!out->table)
+        return;
+    if (out->has_index) {
+        out->ix = table_find_index(out->table, out->index);
+        if (out->ix) {
+            out->pk = &out->ix->pk;
+            out->sk = &out->ix->sk;
+        }
+    } else {
+        out->pk = &out->table->pk;
+        out->sk = &out->table->sk;
+    }
+}
+
+/* ---- key conditions ---------------------------------------------------------- */
+
+size_t access_conditions(Arena *a, const FileIR *f, size_t opi, OpCond **out, bool *complete)
+{
+    VEC(OpCond) v = {0};
+    *complete = true;
+    const DataOp *op = &f->ops.v[opi];
+    const OpExtra *ex = tables_op_extra(f->tables, op);
+    for (size_t i = 0; i < f->keys.n; i++) {
+        const KeyExpr *k = &f->keys.v[i];
+        if (k->site != SITE_CONDITION || k->op != (int)opi || !k->attr)
+            continue;
+        if (k->attr[0] == '[' || k->attr[0] == '#') {
+            *complete = false;
+            continue;
+        }
+        bool seen = false;
+        for (size_t j = 0; j < v.n && !seen; j++)
+            seen = !strcmp(v.v[j].attr, k->attr);
+        if (!seen) {
+            OpCond c = {.attr = k->attr, .op = k->cond, .key = k, .span = k->span};
+            VEC_PUSH(a, &v, c);
+        }
+    }
+    if (op->key_condition) {
+        KeyConds kc = {0};
+        if (!ddb_parse_key_condition(a, op->key_condition, &kc))
+            *complete = false;
+        for (size_t i = 0; i < kc.items.n; i++) {
+            const char *attr = tables_map_name(ex, kc.items.v[i].attr);
+            if (!attr || attr[0] == '#') {
+                *complete = false;
+                continue;
+            }
+            bool seen = false;
+            for (size_t j = 0; j < v.n && !seen; j++)
+                seen = !strcmp(v.v[j].attr, attr);
+            if (!seen) {
+                OpCond c = {.attr = attr, .op = kc.items.v[i].op, .span = op->span};
+                VEC_PUSH(a, &v, c);
+            }
+        }
+    }
+    if (ex && ex->library) {
+        for (size_t i = 0; i < ex->lib_attrs.n; i++) {
+            const char *attr = ex->lib_attrs.v[i];
+            if (!strcmp(attr, "?")) {
+                *complete = false;
+                continue;
+            }
+            bool seen = false;
+            for (size_t j = 0; j < v.n && !seen; j++)
+                seen = !strcmp(v.v[j].attr, attr);
+            if (!seen) {
+                OpCond c = {.attr = attr, .op = COND_NONE, .span = op->span};
+                VEC_PUSH(a, &v, c);
+            }
+        }
+    }
+    *out = v.v;
+    return v.n;
+}
+
+/* ---- access patterns ------------------------------------------------------------ */
+
+/* "ORDER#{tenantCode}" -> "ORDER#{}" */
+static const char *pattern_shape(Arena *a, const char *p)
+{
+    size_t n = strlen(p);
+    char *s = arena_alloc(a, n + 1), *o = s;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '{') {
+            const char *c = strchr(p + i, '}');
+            if (c) {
+                memcpy(o, "{}", 2);
+                o += 2;
+                i = (size_t)(c - p);
+                continue;
+            }
+        }
+        *o++ = p[i];
+    }
+    *o = '\0';
+    return s;
+}
+
+/* An access pattern's sort-key condition: "begins_with X", "= X",
+ * "between A and B", "< X" ... or plain "X" (equality). Sets the value's
+ * shape and whether it is a prefix. */
+static const char *pattern_sk(Arena *a, const char *sk, bool *prefix)
+{
+    while (isspace((unsigned char)*sk))
+        sk++;
+    *prefix = false;
+    static const char *const ops[] = {"begins_with", "between", "<=", ">=", "=", "<", ">", NULL};
+    for (const char *const *o = ops; *o; o++) {
+        size_t l = strlen(*o);
+        if (strncasecmp(sk, *o, l))
+            continue;
+        const char *v = sk + l;
+        if (isalpha((unsigned char)**o) && *v && !isspace((unsigned char)*v) && *v != '(')
+            continue;
+        while (isspace((unsigned char)*v) || *v == '(')
+            v++;
+        size_t vl = strcspn(v, " \t)");
+        *prefix = strcmp(*o, "=") != 0;
+        return pattern_shape(a, arena_strndup(a, v, vl));
+    }
+    return pattern_shape(a, sk);
+}
+
+static ServeState serve_attr(Arena *a, const AccessFacts *af, const KeyAttr *k,
+                             const char *shape, bool prefix, const char **why)
+{
+    *why = NULL;
+    if (!k->name || k->unknown)
+        return SERVE_MAYBE;
+    const char **ws;
+    size_t n = access_written_shapes(a, af, k->name, 0, &ws);
+    if (!n) {
+        *why = arena_printf(a, "nothing written to %s is seen", k->name);
+        return SERVE_MAYBE;
+    }
+    if (strlist_has(&af->updated, k->name)) {
+        *why = arena_printf(a, "%s is also set by updates", k->name);
+        for (size_t i = 0; i < n; i++)
+            if (access_shapes_compatible(shape, ws[i], prefix))
+                return SERVE_YES;
+        return SERVE_MAYBE;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (access_shapes_compatible(shape, ws[i], prefix))
+            return SERVE_YES;
+    const char *list = "";
+    for (size_t i = 0; i < n && i < 4; i++)
+        list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
+    *why = arena_printf(a, "%s holds %s%s", k->name, list, n > 4 ? ", ..." : "");
+    return SERVE_NO;
+}
+
+static const char *keys_label(Arena *a, const KeyAttr *pk, const KeyAttr *sk)
+{
+    const char *p = pk->name ? pk->name : "?";
+    return sk->name ? arena_printf(a, "%s, %s", p, sk->name) : arena_strdup(a, p);
+}
+
+void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const AccessPattern *ap,
+                  PatternServe *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!m || !m->set.tables.n) {
+        out->state = SERVE_MAYBE;
+        out->detail = "no table is known (no schema, no table defined in code)";
+        return;
+    }
+    const char *pshape = pattern_shape(a, ap->pk);
+    bool sk_prefix = false;
+    const char *sshape = ap->sk ? pattern_sk(a, ap->sk, &sk_prefix) : NULL;
+    const char *reasons = "";
+    bool any = false;
+    for (size_t ti = 0; ti < m->set.tables.n; ti++) {
+        const TableDef *t = &m->set.tables.v[ti];
+        if (t->same_as)
+            continue; /* described by the table it is */
+        for (size_t ii = 0; ii <= t->indexes.n; ii++) {
+            const TableIndex *ix = ii < t->indexes.n ? &t->indexes.v[ii] : NULL;
+            if (ap->index && (!ix || strcmp(ix->name, ap->index)))
+                continue;
+            any = true;
+            const KeyAttr *pk = ix ? &ix->pk : &t->pk, *sk = ix ? &ix->sk : &t->sk;
+            const char *label = ix ? arena_printf(a, "index %s of table %s", ix->name, t->id)
+                                   : arena_printf(a, "table %s", t->id);
+            const char *why = NULL, *why_sk = NULL;
+            ServeState s = serve_attr(a, af, pk, pshape, false, &why);
+            if (s != SERVE_NO && sshape) {
+                ServeState s2;
+                if (!sk->name && !sk->unknown) {
+                    s2 = SERVE_NO;
+                    why_sk = arena_printf(a, "%s has no sort key", label);
+                } else {
+                    s2 = serve_attr(a, af, sk, sshape, sk_prefix, &why_sk);
+                }
+                if (s2 < s) {
+                    s = s2;
+                    why = why_sk;
+                }
+            }
+            if (!out->table || s > out->state) {
+                out->state = s;
+                out->table = t;
+                out->index = ix;
+                out->detail = arena_printf(a, "%s (%s)%s%s", label, keys_label(a, pk, sk),
+                                           s == SERVE_MAYBE && why ? ": " : "",
+                                           s == SERVE_MAYBE && why ? why : "");
+            }
+            if (s == SERVE_NO && why)
+                reasons = arena_printf(a, "%s%s%s", reasons, *reasons ? "; " : "", why);
+        }
+    }
+    if (!any) {
+        out->state = SERVE_NO;
+        out->table = NULL;
+        out->detail = arena_printf(a, "no table has an index named '%s'", ap->index);
+        return;
+    }
+    if (out->state == SERVE_NO) {
+        out->table = NULL;
+        out->index = NULL;
+        const char *skpart =
+            sshape ? arena_printf(a, " with sort keys %s%s", sk_prefix ? "beginning " : "", sshape)
+                   : "";
+        out->detail = arena_printf(a, "no %s holds partition keys like %s%s%s%s%s",
+                                   ap->index ? "such index" : "key or index", pshape, skpart,
+                                   *reasons ? " (" : "", reasons, *reasons ? ")" : "");
+    }
+}
+
+/* ---- keylint --access-patterns ------------------------------------------------- */
+
+size_t access_print_patterns(FILE *out, const Project *p)
+{
+    size_t unserved = 0, total = 0;
+    Arena *a = arena_new();
+    for (size_t mi = 0; mi < p->models.n; mi++) {
+        const ModelEntry *e = &p->models.v[mi];
+        const Config *cfg = e->config;
+        if (!cfg || !cfg->access_patterns.n)
+            continue;
+        fprintf(out, "%s%s\n", total ? "\n" : "",
+                cfg->path ? access_display_path(a, cfg->path) : "(built-in configuration)");
+        size_t wn = 4, wk = 3;
+        const char **conds = arena_alloc(a, cfg->access_patterns.n * sizeof *conds);
+        for (size_t i = 0; i < cfg->access_patterns.n; i++) {
+            const AccessPattern *ap = &cfg->access_patterns.v[i];
+            conds[i] = arena_printf(a, "pk %s%s%s%s%s", ap->pk, ap->sk ? ", sk " : "",
+                                    ap->sk ? ap->sk : "", ap->index ? ", index " : "",
+                                    ap->index ? ap->index : "");
+            if (strlen(ap->name) > wn)
+                wn = strlen(ap->name);
+            if (strlen(conds[i]) > wk)
+                wk = strlen(conds[i]);
+        }
+        fprintf(out, "  %-*s  %-*s  %s\n", (int)wn, "name", (int)wk, "key", "served by");
+        for (size_t i = 0; i < cfg->access_patterns.n; i++) {
+            const AccessPattern *ap = &cfg->access_patterns.v[i];
+            PatternServe s;
+            access_serve(a, p->access, e->model, ap, &s);
+            total++;
+            const char *verdict = s.state == SERVE_NO ? arena_printf(a, "NOT SERVED: %s", s.detail)
+                                : s.state == SERVE_MAYBE ? arena_printf(a, "maybe %s", s.detail)
+                                                        : s.detail;
+            if (s.state == SERVE_NO)
+                unserved++;
+            fprintf(out, "  %-*s  %-*s  %s\n", (int)wn, ap->name, (int)wk, conds[i], verdict);
+        }
+    }
+    if (!total)
+        fprintf(out, "no access patterns declared (see access-patterns in docs/configuration.md)\n");
+    arena_free(a);
+    return unserved;
+}

@@ -1,0 +1,172 @@
+/* Access facts: what the access-pattern and key-design rules read, built
+ * once per analysis from the IR, the tables found in code (tables.h) and
+ * the schema files (schema.h):
+ *
+ *   - the table model of each configuration (its `schemas:` plus the
+ *     tables defined in the code it governs);
+ *   - for a data operation: the table it runs on and the index it
+ *     queries, and every attribute its key condition names;
+ *   - project-wide: the key shapes that writes produce (unmatched-query,
+ *     unserved-access-pattern), whether sort keys carry versions, the
+ *     entity prefixes in use and their case.
+ *
+ * Everything lives in the arena given to the builders (the project's
+ * analysis arena) and borrows strings from the files' IR: valid until the
+ * next analysis or until a file of the project is replaced. */
+#ifndef KEYLINT_ACCESS_H
+#define KEYLINT_ACCESS_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "ir.h"
+#include "schema.h"
+#include "tables.h"
+
+/* A key some write, entity definition or key helper produces. */
+typedef struct WrittenKey {
+    const char *attr;  /* the attribute; for a helper, its name */
+    KeyRole role;
+    const char *shape; /* kf_shape: "ORDER#{}" */
+    bool helper;       /* a helper's definition: its attribute is not known */
+    const FileIR *file; /* where it is written */
+    int op;            /* its data operation in that file, -1 if none */
+    Span span;         /* the key */
+} WrittenKey;
+
+/* An entity prefix token and how many keys start with it. */
+typedef struct PrefixUse {
+    const char *token; /* "ORDER", "user" */
+    size_t keys;
+    bool prefix;       /* some key has more after it (ORDER#x), not just 'ORDER' */
+} PrefixUse;
+
+typedef struct AccessFacts {
+    FileIR *const *files; /* the analysed files (borrowed) */
+    size_t nfiles;
+    VEC(WrittenKey) written; /* sorted by attribute and shape */
+    /* The same, each (attribute, shape) once and helpers left out: what
+     * shapes are compared with. */
+    VEC(WrittenKey) shapes;
+    /* Key helpers' definitions, each (role, shape) once. */
+    VEC(WrittenKey) helpers;
+    /* Attributes an UpdateExpression sets somewhere (`SET GSI1PK = :v`):
+     * their values are not among the written keys, so they may hold
+     * anything. */
+    StrList updated;
+    /* Sort keys carry versions (addSortKeyVersion, VER_SEPARATOR, a
+     * version tail, or the mbc-cqrs-serverless services). */
+    bool versioned;
+    /* Table partition keys written with an entity prefix, and the tables
+     * they are written to: the operation's TableName as written, "" for
+     * key helpers and object literals, "entity:" for entity definitions. */
+    size_t prefixed_pks;
+    StrList prefixed_tables;
+    VEC(PrefixUse) prefixes;
+} AccessFacts;
+
+void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                    const Config *cfg);
+
+/* The table model of configuration `cfg`: its schema files (relative to
+ * its directory; problems reading them go to `problems`), and the tables
+ * and environment bindings of the files it governs (`cfgs[i]` is file i's
+ * configuration). Issues found in schema files are in the model's set;
+ * issues of tables in code stay with their file (FileIR.tables). */
+TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
+                         const Config *const *cfgs, size_t n, Problems *problems);
+
+/* What a data operation runs on. */
+typedef struct OpTarget {
+    const TableDef *table;   /* NULL when not known */
+    const char *how;         /* how the table was found, for messages */
+    /* The operation names a table (TableName, an environment variable)
+     * that the model does not have: another service's table. */
+    bool foreign;
+    bool has_index;          /* the operation names an index */
+    const char *index;       /* its name when it could be read */
+    Span index_span;         /* where it is named (else the operation) */
+    const TableIndex *ix;    /* the index, when the table has it */
+    /* The keys a key condition must use: the index's, else the table's
+     * (NULL names when not known). */
+    const KeyAttr *pk, *sk;
+} OpTarget;
+
+void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
+                   const FileIR *f, size_t op, OpTarget *out);
+
+/* The table of a Turbine entity whose defineEntity call in `f` holds
+ * `span` (its key definitions), NULL if none is known. */
+const TableDef *access_entity_table(const TableModel *m, const FileIR *f, Span span);
+
+/* One attribute of a query's key condition. */
+typedef struct OpCond {
+    const char *attr;    /* after ExpressionAttributeNames */
+    CondOp op;           /* COND_NONE: a library query names it, operator unknown */
+    const KeyExpr *key;  /* its value, NULL when not seen */
+    Span span;           /* the value, else the operation */
+} OpCond;
+
+/* The attributes the key condition of ops[op] names, each once (the
+ * first occurrence), from the resolved keys, the KeyConditionExpression
+ * and library queries. `*complete` is false when some could not be read
+ * (a placeholder without a name, a spread). */
+size_t access_conditions(Arena *a, const FileIR *f, size_t op, OpCond **out, bool *complete);
+
+/* Whether a key of shape `query` ("ORDER#{}", holes as "{}") can be one a
+ * write of shape `written` produces; with `prefix`, whether some written
+ * key can begin with it (begins_with). Judged on the literal text before
+ * the first hole and, for whole keys, after the last: a hole matches
+ * anything. */
+bool access_shapes_compatible(const char *query, const char *written, bool prefix);
+
+/* The written shapes of attribute `attr` (helpers excluded), distinct and
+ * sorted, at most `max` (0: all). */
+size_t access_written_shapes(Arena *a, const AccessFacts *af, const char *attr, size_t max,
+                             const char ***out);
+
+/* Every key written to `attr` (helpers excluded): af->written.v[*from ..
+ * *from + return). */
+size_t access_writes_of(const AccessFacts *af, const char *attr, size_t *from);
+
+/* How (and whether) a declared access pattern is served. */
+typedef enum ServeState {
+    SERVE_NO,    /* no key or index can serve it */
+    SERVE_MAYBE, /* a key or index may: what its attributes hold is not seen */
+    SERVE_YES,   /* a key or index holds keys of the pattern's shape */
+} ServeState;
+
+typedef struct PatternServe {
+    ServeState state;
+    const TableDef *table;
+    const TableIndex *index; /* NULL: the table's own keys */
+    const char *detail;      /* what serves it, or why nothing does */
+} PatternServe;
+
+void access_serve(Arena *a, const AccessFacts *af, const TableModel *m,
+                  const AccessPattern *ap, PatternServe *out);
+
+/* `keylint --access-patterns`: every declared access pattern of the
+ * project's configurations and what serves it. Returns the number of
+ * patterns nothing serves. */
+struct Project;
+size_t access_print_patterns(FILE *out, const struct Project *p);
+
+/* A key defined here: written, an entity's or a helper's definition, an
+ * object literal of keys, an update's Key (an upsert), and not merely the
+ * inlined output of a helper (judged at the helper). The key-design rules
+ * judge these. */
+bool access_defines_key(const FileIR *f, const KeyExpr *k);
+
+/* The table a key is written to, as AccessFacts.prefixed_tables names
+ * it. */
+const char *access_key_table_text(const FileIR *f, const KeyExpr *k);
+
+/* A date or time hole: kf_hole_is_date, or an expression that makes one
+ * (`new Date().toISOString().slice(0, 10)`, `dayjs().format(...)`). */
+bool access_hole_is_date(Arena *a, const Seg *s);
+
+/* Display path (relative to the working directory when under it). */
+const char *access_display_path(Arena *a, const char *abspath);
+
+#endif

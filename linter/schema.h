@@ -1,0 +1,193 @@
+/* The table model: which DynamoDB tables a project has, their key
+ * attributes, their indexes, and which environment variables name them.
+ *
+ * Tables come from schema files (CloudFormation and SAM templates and
+ * Serverless Framework serverless.yml, YAML or JSON, read with libyaml;
+ * see docs/schemas.md) and from code (CDK, CreateTableCommand, Turbine
+ * defineTable, dynamodb-toolbox and ddb-lib tables; linter/tables.c). Every
+ * element keeps the file and position it was read from, so that findings
+ * about it point there.
+ *
+ * Both readers build the same small document tree (DocNode) first: one
+ * reader of the CloudFormation table shape (`KeySchema`,
+ * `AttributeDefinitions`, `GlobalSecondaryIndexes`, ...) then serves
+ * templates, CDK's CfnTable and the SDK's CreateTable parameters alike.
+ *
+ * Everything here lives in the arena it was built in. */
+#ifndef KEYLINT_SCHEMA_H
+#define KEYLINT_SCHEMA_H
+
+#include "common.h"
+
+/* ---- Document trees ------------------------------------------------------ */
+
+typedef enum DocKind {
+    DOC_NULL,   /* an empty or null value */
+    DOC_SCALAR, /* a string, number or boolean: `text` */
+    DOC_SEQ,    /* a list: vals[0..n) */
+    DOC_MAP,    /* a mapping: keys[i] -> vals[i], i < n (keys are scalars) */
+    DOC_OPAQUE, /* a value that cannot be read statically (code: a call, a
+                 * variable); `text` is its source */
+} DocKind;
+
+typedef struct DocNode DocNode;
+struct DocNode {
+    DocKind kind;
+    /* An intrinsic function, normalised: "Ref", "Fn::Sub", "Fn::GetAtt",
+     * "Fn::If", "Fn::Join", ... for both `!Sub x` and `{"Fn::Sub": x}`;
+     * NULL for plain values. */
+    const char *tag;
+    const char *text;
+    Span span;        /* 0-based row, byte column, in `path` */
+    DocNode **keys;
+    DocNode **vals;
+    size_t n;
+    bool partial;     /* code: a spread or computed member may add entries */
+};
+
+/* The value of `key` in a mapping; NULL if absent or `map` is no mapping.
+ * With `ci`, the first letter's case is ignored (`KeySchema` and CDK's
+ * `keySchema`). */
+const DocNode *doc_get(const DocNode *map, const char *key, bool ci);
+/* A scalar's text, NULL for anything else. */
+const char *doc_scalar(const DocNode *n);
+
+/* ---- The model -------------------------------------------------------- */
+
+typedef enum AttrType {
+    ATTR_UNKNOWN = 0,
+    ATTR_S,
+    ATTR_N,
+    ATTR_B,
+} AttrType;
+
+/* A key attribute. `name` NULL: none (a table without sort key). */
+typedef struct KeyAttr {
+    const char *name;
+    AttrType type;
+    bool unknown; /* present, but not readable (a variable, a condition) */
+    Span span;    /* where it is named */
+} KeyAttr;
+
+typedef enum IndexKind {
+    INDEX_GLOBAL,
+    INDEX_LOCAL,
+} IndexKind;
+
+typedef struct TableIndex {
+    const char *name;
+    IndexKind kind;
+    KeyAttr pk, sk;         /* a local index's pk is the table's */
+    const char *projection; /* ALL, KEYS_ONLY, INCLUDE; NULL when not said */
+    StrList projected;      /* INCLUDE: the non-key attributes */
+    Span span;
+} TableIndex;
+
+typedef enum TableSource {
+    TSRC_CLOUDFORMATION, /* AWS::DynamoDB::Table / GlobalTable in a template */
+    TSRC_SAM_SIMPLE,     /* AWS::Serverless::SimpleTable */
+    TSRC_CDK,            /* new Table / TableV2 (aws-cdk-lib) */
+    TSRC_CDK_CFN,        /* new CfnTable / CfnGlobalTable */
+    TSRC_SDK,            /* CreateTableCommand / createTable */
+    TSRC_TURBINE,        /* defineTable (dynamodb-turbine) */
+    TSRC_TOOLBOX,        /* new Table (dynamodb-toolbox) */
+    TSRC_DDB_LIB,        /* new TableClient (@ddb-lib/client) */
+    TSRC_SST,            /* new Table (sst/constructs): primaryIndex, globalIndexes */
+} TableSource;
+
+typedef struct TableDef {
+    const char *id;    /* logical id (template), construct id or variable */
+    const char *var;   /* code: the variable that holds it ("table",
+                        * "this.table"), NULL otherwise */
+    /* The physical name as far as it is known: literal text, with
+     * "${...}" for the parts only known at deploy time
+     * ("${AWS::StackName}-orders"); NULL when unknown. */
+    const char *name;
+    KeyAttr pk, sk;
+    VEC(TableIndex) indexes;
+    /* Indexes may exist that were not seen (a condition, a spread, a loop,
+     * an addGlobalSecondaryIndex call that could not be read): a query
+     * on an index not listed is then not judged. */
+    bool indexes_open;
+    TableSource source;
+    const char *path;  /* display path of the file it is defined in */
+    Span span;
+    /* A client library's description (Turbine, dynamodb-toolbox, ddb-lib)
+     * of a table the model also has from a schema or infrastructure code
+     * (same name, or same keys): that table. Not counted as a table of its
+     * own. */
+    const struct TableDef *same_as;
+} TableDef;
+
+/* An environment variable that names a table (`TABLE_NAME: !Ref Orders`,
+ * CDK `environment: { TABLE_NAME: table.tableName }`). */
+typedef struct EnvBinding {
+    const char *var;      /* TABLE_NAME */
+    const char *table_id; /* the table's logical id or variable, or NULL */
+    const char *name;     /* a name (pattern) given directly, or NULL */
+    const char *path;
+    Span span;
+} EnvBinding;
+
+/* A mistake in a table definition (a key attribute without definition, an
+ * index without partition key, ...): reported by the `schema` rule. */
+typedef struct SchemaIssue {
+    const char *path;
+    Span span;
+    const char *message;
+} SchemaIssue;
+
+/* Tables, environment bindings and issues from one source. */
+typedef struct TableSet {
+    VEC(TableDef) tables;
+    VEC(EnvBinding) env;
+    VEC(SchemaIssue) issues;
+} TableSet;
+
+/* The tables one configuration sees: its schema files plus the tables
+ * defined in the code it governs. */
+typedef struct TableModel {
+    const char *config;    /* the configuration file, NULL for defaults */
+    TableSet set;
+    StrList schema_files;  /* display paths of the schema files read */
+} TableModel;
+
+/* ---- Reading schema files ------------------------------------------------ */
+
+/* Read one schema file (CloudFormation/SAM template or serverless.yml,
+ * YAML or JSON) and add its tables, environment bindings and issues to
+ * `out` (strings in `a`). `display` is the path used in findings. A file
+ * that cannot be read or parsed adds one Problem (with line and column
+ * where there is one) and returns false; a file that parses but holds no
+ * DynamoDB table adds an issue. */
+bool schema_load_file(Arena *a, const char *path, const char *display, TableSet *out,
+                      Problems *problems);
+
+/* Read the CloudFormation shape of a table's properties (`TableName`,
+ * `KeySchema`, `AttributeDefinitions`, `GlobalSecondaryIndexes`,
+ * `LocalSecondaryIndexes`; first letters in either case) into `t`, and
+ * check it: issues go to `out`. Used for templates, CDK CfnTable and the
+ * SDK's CreateTable parameters. `t->id`, `path` and `span` are set by the
+ * caller. */
+void schema_read_cfn_table(Arena *a, const DocNode *props, TableDef *t, TableSet *out);
+
+/* Checks shared by every source: duplicate index names, local indexes on
+ * another partition key, indexes without partition key. */
+void schema_check_table(Arena *a, const TableDef *t, TableSet *out);
+
+void schema_issue(Arena *a, TableSet *out, const char *path, Span span, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* ---- Reading the model ------------------------------------------------- */
+
+/* The index `name` of `t` (exact), NULL if none. */
+const TableIndex *table_find_index(const TableDef *t, const char *name);
+
+/* "AppTable", or "AppTable (app-table)" when the name says more. */
+const char *table_label(Arena *a, const TableDef *t);
+
+/* Whether two table names can be the same table: equal, or equal where
+ * either has a "${...}" part (which matches anything). */
+bool table_names_match(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,1259 @@
+/* Tables in code and table-related facts of one file: see tables.h.
+ *
+ * One walk with a TSTreeCursor over the whole tree; object literals are
+ * converted to DocNode trees with an explicit work list (never deeper than
+ * MAX_DOC_DEPTH), so the CloudFormation reader of schema.c also reads
+ * CfnTable and CreateTable parameters. Names follow local and module
+ * bindings at most MAX_HOPS steps. */
+#include "tables.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "extract.h"
+
+enum {
+    MAX_HOPS = 6,       /* x = y; y = z; ... */
+    MAX_DOC_DEPTH = 24, /* object nesting converted to a DocNode tree */
+    MAX_TEXT = 80,      /* source text kept for opaque values */
+    MAX_DOC_NODES = 2000, /* per object converted: variables may repeat one */
+};
+
+typedef struct T {
+    const Source *src;
+    Arena *a;
+    FileIR *ir;
+    const Config *cfg;
+    FileTables *ft;
+    VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
+    size_t doc_budget;      /* DocNodes to_doc may still make */
+} T;
+
+static bool is(TSNode n, const char *type) { return syn_is(n, type); }
+static TSNode field(TSNode n, const char *name) { return syn_field(n, name); }
+static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
+static const char *ntext(T *t, TSNode n) { return syn_text(t->src, n); }
+static bool string_value(T *t, TSNode n, const char **out)
+{
+    return syn_string_value(t->src, unwrap(n), out);
+}
+
+static const char *short_text(T *t, TSNode n)
+{
+    const char *s = ntext(t, n);
+    if (strlen(s) > MAX_TEXT)
+        s = arena_printf(t->a, "%.*s...", MAX_TEXT, s);
+    return s;
+}
+
+/* ---- bindings ------------------------------------------------------------ */
+
+static bool params_bind(T *t, TSNode fn, const char *name)
+{
+    TSNode ps = field(fn, "parameters");
+    if (ts_node_is_null(ps)) {
+        TSNode p = field(fn, "parameter");
+        return is(p, "identifier") && syn_text_eq(t->src, p, name);
+    }
+    uint32_t cnt = ts_node_named_child_count(ps);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(ps, i);
+        TSNode pat = field(p, "pattern");
+        if (ts_node_is_null(pat))
+            pat = p;
+        if (is(pat, "assignment_pattern"))
+            pat = field(pat, "left");
+        if (is(pat, "identifier") && syn_text_eq(t->src, pat, name))
+            return true;
+    }
+    return false;
+}
+
+static bool declares(T *t, TSNode st, const char *name, TSNode *value)
+{
+    if (is(st, "export_statement"))
+        st = field(st, "declaration");
+    if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
+        return false;
+    bool hit = false;
+    uint32_t cnt = ts_node_named_child_count(st);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode d = ts_node_named_child(st, i);
+        TSNode nm = field(d, "name");
+        if (is(d, "variable_declarator") && is(nm, "identifier") &&
+            syn_text_eq(t->src, nm, name)) {
+            *value = field(d, "value");
+            hit = true;
+        }
+    }
+    return hit;
+}
+
+/* The value `name` holds where `use` is: the last declaration before it
+ * in an enclosing block (any declaration at module level). Null node when
+ * it is a parameter, unbound or declared without a value; *param says
+ * which. */
+static TSNode binding(T *t, TSNode use, const char *name, bool *param, bool *found)
+{
+    TSNode none = {0};
+    *param = *found = false;
+    uint32_t at = ts_node_start_byte(use);
+    TSNode p = ts_node_parent(use);
+    for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
+        const char *ty = ts_node_type(p);
+        bool module = !strcmp(ty, "program");
+        if (module || !strcmp(ty, "statement_block") || !strcmp(ty, "switch_case")) {
+            TSNode v = none;
+            bool hit = false;
+            uint32_t cnt = ts_node_named_child_count(p);
+            for (uint32_t i = 0; i < cnt; i++) {
+                TSNode st = ts_node_named_child(p, i);
+                if (!module && ts_node_start_byte(st) >= at)
+                    break;
+                if (declares(t, st, name, &v))
+                    hit = true;
+            }
+            if (hit) {
+                *found = true;
+                return v;
+            }
+        }
+        if (syn_is_function(p) && params_bind(t, p, name)) {
+            *param = *found = true;
+            return none;
+        }
+        if (module)
+            break;
+        p = ts_node_parent(p);
+    }
+    return none;
+}
+
+/* Follow identifiers to the value they hold (object literals, strings). */
+static TSNode follow(T *t, TSNode n)
+{
+    n = unwrap(n);
+    for (int hop = 0; hop < MAX_HOPS && (is(n, "identifier") || is(n, "shorthand_property_identifier")); hop++) {
+        bool param, found;
+        TSNode v = binding(t, n, ntext(t, n), &param, &found);
+        if (!found || param || ts_node_is_null(v))
+            break;
+        n = unwrap(v);
+    }
+    return n;
+}
+
+static const Import *find_import(T *t, const char *local)
+{
+    for (size_t i = 0; i < t->ir->imports.n; i++)
+        if (!strcmp(t->ir->imports.v[i].local, local))
+            return &t->ir->imports.v[i];
+    return NULL;
+}
+
+/* A module constant of this file (extraction's), as text, or NULL. */
+static const char *const_text(T *t, const char *name)
+{
+    for (size_t i = 0; i < t->ir->consts.n; i++) {
+        const ConstDef *c = &t->ir->consts.v[i];
+        if (strcmp(c->name, name))
+            continue;
+        const char *acc = "";
+        for (size_t j = 0; j < c->value.n; j++) {
+            if (c->value.v[j].kind != SEG_TEXT)
+                return NULL;
+            acc = arena_printf(t->a, "%s%s", acc, c->value.v[j].text);
+        }
+        return acc;
+    }
+    return NULL;
+}
+
+/* ---- object literals ------------------------------------------------------ */
+
+static const char *prop_name(T *t, TSNode prop)
+{
+    if (is(prop, "shorthand_property_identifier"))
+        return ntext(t, prop);
+    if (!is(prop, "pair"))
+        return NULL;
+    TSNode key = field(prop, "key");
+    const char *s;
+    if (is(key, "property_identifier") || is(key, "number"))
+        return ntext(t, key);
+    if (is(key, "string") && string_value(t, key, &s))
+        return s;
+    if (is(key, "computed_property_name")) {
+        TSNode inner = unwrap(ts_node_named_child(key, 0));
+        if (string_value(t, inner, &s))
+            return s;
+        if (is(inner, "identifier") || is(inner, "member_expression"))
+            return const_text(t, ntext(t, inner));
+    }
+    return NULL;
+}
+
+static TSNode prop_value(TSNode prop)
+{
+    if (is(prop, "shorthand_property_identifier"))
+        return prop;
+    return field(prop, "value");
+}
+
+static TSNode find_prop(T *t, TSNode obj, const char *name)
+{
+    TSNode none = {0};
+    if (!is(obj, "object"))
+        return none;
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(obj, i);
+        const char *pn = prop_name(t, p);
+        if (pn && !strcmp(pn, name))
+            return prop_value(p);
+    }
+    return none;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+static bool all_caps_name(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!(isupper((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+static void name_ref_at(T *t, TSNode v, NameRef *out, int depth);
+
+/* A template literal as a name pattern: substitutions become "${}"
+ * (constants of this file are read through). */
+static const char *template_pattern(T *t, TSNode n)
+{
+    const char *acc = "";
+    uint32_t cnt = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (is(c, "string_fragment")) {
+            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c));
+        } else if (is(c, "template_substitution")) {
+            TSNode e = unwrap(ts_node_named_child(c, 0));
+            const char *k = is(e, "identifier") || is(e, "member_expression")
+                                ? const_text(t, ntext(t, e))
+                                : NULL;
+            acc = arena_printf(t->a, "%s%s", acc, k ? k : "${}");
+        } else if (is(c, "escape_sequence")) {
+            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c) + 1);
+        }
+    }
+    return acc;
+}
+
+/* `this.tableName`: a field initialiser or a constructor assignment of the
+ * enclosing class. */
+static TSNode class_member_value(T *t, TSNode use, const char *member)
+{
+    TSNode none = {0};
+    TSNode p = ts_node_parent(use);
+    for (int i = 0; i < 256 && !ts_node_is_null(p) && !is(p, "class_body"); i++)
+        p = ts_node_parent(p);
+    if (!is(p, "class_body"))
+        return none;
+    uint32_t cnt = ts_node_named_child_count(p);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode m = ts_node_named_child(p, i);
+        if (is(m, "public_field_definition")) {
+            TSNode nm = field(m, "name");
+            if (syn_text_eq(t->src, nm, member) && !ts_node_is_null(field(m, "value")))
+                return field(m, "value");
+        }
+        if (is(m, "method_definition") && syn_text_eq(t->src, field(m, "name"), "constructor")) {
+            TSNode body = field(m, "body");
+            uint32_t bc = ts_node_named_child_count(body);
+            for (uint32_t j = 0; j < bc; j++) {
+                TSNode st = ts_node_named_child(body, j);
+                TSNode e = is(st, "expression_statement") ? ts_node_named_child(st, 0) : none;
+                if (!is(e, "assignment_expression"))
+                    continue;
+                TSNode l = field(e, "left");
+                if (is(l, "member_expression") && is(field(l, "object"), "this") &&
+                    syn_text_eq(t->src, field(l, "property"), member))
+                    return field(e, "right");
+            }
+        }
+    }
+    return none;
+}
+
+static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
+{
+    v = unwrap(v);
+    if (ts_node_is_null(v) || depth > MAX_HOPS)
+        return;
+    if (!out->text)
+        out->text = short_text(t, v);
+    const char *s;
+    if (string_value(t, v, &s)) {
+        if (!out->literal)
+            out->literal = s;
+        return;
+    }
+    const char *ty = ts_node_type(v);
+    if (!strcmp(ty, "template_string")) {
+        if (!out->literal)
+            out->literal = template_pattern(t, v);
+        return;
+    }
+    if (!strcmp(ty, "binary_expression")) {
+        TSNode op = field(v, "operator");
+        if (syn_text_eq(t->src, op, "??") || syn_text_eq(t->src, op, "||")) {
+            name_ref_at(t, field(v, "left"), out, depth + 1);
+            name_ref_at(t, field(v, "right"), out, depth + 1);
+        }
+        return;
+    }
+    if (!strcmp(ty, "member_expression") || !strcmp(ty, "subscript_expression")) {
+        TSNode obj = unwrap(field(v, "object"));
+        if (syn_text_eq(t->src, obj, "process.env")) {
+            TSNode prop = !strcmp(ty, "member_expression") ? field(v, "property") : field(v, "index");
+            if (!out->env && !string_value(t, prop, &out->env))
+                out->env = ntext(t, prop);
+            return;
+        }
+        if (is(obj, "this") && !strcmp(ty, "member_expression")) {
+            TSNode mv = class_member_value(t, v, ntext(t, field(v, "property")));
+            if (!ts_node_is_null(mv))
+                name_ref_at(t, mv, out, depth + 1);
+            return;
+        }
+        /* Obj.KEY of an `as const` object */
+        const char *k = const_text(t, ntext(t, v));
+        if (k && !out->literal)
+            out->literal = k;
+        return;
+    }
+    if (!strcmp(ty, "identifier") || !strcmp(ty, "shorthand_property_identifier")) {
+        const char *name = ntext(t, v);
+        bool param, found;
+        TSNode b = binding(t, v, name, &param, &found);
+        if (found && !param && !ts_node_is_null(b)) {
+            name_ref_at(t, b, out, depth + 1);
+            return;
+        }
+        const Import *im = find_import(t, name);
+        if (im && !out->import) {
+            out->import = im->imported;
+            out->from = im->source;
+        }
+        return;
+    }
+    if (!strcmp(ty, "call_expression")) {
+        /* requireEnv('TABLE_NAME'), config.get('TABLE_NAME'), getEnv(...) */
+        TSNode fn = unwrap(field(v, "function"));
+        const char *callee = ntext(t, fn);
+        TSNode a0 = ts_node_named_child(field(v, "arguments"), 0);
+        const char *arg;
+        if ((strcasestr(callee, "env") || strcasestr(callee, "config")) &&
+            string_value(t, a0, &arg) && all_caps_name(arg) && !out->env)
+            out->env = arg;
+        return;
+    }
+}
+
+static NameRef name_ref(T *t, TSNode v)
+{
+    NameRef r = {0};
+    name_ref_at(t, v, &r, 0);
+    return r;
+}
+
+/* ---- data operation parameters ------------------------------------------------ */
+
+static const char *const param_props[] = {"TableName", "IndexName", "ExpressionAttributeNames",
+                                          "FilterExpression", "ScanIndexForward",
+                                          "KeyConditionExpression", NULL};
+
+static bool params_like(T *t, TSNode obj)
+{
+    for (const char *const *p = param_props; *p; p++)
+        if (!ts_node_is_null(find_prop(t, obj, *p)))
+            return true;
+    return false;
+}
+
+static void record_params(T *t, uint32_t at, TSNode obj)
+{
+    for (size_t i = 0; i < t->ft->ops.n; i++)
+        if (t->ft->ops.v[i].at == at)
+            return;
+    OpExtra e = {.at = at};
+    TSNode tn = find_prop(t, obj, "TableName");
+    if (!ts_node_is_null(tn)) {
+        e.has_table = true;
+        e.table = name_ref(t, tn);
+    }
+    TSNode in = find_prop(t, obj, "IndexName");
+    if (!ts_node_is_null(in)) {
+        e.has_index = true;
+        e.index = name_ref(t, in);
+        e.index_span = syn_span(in);
+    }
+    TSNode names = follow(t, find_prop(t, obj, "ExpressionAttributeNames"));
+    if (is(names, "object")) {
+        uint32_t cnt = ts_node_named_child_count(names);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode p = ts_node_named_child(names, i);
+            const char *k = prop_name(t, p), *v = NULL;
+            TSNode pv = prop_value(p);
+            if (!k || ts_node_is_null(pv))
+                continue;
+            if (!string_value(t, pv, &v)) {
+                NameRef r = name_ref(t, pv);
+                v = r.literal;
+            }
+            if (v) {
+                strlist_push(t->a, &e.names, k);
+                strlist_push(t->a, &e.names, v);
+            }
+        }
+    }
+    TSNode fe = find_prop(t, obj, "FilterExpression");
+    const char *s;
+    if (!ts_node_is_null(fe) && string_value(t, follow(t, fe), &s))
+        e.filter = s;
+    e.scan_index_forward = !ts_node_is_null(find_prop(t, obj, "ScanIndexForward"));
+    VEC_PUSH(t->a, &t->ft->ops, e);
+}
+
+/* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
+ * table.query({ indexName, keyCondition: { pk, sk } }) (ddb-lib): the
+ * index and every attribute of the key condition. */
+static void record_lib_query(T *t, uint32_t at, TSNode obj)
+{
+    for (size_t i = 0; i < t->ft->ops.n; i++)
+        if (t->ft->ops.v[i].at == at)
+            return;
+    OpExtra e = {.at = at, .library = true};
+    TSNode kc = follow(t, find_prop(t, obj, "keyCondition"));
+    TSNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
+    if (!ts_node_is_null(in)) {
+        e.has_index = true;
+        e.index = name_ref(t, in);
+        e.index_span = syn_span(in);
+    }
+    TSNode conds = is(kc, "object") ? kc : obj;
+    uint32_t cnt = ts_node_named_child_count(conds);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p = ts_node_named_child(conds, i);
+        const char *pn = prop_name(t, p);
+        if (!pn) {
+            if (is(p, "spread_element") || is(p, "pair"))
+                strlist_push(t->a, &e.lib_attrs, "?"); /* not readable */
+            continue;
+        }
+        if (!is(kc, "object") && (!strcmp(pn, "index") || !strcmp(pn, "indexName")))
+            continue;
+        strlist_push(t->a, &e.lib_attrs, pn);
+    }
+    VEC_PUSH(t->a, &t->ft->ops, e);
+}
+
+/* `new QueryCommand(params)`, `client.query(params)`: the params object. */
+static void call_params(T *t, TSNode call)
+{
+    TSNode args = field(call, "arguments");
+    if (ts_node_is_null(args) || !ts_node_named_child_count(args))
+        return;
+    TSNode obj = follow(t, ts_node_named_child(args, 0));
+    if (!is(obj, "object"))
+        return;
+    if (params_like(t, obj)) {
+        record_params(t, ts_node_start_byte(call), obj);
+        return;
+    }
+    TSNode fn = unwrap(field(call, "function"));
+    if (is(call, "call_expression") && is(fn, "member_expression")) {
+        TSNode m = field(fn, "property");
+        if (syn_text_eq(t->src, m, "query") || syn_text_eq(t->src, m, "queryAll") ||
+            syn_text_eq(t->src, m, "queryOne"))
+            record_lib_query(t, ts_node_start_byte(call), obj);
+    }
+}
+
+/* ---- DocNode trees from object literals ------------------------------------------ */
+
+typedef struct Pend {
+    TSNode node;
+    DocNode *d;
+    int depth;
+} Pend;
+
+typedef VEC(Pend) PendVec;
+
+/* CDK enum members read as their member name: AttributeType.STRING. */
+static bool enum_member(T *t, TSNode n, const char **out)
+{
+    if (!is(n, "member_expression"))
+        return false;
+    TSNode obj = unwrap(field(n, "object"));
+    const char *on = is(obj, "member_expression") ? ntext(t, field(obj, "property"))
+                   : is(obj, "identifier")        ? ntext(t, obj)
+                                                  : "";
+    static const char *const enums[] = {"AttributeType", "ProjectionType", "BillingMode",
+                                        "StreamViewType", "TableClass", "TableEncryption",
+                                        "KeyType", "ScalarAttributeType", NULL};
+    for (const char *const *e = enums; *e; e++)
+        if (!strcmp(on, *e)) {
+            *out = ntext(t, field(n, "property"));
+            return true;
+        }
+    return false;
+}
+
+static DocNode *doc_make(T *t, TSNode n, int depth, PendVec *todo)
+{
+    DocNode *d = arena_alloc(t->a, sizeof *d);
+    TSNode v = unwrap(n);
+    d->span = syn_span(ts_node_is_null(v) ? n : v);
+    if (ts_node_is_null(v)) {
+        d->kind = DOC_NULL;
+        return d;
+    }
+    /* variables: what they hold, when that is readable */
+    if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
+        const char *k = const_text(t, ntext(t, v));
+        if (k) {
+            d->kind = DOC_SCALAR;
+            d->text = k;
+            return d;
+        }
+        TSNode f = follow(t, v);
+        if (!ts_node_eq(f, v) && (is(f, "object") || is(f, "array") || is(f, "string") ||
+                                  is(f, "template_string")))
+            v = f;
+    }
+    const char *s;
+    if (string_value(t, v, &s)) {
+        d->kind = DOC_SCALAR;
+        d->text = s;
+        return d;
+    }
+    const char *ty = ts_node_type(v);
+    if (!strcmp(ty, "template_string")) {
+        /* with substitutions: a name pattern, like CloudFormation's !Sub */
+        d->kind = DOC_SCALAR;
+        d->tag = "Fn::Sub";
+        d->text = template_pattern(t, v);
+        return d;
+    }
+    if (!strcmp(ty, "number") || !strcmp(ty, "true") || !strcmp(ty, "false")) {
+        d->kind = DOC_SCALAR;
+        d->text = ntext(t, v);
+        return d;
+    }
+    if (!strcmp(ty, "null") || !strcmp(ty, "undefined")) {
+        d->kind = DOC_NULL;
+        return d;
+    }
+    if (enum_member(t, v, &s)) {
+        d->kind = DOC_SCALAR;
+        d->text = s;
+        return d;
+    }
+    if (is(v, "member_expression")) {
+        const char *k = const_text(t, ntext(t, v));
+        if (k) {
+            d->kind = DOC_SCALAR;
+            d->text = k;
+            return d;
+        }
+    }
+    if ((is(v, "object") || is(v, "array")) && depth < MAX_DOC_DEPTH && t->doc_budget) {
+        t->doc_budget--;
+        d->kind = is(v, "object") ? DOC_MAP : DOC_SEQ;
+        Pend p = {v, d, depth};
+        VEC_PUSH(t->a, todo, p);
+        return d;
+    }
+    d->kind = DOC_OPAQUE;
+    d->text = short_text(t, v);
+    return d;
+}
+
+static DocNode *to_doc(T *t, TSNode n)
+{
+    PendVec todo = {0};
+    t->doc_budget = MAX_DOC_NODES;
+    DocNode *root = doc_make(t, n, 0, &todo);
+    while (todo.n) {
+        Pend p = todo.v[--todo.n];
+        uint32_t cnt = ts_node_named_child_count(p.node);
+        p.d->vals = arena_alloc(t->a, (cnt ? cnt : 1) * sizeof *p.d->vals);
+        if (p.d->kind == DOC_MAP)
+            p.d->keys = arena_alloc(t->a, (cnt ? cnt : 1) * sizeof *p.d->keys);
+        for (uint32_t i = 0; i < cnt; i++) {
+            TSNode c = ts_node_named_child(p.node, i);
+            if (is(c, "comment"))
+                continue;
+            if (is(c, "spread_element")) {
+                p.d->partial = true;
+                continue;
+            }
+            if (p.d->kind == DOC_SEQ) {
+                p.d->vals[p.d->n++] = doc_make(t, c, p.depth + 1, &todo);
+                continue;
+            }
+            const char *pn = prop_name(t, c);
+            if (!pn) {
+                if (is(c, "pair") || is(c, "method_definition"))
+                    p.d->partial = true;
+                continue;
+            }
+            DocNode *k = arena_alloc(t->a, sizeof *k);
+            k->kind = DOC_SCALAR;
+            k->text = pn;
+            k->span = syn_span(is(c, "pair") ? field(c, "key") : c);
+            p.d->keys[p.d->n] = k;
+            p.d->vals[p.d->n++] = doc_make(t, prop_value(c), p.depth + 1, &todo);
+        }
+    }
+    return root;
+}
+
+/* ---- reading code tables ---------------------------------------------------- */
+
+static const char *path_of(T *t) { return t->ir->path; }
+
+static AttrType attr_type_word(const char *s)
+{
+    if (!s)
+        return ATTR_UNKNOWN;
+    if (!strcasecmp(s, "STRING") || !strcmp(s, "S"))
+        return ATTR_S;
+    if (!strcasecmp(s, "NUMBER") || !strcmp(s, "N"))
+        return ATTR_N;
+    if (!strcasecmp(s, "BINARY") || !strcmp(s, "B"))
+        return ATTR_B;
+    return ATTR_UNKNOWN;
+}
+
+/* `{ name: 'pk', type: AttributeType.STRING }` or `'pk'`. */
+static void key_attr(const DocNode *n, KeyAttr *k)
+{
+    memset(k, 0, sizeof *k);
+    if (!n || n->kind == DOC_NULL)
+        return;
+    k->span = n->span;
+    if (doc_scalar(n)) {
+        k->name = doc_scalar(n);
+        return;
+    }
+    if (n->kind != DOC_MAP) {
+        k->unknown = true;
+        return;
+    }
+    const DocNode *nm = doc_get(n, "name", false);
+    k->name = doc_scalar(nm);
+    if (!k->name)
+        k->unknown = true;
+    else
+        k->span = nm->span;
+    k->type = attr_type_word(doc_scalar(doc_get(n, "type", false)));
+}
+
+/* A table variable: `const t = new ...`, `this.t = new ...`, a field. */
+static const char *holder_of(T *t, TSNode expr)
+{
+    TSNode p = ts_node_parent(expr);
+    for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
+        const char *ty = ts_node_type(p);
+        if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
+            !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression")) {
+            p = ts_node_parent(p);
+            continue;
+        }
+        if (!strcmp(ty, "variable_declarator"))
+            return ntext(t, field(p, "name"));
+        if (!strcmp(ty, "assignment_expression"))
+            return ntext(t, field(p, "left"));
+        if (!strcmp(ty, "public_field_definition"))
+            return arena_printf(t->a, "this.%s", ntext(t, field(p, "name")));
+        break;
+    }
+    return NULL;
+}
+
+static const char *table_name_of(const DocNode *n)
+{
+    if (!n)
+        return NULL;
+    if (doc_scalar(n))
+        return doc_scalar(n);
+    if (n->tag && n->text) /* a template: its pattern */
+        return n->text;
+    return NULL;
+}
+
+static void cdk_index(T *t, const DocNode *e, IndexKind kind, TableDef *tb, const char *what)
+{
+    if (!e || e->kind != DOC_MAP) {
+        tb->indexes_open = true;
+        return;
+    }
+    if (e->partial)
+        tb->indexes_open = true;
+    TableIndex ix = {.kind = kind, .span = e->span};
+    const DocNode *in = doc_get(e, "indexName", false);
+    ix.name = doc_scalar(in);
+    if (!ix.name) {
+        if (in)
+            tb->indexes_open = true;
+        else
+            schema_issue(t->a, &t->ft->set, path_of(t), e->span,
+                         "a %s secondary index %s has no indexName",
+                         kind == INDEX_GLOBAL ? "global" : "local", what);
+        return;
+    }
+    ix.span = in->span;
+    key_attr(doc_get(e, "partitionKey", false), &ix.pk);
+    key_attr(doc_get(e, "sortKey", false), &ix.sk);
+    if (kind == INDEX_LOCAL) {
+        ix.pk = tb->pk;
+        if (!ix.sk.name && !ix.sk.unknown)
+            schema_issue(t->a, &t->ft->set, path_of(t), in->span,
+                         "local secondary index %s %s has no sortKey", ix.name, what);
+    } else if (!ix.pk.name && !ix.pk.unknown && !e->partial) {
+        schema_issue(t->a, &t->ft->set, path_of(t), in->span,
+                     "global secondary index %s %s has no partitionKey", ix.name, what);
+    }
+    const char *pt = doc_scalar(doc_get(e, "projectionType", false));
+    ix.projection = pt;
+    VEC_PUSH(t->a, &tb->indexes, ix);
+}
+
+static void cdk_index_list(T *t, const DocNode *l, IndexKind kind, TableDef *tb)
+{
+    if (!l)
+        return;
+    if (l->kind != DOC_SEQ || l->partial)
+        tb->indexes_open = true;
+    if (l->kind != DOC_SEQ)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        cdk_index(t, l->vals[i], kind, tb, arena_printf(t->a, "of table %s", tb->id));
+}
+
+/* Checked once its add*Index calls are attached (attach_index_calls). */
+static void add_table(T *t, TableDef *tb)
+{
+    VEC_PUSH(t->a, &t->ft->set.tables, *tb);
+}
+
+/* new Table(scope, 'Id', { partitionKey, sortKey, tableName, ... }) */
+static void cdk_table(T *t, TSNode expr, TSNode id, TSNode props, bool cfn)
+{
+    const char *sid = NULL;
+    TableDef tb = {.source = cfn ? TSRC_CDK_CFN : TSRC_CDK, .path = path_of(t),
+                   .span = syn_span(expr)};
+    tb.var = holder_of(t, expr);
+    tb.id = string_value(t, id, &sid) ? sid : tb.var ? tb.var : "table";
+    DocNode *d = to_doc(t, props);
+    if (cfn) {
+        tb.name = table_name_of(doc_get(d, "tableName", false));
+        schema_read_cfn_table(t->a, d, &tb, &t->ft->set);
+        VEC_PUSH(t->a, &t->ft->set.tables, tb);
+        return;
+    }
+    if (d->kind != DOC_MAP) {
+        tb.pk.unknown = tb.sk.unknown = true;
+        tb.indexes_open = true;
+        add_table(t, &tb);
+        return;
+    }
+    tb.name = table_name_of(doc_get(d, "tableName", false));
+    const DocNode *pk = doc_get(d, "partitionKey", false);
+    key_attr(pk, &tb.pk);
+    key_attr(doc_get(d, "sortKey", false), &tb.sk);
+    if (!pk && d->partial)
+        tb.pk.unknown = tb.sk.unknown = true;
+    else if (!pk)
+        schema_issue(t->a, &t->ft->set, path_of(t), tb.span, "table %s has no partitionKey",
+                     tb.id);
+    if (d->partial)
+        tb.indexes_open = true;
+    cdk_index_list(t, doc_get(d, "globalSecondaryIndexes", false), INDEX_GLOBAL, &tb);
+    cdk_index_list(t, doc_get(d, "localSecondaryIndexes", false), INDEX_LOCAL, &tb);
+    add_table(t, &tb);
+}
+
+static bool has_spread(TSNode obj)
+{
+    uint32_t cnt = ts_node_named_child_count(obj);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (is(ts_node_named_child(obj, i), "spread_element"))
+            return true;
+    return false;
+}
+
+/* SST's new Table(stack, 'Id', { fields, primaryIndex: { partitionKey,
+ * sortKey }, globalIndexes: { name: {...} }, localIndexes: { name: {...} } }) */
+static void sst_table(T *t, TSNode expr, TSNode id, TSNode props)
+{
+    const char *sid = NULL;
+    TableDef tb = {.source = TSRC_SST, .path = path_of(t), .span = syn_span(expr)};
+    tb.var = holder_of(t, expr);
+    tb.id = string_value(t, id, &sid) ? sid : tb.var ? tb.var : "table";
+    DocNode *d = to_doc(t, props);
+    const DocNode *pi = doc_get(d, "primaryIndex", false);
+    key_attr(doc_get(pi, "partitionKey", false), &tb.pk);
+    key_attr(doc_get(pi, "sortKey", false), &tb.sk);
+    if (!pi || pi->kind != DOC_MAP || pi->partial)
+        tb.pk.unknown = tb.sk.unknown = true;
+    tb.indexes_open = d->partial;
+    static const char *const lists[] = {"globalIndexes", "localIndexes"};
+    for (int l = 0; l < 2; l++) {
+        const DocNode *ix = doc_get(d, lists[l], false);
+        if (!ix)
+            continue;
+        if (ix->kind != DOC_MAP || ix->partial)
+            tb.indexes_open = true;
+        for (size_t i = 0; ix->kind == DOC_MAP && i < ix->n; i++) {
+            TableIndex x = {.name = ix->keys[i]->text, .span = ix->keys[i]->span,
+                            .kind = l ? INDEX_LOCAL : INDEX_GLOBAL};
+            key_attr(doc_get(ix->vals[i], "partitionKey", false), &x.pk);
+            key_attr(doc_get(ix->vals[i], "sortKey", false), &x.sk);
+            if (l)
+                x.pk = tb.pk;
+            VEC_PUSH(t->a, &tb.indexes, x);
+        }
+    }
+    add_table(t, &tb);
+}
+
+/* defineTable({ name, indexes: { table: { hashKey, rangeKey }, gsi1: {...} } }) */
+static void turbine_table(T *t, TSNode call, TSNode def)
+{
+    TableDef tb = {.source = TSRC_TURBINE, .path = path_of(t), .span = syn_span(call)};
+    tb.var = holder_of(t, call);
+    tb.id = tb.var ? tb.var : "table";
+    DocNode *d = to_doc(t, def);
+    tb.name = table_name_of(doc_get(d, "name", false));
+    const DocNode *ix = doc_get(d, "indexes", false);
+    const DocNode *hk = doc_get(d, "hashKey", false);
+    if (!hk)
+        hk = doc_get(d, "partitionKey", false);
+    if (!ix && hk) {
+        /* keys given at the top level (older or look-alike APIs) */
+        key_attr(hk, &tb.pk);
+        const DocNode *rk = doc_get(d, "rangeKey", false);
+        key_attr(rk ? rk : doc_get(d, "sortKey", false), &tb.sk);
+        tb.indexes_open = true;
+        add_table(t, &tb);
+        return;
+    }
+    if (!ix || ix->kind != DOC_MAP) {
+        tb.pk.unknown = tb.sk.unknown = true;
+        tb.indexes_open = true;
+        if (d->kind == DOC_MAP && !d->partial && !ix)
+            schema_issue(t->a, &t->ft->set, path_of(t), tb.span,
+                         "defineTable %s has no indexes: Turbine needs at least the index "
+                         "named 'table' (the table's own keys)",
+                         tb.id);
+        add_table(t, &tb);
+        return;
+    }
+    if (ix->partial)
+        tb.indexes_open = true;
+    bool have_table = false;
+    for (size_t i = 0; i < ix->n; i++) {
+        const DocNode *e = ix->vals[i];
+        KeyAttr h, r;
+        key_attr(doc_get(e, "hashKey", false), &h);
+        key_attr(doc_get(e, "rangeKey", false), &r);
+        if (!strcmp(ix->keys[i]->text, "table")) {
+            have_table = true;
+            tb.pk = h;
+            tb.sk = r;
+            if (!h.name && !h.unknown)
+                schema_issue(t->a, &t->ft->set, path_of(t), ix->keys[i]->span,
+                             "the 'table' index of defineTable %s has no hashKey", tb.id);
+            continue;
+        }
+        TableIndex x = {.name = ix->keys[i]->text, .kind = INDEX_GLOBAL, .pk = h, .sk = r,
+                        .span = ix->keys[i]->span};
+        if (!h.name && !h.unknown)
+            schema_issue(t->a, &t->ft->set, path_of(t), x.span,
+                         "index %s of defineTable %s has no hashKey", x.name, tb.id);
+        VEC_PUSH(t->a, &tb.indexes, x);
+    }
+    if (!have_table && !ix->partial) {
+        schema_issue(t->a, &t->ft->set, path_of(t), ix->span,
+                     "defineTable %s has no index named 'table': Turbine reads the table's "
+                     "own hashKey and rangeKey from it",
+                     tb.id);
+        tb.pk.unknown = tb.sk.unknown = true;
+    }
+    add_table(t, &tb);
+}
+
+/* new Table({ name, partitionKey, sortKey, indexes }) (dynamodb-toolbox, v0
+ * strings or v1 { name, type }) and new TableClient({ tableName,
+ * partitionKey, sortKey }) (ddb-lib). */
+static void library_table(T *t, TSNode expr, TSNode def, TableSource src)
+{
+    TableDef tb = {.source = src, .path = path_of(t), .span = syn_span(expr)};
+    tb.var = holder_of(t, expr);
+    tb.id = tb.var ? tb.var : "table";
+    DocNode *d = to_doc(t, def);
+    tb.name = table_name_of(doc_get(d, src == TSRC_DDB_LIB ? "tableName" : "name", false));
+    key_attr(doc_get(d, "partitionKey", false), &tb.pk);
+    key_attr(doc_get(d, "sortKey", false), &tb.sk);
+    if (!tb.pk.name && d->partial)
+        tb.pk.unknown = tb.sk.unknown = true;
+    /* ddb-lib's TableClient does not declare its indexes */
+    tb.indexes_open = src == TSRC_DDB_LIB || d->partial;
+    const DocNode *ix = doc_get(d, "indexes", false);
+    if (ix && ix->kind == DOC_MAP) {
+        tb.indexes_open = tb.indexes_open || ix->partial;
+        for (size_t i = 0; i < ix->n; i++) {
+            const DocNode *e = ix->vals[i];
+            TableIndex x = {.name = ix->keys[i]->text, .span = ix->keys[i]->span};
+            const DocNode *pk = doc_get(e, "partitionKey", false);
+            const char *ty = doc_scalar(doc_get(e, "type", false));
+            x.kind = (ty && !strcmp(ty, "local")) || (!pk && !ty) ? INDEX_LOCAL : INDEX_GLOBAL;
+            key_attr(pk, &x.pk);
+            if (x.kind == INDEX_LOCAL)
+                x.pk = tb.pk;
+            key_attr(doc_get(e, "sortKey", false), &x.sk);
+            VEC_PUSH(t->a, &tb.indexes, x);
+        }
+    } else if (ix) {
+        tb.indexes_open = true;
+    }
+    add_table(t, &tb);
+}
+
+/* CreateTableCommand({...}) / dynamodb.createTable({...}) */
+static void sdk_table(T *t, TSNode expr, TSNode params)
+{
+    TableDef tb = {.source = TSRC_SDK, .path = path_of(t), .span = syn_span(expr)};
+    DocNode *d = to_doc(t, params);
+    tb.name = table_name_of(doc_get(d, "TableName", false));
+    tb.var = holder_of(t, expr);
+    tb.id = tb.name && !strstr(tb.name, "${") ? tb.name : tb.var ? tb.var : "CreateTable";
+    schema_read_cfn_table(t->a, d, &tb, &t->ft->set);
+    VEC_PUSH(t->a, &t->ft->set.tables, tb);
+}
+
+/* table.addGlobalSecondaryIndex({...}) / addLocalSecondaryIndex */
+static void index_call(T *t, TSNode call, const char *method, TSNode recv, TSNode arg)
+{
+    IndexKind kind = !strcmp(method, "addLocalSecondaryIndex") ? INDEX_LOCAL : INDEX_GLOBAL;
+    IndexCall ic = {.receiver = ntext(t, recv)};
+    DocNode *d = to_doc(t, arg);
+    TableDef scratch = {.id = ic.receiver, .path = path_of(t)};
+    cdk_index(t, d, kind, &scratch, arena_printf(t->a, "added to %s", ic.receiver));
+    if (scratch.indexes.n == 1 && !scratch.indexes_open) {
+        ic.readable = true;
+        ic.index = scratch.indexes.v[0];
+    }
+    ic.index.span = scratch.indexes.n ? scratch.indexes.v[0].span : syn_span(call);
+    VEC_PUSH(t->a, &t->pending, ic);
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+static const char *last_name(T *t, TSNode callee)
+{
+    callee = unwrap(callee);
+    if (is(callee, "member_expression"))
+        return ntext(t, field(callee, "property"));
+    return ntext(t, callee);
+}
+
+static TSNode arg_at(TSNode args, uint32_t i)
+{
+    TSNode none = {0};
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) <= i)
+        return none;
+    return ts_node_named_child(args, i);
+}
+
+static void visit_new(T *t, TSNode n)
+{
+    TSNode ctor = field(n, "constructor");
+    TSNode args = field(n, "arguments");
+    const char *name = last_name(t, ctor);
+    call_params(t, n);
+    uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    if (!strcmp(name, "Table") || !strcmp(name, "TableV2")) {
+        if (nargs >= 3) {
+            TSNode props = follow(t, arg_at(args, 2));
+            if (is(props, "object") && !ts_node_is_null(find_prop(t, props, "primaryIndex")))
+                sst_table(t, n, arg_at(args, 1), props);
+            else if (is(props, "object") &&
+                     (!ts_node_is_null(find_prop(t, props, "partitionKey")) ||
+                      has_spread(props)))
+                cdk_table(t, n, arg_at(args, 1), props, false);
+        } else if (nargs == 1) {
+            TSNode def = follow(t, arg_at(args, 0));
+            if (is(def, "object") && !ts_node_is_null(find_prop(t, def, "partitionKey")))
+                library_table(t, n, def, TSRC_TOOLBOX);
+        }
+    } else if ((!strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable")) && nargs >= 3) {
+        TSNode props = follow(t, arg_at(args, 2));
+        if (is(props, "object"))
+            cdk_table(t, n, arg_at(args, 1), props, true);
+    } else if (!strcmp(name, "TableClient") && nargs >= 1) {
+        TSNode def = follow(t, arg_at(args, 0));
+        if (is(def, "object"))
+            library_table(t, n, def, TSRC_DDB_LIB);
+    } else if ((!strcmp(name, "CreateTableCommand") || !strcmp(name, "CreateTableInput")) &&
+               nargs >= 1) {
+        TSNode params = follow(t, arg_at(args, 0));
+        if (is(params, "object"))
+            sdk_table(t, n, params);
+    }
+}
+
+static void env_pair(T *t, const char *var, TSNode value, Span at)
+{
+    value = unwrap(value);
+    EnvBinding b = {.var = var, .path = path_of(t), .span = at};
+    const char *s;
+    if (is(value, "member_expression") &&
+        syn_text_eq(t->src, field(value, "property"), "tableName")) {
+        b.table_id = ntext(t, unwrap(field(value, "object")));
+    } else if (string_value(t, value, &s)) {
+        b.name = s;
+    } else {
+        return;
+    }
+    VEC_PUSH(t->a, &t->ft->set.env, b);
+}
+
+static void visit_call(T *t, TSNode n)
+{
+    TSNode fn = unwrap(field(n, "function"));
+    TSNode args = field(n, "arguments");
+    const char *name = last_name(t, fn);
+    call_params(t, n);
+    if (!strcmp(name, "defineTable")) {
+        TSNode def = follow(t, arg_at(args, 0));
+        if (is(def, "object"))
+            turbine_table(t, n, def);
+    } else if (!strcmp(name, "defineEntity")) {
+        TSNode def = follow(t, arg_at(args, 0));
+        TSNode tv = unwrap(find_prop(t, def, "table"));
+        const char *holder = holder_of(t, n);
+        if (holder && !ts_node_is_null(tv)) {
+            EntityTable e = {.entity = holder, .table = ntext(t, tv), .span = syn_span(n)};
+            VEC_PUSH(t->a, &t->ft->entities, e);
+        }
+    } else if (!strcmp(name, "createTable") && is(fn, "member_expression")) {
+        TSNode params = follow(t, arg_at(args, 0));
+        if (is(params, "object") && !ts_node_is_null(find_prop(t, params, "KeySchema")))
+            sdk_table(t, n, params);
+    } else if ((!strcmp(name, "addGlobalSecondaryIndex") ||
+                !strcmp(name, "addLocalSecondaryIndex")) &&
+               is(fn, "member_expression")) {
+        index_call(t, n, name, unwrap(field(fn, "object")), arg_at(args, 0));
+    } else if (!strcmp(name, "addEnvironment") && is(fn, "member_expression")) {
+        const char *var;
+        if (string_value(t, arg_at(args, 0), &var))
+            env_pair(t, var, arg_at(args, 1), syn_span(n));
+    }
+}
+
+/* A key attribute (or a value inside one) that is a choice of constants. */
+static bool constant_branch(T *t, TSNode n, int depth)
+{
+    n = unwrap(n);
+    const char *s;
+    if (depth > MAX_HOPS || ts_node_is_null(n))
+        return false;
+    if (string_value(t, n, &s))
+        return true;
+    if (is(n, "ternary_expression"))
+        return constant_branch(t, field(n, "consequence"), depth + 1) &&
+               constant_branch(t, field(n, "alternative"), depth + 1);
+    if (is(n, "identifier") || is(n, "member_expression"))
+        return const_text(t, ntext(t, n)) != NULL;
+    return false;
+}
+
+static void visit_ternary(T *t, TSNode n)
+{
+    TSNode parent = ts_node_parent(n);
+    while (is(parent, "parenthesized_expression"))
+        parent = ts_node_parent(parent);
+    if (is(parent, "ternary_expression"))
+        return; /* the outermost one is judged */
+    if (!constant_branch(t, field(n, "consequence"), 0) ||
+        !constant_branch(t, field(n, "alternative"), 0))
+        return;
+    ConstChoice c = {.span = syn_span(n), .role = -1, .text = short_text(t, n)};
+    if (is(parent, "pair")) {
+        c.attr = prop_name(t, parent);
+        c.role = key_role_for_name(t->cfg, c.attr);
+        if (c.role < 0)
+            return; /* the value of an attribute that is no key */
+    }
+    VEC_PUSH(t->a, &t->ft->choices, c);
+}
+
+static void visit_pair(T *t, TSNode n)
+{
+    /* environment: { ORDERS_TABLE: orders.tableName } */
+    const char *k = prop_name(t, n);
+    if (k && all_caps_name(k)) {
+        TSNode v = unwrap(field(n, "value"));
+        if (is(v, "member_expression") && syn_text_eq(t->src, field(v, "property"), "tableName"))
+            env_pair(t, k, v, syn_span(n));
+    }
+}
+
+static void visit_class(T *t, TSNode n)
+{
+    static const char *const cmds[] = {"ScanCommand", "QueryCommand", "GetCommand",
+                                       "PutCommand", "UpdateCommand", "DeleteCommand",
+                                       "DynamoDBDocumentClient", "DocumentClient", NULL};
+    TSNode nm = field(n, "name");
+    if (ts_node_is_null(nm))
+        return;
+    for (const char *const *c = cmds; *c; c++)
+        if (syn_text_eq(t->src, nm, *c))
+            strlist_push(t->a, &t->ft->local_commands, *c);
+}
+
+static void visit(T *t, TSNode n)
+{
+    const char *ty = ts_node_type(n);
+    if (!strcmp(ty, "new_expression"))
+        visit_new(t, n);
+    else if (!strcmp(ty, "call_expression"))
+        visit_call(t, n);
+    else if (!strcmp(ty, "object") && params_like(t, n))
+        record_params(t, ts_node_start_byte(n), n);
+    else if (!strcmp(ty, "ternary_expression"))
+        visit_ternary(t, n);
+    else if (!strcmp(ty, "pair"))
+        visit_pair(t, n);
+    else if (!strcmp(ty, "class_declaration") || !strcmp(ty, "class"))
+        visit_class(t, n);
+}
+
+/* Module constants that may name a table or an index. */
+static void module_consts(T *t, TSNode root)
+{
+    uint32_t cnt = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode st = ts_node_named_child(root, i);
+        bool exported = false;
+        if (is(st, "export_statement")) {
+            st = field(st, "declaration");
+            exported = true;
+        }
+        if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
+            continue;
+        uint32_t dc = ts_node_named_child_count(st);
+        for (uint32_t j = 0; j < dc; j++) {
+            TSNode d = ts_node_named_child(st, j);
+            TSNode nm = field(d, "name"), v = unwrap(field(d, "value"));
+            if (!is(d, "variable_declarator") || !is(nm, "identifier") || ts_node_is_null(v))
+                continue;
+            const char *ty = ts_node_type(v);
+            if (strcmp(ty, "string") && strcmp(ty, "template_string") &&
+                strcmp(ty, "binary_expression") && strcmp(ty, "member_expression") &&
+                strcmp(ty, "subscript_expression") && strcmp(ty, "call_expression"))
+                continue;
+            NameRef r = name_ref(t, v);
+            if (!r.literal && !r.env && !r.import)
+                continue;
+            NameConst c = {.name = ntext(t, nm), .exported = exported, .ref = r};
+            VEC_PUSH(t->a, &t->ft->consts, c);
+        }
+    }
+}
+
+/* add*Index calls on a table variable of this file join that table. */
+static void attach_index_calls(T *t)
+{
+    for (size_t i = 0; i < t->pending.n; i++) {
+        IndexCall *ic = &t->pending.v[i];
+        TableDef *hit = NULL;
+        for (size_t j = 0; j < t->ft->set.tables.n && !hit; j++) {
+            TableDef *tb = &t->ft->set.tables.v[j];
+            if (tb->var && !strcmp(tb->var, ic->receiver))
+                hit = tb;
+        }
+        if (!hit) {
+            VEC_PUSH(t->a, &t->ft->index_calls, *ic);
+            continue;
+        }
+        if (!ic->readable) {
+            hit->indexes_open = true;
+            continue;
+        }
+        if (ic->index.kind == INDEX_LOCAL)
+            ic->index.pk = hit->pk;
+        VEC_PUSH(t->a, &hit->indexes, ic->index);
+    }
+    for (size_t j = 0; j < t->ft->set.tables.n; j++) {
+        const TableDef *tb = &t->ft->set.tables.v[j];
+        if (tb->source != TSRC_CDK_CFN && tb->source != TSRC_SDK) /* those are checked */
+            schema_check_table(t->a, tb, &t->ft->set);
+    }
+}
+
+void extract_tables(const Source *src, TSNode root, FileIR *ir, const Config *cfg)
+{
+    FileTables *ft = arena_alloc(src->arena, sizeof *ft);
+    ir->tables = ft;
+    T t = {.src = src, .a = src->arena, .ir = ir, .cfg = cfg, .ft = ft};
+    module_consts(&t, root);
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_named(n))
+            visit(&t, n);
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool next = false;
+        do {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                next = true;
+                break;
+            }
+        } while (ts_tree_cursor_goto_parent(&c));
+        if (!next)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    attach_index_calls(&t);
+}
+
+const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op)
+{
+    if (!ft || !op)
+        return NULL;
+    for (size_t i = 0; i < ft->ops.n; i++)
+        if (ft->ops.v[i].at == op->span.start_byte)
+            return &ft->ops.v[i];
+    return NULL;
+}
+
+const char *tables_map_name(const OpExtra *ex, const char *name)
+{
+    if (!ex || !name || name[0] != '#')
+        return name;
+    for (size_t i = 0; i + 1 < ex->names.n; i += 2)
+        if (!strcmp(ex->names.v[i], name))
+            return ex->names.v[i + 1];
+    return name;
+}

@@ -1,0 +1,111 @@
+/* Tables in code, and what the access-pattern rules need from a file's
+ * syntax that the IR's DataOp does not carry: found by one extra tree pass
+ * during extraction (extract_tables, called at the end of extract_file),
+ * kept in FileIR.tables (the file's arena).
+ *
+ *   tables    CDK `new Table/TableV2(scope, id, {...})` with
+ *             addGlobalSecondaryIndex/addLocalSecondaryIndex on the table's
+ *             variable, CfnTable, CreateTableCommand/createTable, Turbine
+ *             defineTable({ indexes }), dynamodb-toolbox `new Table({...})`,
+ *             ddb-lib `new TableClient({...})`
+ *   env       CDK `environment: { TABLE_NAME: table.tableName }` and
+ *             `fn.addEnvironment('TABLE_NAME', table.tableName)`
+ *   ops       for each params object of a data operation: TableName and
+ *             IndexName as names (through constants and environment
+ *             defaults), ExpressionAttributeNames, FilterExpression,
+ *             ScanIndexForward
+ *   ...       Turbine entities and their table, module constants that
+ *             name tables, ternaries of constants in key positions, local
+ *             classes that stand in for SDK commands (test doubles).
+ *
+ * Rules do not read this directly; linter/access.h does. */
+#ifndef KEYLINT_TABLES_H
+#define KEYLINT_TABLES_H
+
+#include <tree_sitter/api.h>
+
+#include "config.h"
+#include "ir.h"
+#include "schema.h"
+#include "syntax.h"
+
+/* A table or index name as code gives it. Any of the parts may be set:
+ * `process.env.TABLE_NAME ?? 'app'` has env "TABLE_NAME" and literal
+ * "app". */
+typedef struct NameRef {
+    const char *literal; /* literal text, "${}" for unknown parts; NULL */
+    const char *env;     /* environment variable; NULL */
+    const char *import;  /* an imported name to look up in its module; NULL */
+    const char *from;    /* its module specifier */
+    const char *text;    /* the expression as written */
+} NameRef;
+
+/* What a data operation's parameters object says beyond the DataOp. */
+typedef struct OpExtra {
+    uint32_t at;            /* start byte of the DataOp's span */
+    bool has_table, has_index;
+    NameRef table, index;
+    Span index_span;
+    StrList names;          /* ExpressionAttributeNames, flat: "#n", "attr", ... */
+    const char *filter;     /* FilterExpression as written, NULL */
+    bool scan_index_forward;
+    /* Library queries (Turbine `query({ index, pk, type })`, ddb-lib
+     * `query({ keyCondition: { pk, sk } })`): every attribute the key
+     * condition names, key-like or not. */
+    bool library;
+    StrList lib_attrs;
+} OpExtra;
+
+/* A module-level constant that may name a table or an index. */
+typedef struct NameConst {
+    const char *name;
+    bool exported;
+    NameRef ref;
+} NameConst;
+
+/* `const posts = defineEntity({ table: appTable, ... })` (Turbine). */
+typedef struct EntityTable {
+    const char *entity; /* "posts" */
+    const char *table;  /* the table's expression as written: "appTable" */
+    Span span;          /* the defineEntity call (its keys are inside) */
+} EntityTable;
+
+/* add{Global,Local}SecondaryIndex on something that is not a table
+ * variable of this file (`props.table.addGlobalSecondaryIndex(...)`). */
+typedef struct IndexCall {
+    const char *receiver;
+    bool readable;      /* the index could be read */
+    TableIndex index;
+} IndexCall;
+
+/* A key attribute (or a part of one) whose value is a choice between
+ * constants: `pk: admin ? 'ADMIN' : 'USER'`. */
+typedef struct ConstChoice {
+    Span span;         /* the conditional expression */
+    const char *attr;  /* the key attribute when it is the whole value, else NULL */
+    int role;          /* its KeyRole, -1 when attr is NULL */
+    const char *text;  /* the expression as written */
+} ConstChoice;
+
+typedef struct FileTables {
+    TableSet set; /* code tables, environment bindings, their issues */
+    VEC(OpExtra) ops;
+    VEC(NameConst) consts;
+    VEC(EntityTable) entities;
+    VEC(IndexCall) index_calls;
+    VEC(ConstChoice) choices;
+    StrList local_commands; /* classes named like SDK commands declared here */
+} FileTables;
+
+/* The pass; sets ir->tables (never NULL afterwards). `src` is the file's
+ * text with the IR's arena. */
+void extract_tables(const Source *src, TSNode root, FileIR *ir, const Config *cfg);
+
+/* The OpExtra of a DataOp (by the start of its span), NULL if none. */
+const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op);
+
+/* The name an ExpressionAttributeNames placeholder ("#pk") stands for in
+ * `ex`, or `name` itself. */
+const char *tables_map_name(const OpExtra *ex, const char *name);
+
+#endif

@@ -1,0 +1,160 @@
+/* low-cardinality-pk: a table partition key that is a constant, or whose
+ * only variable part takes few values (a status, a type, a boolean): every
+ * item written with it lands in one of a handful of partitions, a hot
+ * partition (seed 001: "Low cardinality partition key", "Status as
+ * partition key"). Constants include a ternary between constants and a key
+ * function returning a literal. Keys are judged where they are defined
+ * (writes, entity definitions, helpers); the common tenant (seed 000:
+ * `USER#common`) and configured global prefixes are deliberate and left
+ * alone, as are index partition keys (seed 003 keys feeds and type lookups
+ * by a constant GSI key). */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "access.h"
+#include "keyfacts.h"
+#include "rule.h"
+#include "tables.h"
+
+static bool low_card_name(Arena *a, const char *path)
+{
+    static const char *const words[] = {"status", "state", "type", "kind", "category",
+                                        "role", "gender", "priority", "level", "tier",
+                                        "flag", "enabled", "disabled", "active", "inactive",
+                                        "deleted", "archived", "visible", "published",
+                                        "verified", "bool", "boolean", NULL};
+    const char *last = kf_last_component(a, path);
+    if (!*last)
+        return false;
+    for (const char *const *w = words; *w; w++)
+        if (kf_name_ends_with_word(last, *w))
+            return true;
+    /* isActive, hasAccess, canEdit, shouldNotify */
+    static const char *const bools[] = {"is", "has", "can", "should", NULL};
+    for (const char *const *b = bools; *b; b++) {
+        size_t l = strlen(*b);
+        if (!strncmp(last, *b, l) && isupper((unsigned char)last[l]))
+            return true;
+    }
+    return false;
+}
+
+static const ConstChoice *choice_at(const FileIR *f, const Seg *s)
+{
+    if (!f->tables || s->kind != SEG_UNKNOWN)
+        return NULL;
+    for (size_t i = 0; i < f->tables->choices.n; i++) {
+        const ConstChoice *c = &f->tables->choices.v[i];
+        if (c->span.start_byte == s->span.start_byte && c->span.end_byte == s->span.end_byte)
+            return c;
+    }
+    return NULL;
+}
+
+static bool deliberate(Arena *a, const KfKey *key, const Config *cfg)
+{
+    if (kf_has_common_tenant(key, cfg))
+        return true;
+    const char *p = kf_leading_prefix(a, key);
+    return p && cfg && strlist_has_ci(&cfg->tenant_global, p);
+}
+
+/* A constant partition key is one partition for many items only when the
+ * sort key written beside it varies; beside a constant sort key (or none)
+ * it is one item (a seed record, a singleton). Keys of one object are
+ * extracted next to each other. */
+static bool sibling_sk_varies(Arena *a, const FileIR *f, size_t i)
+{
+    const KeyExpr *k = &f->keys.v[i];
+    size_t from = i > 4 ? i - 4 : 0;
+    for (size_t j = from; j < f->keys.n && j <= i + 4; j++) {
+        const KeyExpr *o = &f->keys.v[j];
+        if (j == i || o->role != ROLE_SK || o->site != k->site || o->op != k->op)
+            continue;
+        uint32_t d = o->span.start_row > k->span.start_row ? o->span.start_row - k->span.start_row
+                                                            : k->span.start_row - o->span.start_row;
+        if (d > 10)
+            continue;
+        KfKey sk;
+        kf_flatten(a, &o->segs, &sk);
+        if (kf_hole_count(&sk))
+            return true;
+    }
+    return false;
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
+{
+    const KeyExpr *k = &ctx->file->keys.v[idx];
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    if (!key.n || deliberate(a, &key, ctx->config))
+        return;
+    const char *shown = seglist_render(a, &k->segs);
+    size_t holes = kf_hole_count(&key);
+    if (!holes) {
+        /* a key function returning a literal, or many items in one partition */
+        if (k->site != SITE_HELPER && !sibling_sk_varies(a, ctx->file, idx))
+            return;
+        rule_report(ctx, k->span,
+                    "partition key '%s' is a constant: every item written with it shares one "
+                    "partition, a hot partition as the data grows; key by something with many "
+                    "values (an id, a tenant) and keep '%s' in the sort key or an index",
+                    shown, shown);
+        return;
+    }
+    const Seg *only = NULL;
+    for (size_t i = 0; i < key.n; i++) {
+        if (!key.parts[i].hole)
+            continue;
+        const Seg *s = kf_part_seg(&key, i);
+        if (kf_hole_is_tenant(a, s, ctx->config))
+            return;
+        bool low = choice_at(ctx->file, s) ||
+                   ((s->kind == SEG_REF || s->kind == SEG_CALL) &&
+                    (low_card_name(a, s->text) || (s->name && low_card_name(a, s->name))));
+        if (!low)
+            return;
+        if (!only)
+            only = s;
+    }
+    rule_report(ctx, k->span,
+                "partition key %s: its only variable part, '%s', takes few values (a status, "
+                "a type, a flag), so the items crowd into a few hot partitions; key by an id "
+                "and query by '%s' through an index",
+                shown, kf_hole_name(a, only), kf_hole_name(a, only));
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *f = ctx->file;
+    if (!f || f->parse_failed)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < f->keys.n; i++) {
+        const KeyExpr *k = &f->keys.v[i];
+        if (k->role == ROLE_PK && access_defines_key(f, k))
+            check_key(ctx, a, i);
+    }
+    /* `pk: admin ? 'ADMIN' : 'USER'`: no key in the IR, a choice here */
+    for (size_t i = 0; f->tables && i < f->tables->choices.n; i++) {
+        const ConstChoice *c = &f->tables->choices.v[i];
+        if (c->attr && c->role == ROLE_PK)
+            rule_report(ctx, c->span,
+                        "partition key '%s' chooses between constants: its items share a "
+                        "handful of partitions, hot partitions as the data grows; key by "
+                        "something with many values and keep the choice in the sort key or an "
+                        "index",
+                        c->text);
+    }
+    arena_free(a);
+}
+
+const RuleDesc rule_low_cardinality_pk = {
+    .id = "low-cardinality-pk",
+    .summary = "a partition key that is a constant, or whose only variable part is a status, "
+               "type or flag",
+    .default_severity = SEV_WARNING,
+    .check = check,
+};

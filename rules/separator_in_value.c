@@ -1,0 +1,110 @@
+/* separator-in-value: a key component whose value can contain the key
+ * separator, or (in a sort key of a project that versions its sort keys)
+ * the version separator: an email in a sort key where '@' marks versions,
+ * free text or a URL where '#' separates components, an ISO timestamp
+ * where ':' or '-' does. The key can no longer be split back into its
+ * parts (seed 004: "ensure your IDs don't contain" the separator; seed 000:
+ * `removeSortKeyVersion` cuts at the version separator). Values are known
+ * by their names. Judged where keys are defined. */
+#include <string.h>
+
+#include "access.h"
+#include "keyfacts.h"
+#include "rule.h"
+
+typedef struct Kind {
+    const char *what;   /* "an email address" */
+    const char *chars;  /* characters it can hold */
+    const char *const *words;
+} Kind;
+
+static const char *const email_w[] = {"email", "mail", "emailAddress", NULL};
+static const char *const url_w[] = {"url", "uri", "link", "href", "website", "homepage",
+                                    "endpoint", NULL};
+static const char *const text_w[] = {"title", "description", "desc", "comment", "note",
+                                     "notes", "message", "text", "label", "displayName",
+                                     "fullName", "address", "body", "content", "summary",
+                                     "bio", NULL};
+static const char *const path_w[] = {"path", "filePath", "filename", "fileName", NULL};
+static const char *const phone_w[] = {"phone", "phoneNumber", "tel", "mobile", NULL};
+
+static const Kind kinds[] = {
+    {"an email address", "@.+-_", email_w},
+    {"a URL", ":/.#?&=@%-_~+", url_w},
+    {"free text", " #@:/|.,;-_+=~'", text_w},
+    {"a file path", "/.-_ ", path_w},
+    {"a phone number", "+-() .", phone_w},
+};
+
+static const Kind *kind_of(Arena *a, const Seg *s)
+{
+    if (s->kind != SEG_REF)
+        return NULL;
+    const char *names[2] = {kf_last_component(a, s->text),
+                            s->name ? kf_last_component(a, s->name) : NULL};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        for (size_t n = 0; n < 2; n++)
+            for (const char *const *w = kinds[k].words; names[n] && *names[n] && *w; w++)
+                if (kf_name_ends_with_word(names[n], *w))
+                    return &kinds[k];
+    return NULL;
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    const Config *cfg = ctx->config;
+    char sep = cfg->separator && cfg->separator[0] ? cfg->separator[0] : '#';
+    char ver = cfg->version_separator && cfg->version_separator[0] ? cfg->version_separator[0]
+                                                                   : '@';
+    bool versioned_sk = k->role == ROLE_SK && ctx->access && ctx->access->versioned;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    if (kf_hole_count(&key) < 1 || key.n < 2)
+        return; /* a bare value: nothing to split */
+    for (size_t p = 0; p < key.n; p++) {
+        if (!key.parts[p].hole)
+            continue;
+        const Seg *s = kf_part_seg(&key, p);
+        const Kind *kd = kind_of(a, s);
+        const char *what = kd ? kd->what : NULL, *chars = kd ? kd->chars : NULL;
+        if (!kd && access_hole_is_date(a, s)) {
+            what = "a date or time";
+            chars = "-:.TZ+";
+        }
+        if (!what)
+            continue;
+        if (strchr(chars, sep))
+            rule_report(ctx, s->span,
+                        "'%s' in %s %s is %s and can contain '%c', the key separator: the key "
+                        "can no longer be split back into its parts; key by an id and keep the "
+                        "value in an attribute",
+                        kf_hole_name(a, s), kf_role_noun(k->role), seglist_render(a, &k->segs),
+                        what, sep);
+        else if (versioned_sk && strchr(chars, ver))
+            rule_report(ctx, s->span,
+                        "'%s' in sort key %s is %s and can contain '%c', the version separator: "
+                        "versioned sort keys are cut at it (addSortKeyVersion / "
+                        "removeSortKeyVersion); key by an id and keep the value in an attribute",
+                        kf_hole_name(a, s), seglist_render(a, &k->segs), what, ver);
+    }
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *f = ctx->file;
+    if (!f || f->parse_failed || !ctx->config)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < f->keys.n; i++)
+        if (access_defines_key(f, &f->keys.v[i]))
+            check_key(ctx, a, &f->keys.v[i]);
+    arena_free(a);
+}
+
+const RuleDesc rule_separator_in_value = {
+    .id = "separator-in-value",
+    .summary = "a key component whose value can contain the separator or the version "
+               "separator (an email in a versioned sort key)",
+    .default_severity = SEV_WARNING,
+    .check = check,
+};

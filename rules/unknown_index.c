@@ -1,0 +1,82 @@
+/* unknown-index: a query or scan on an index the table does not have
+ * (design.md, access-pattern rules). The table comes from the schema
+ * files or from tables defined in code (linter/access.h); without one, or
+ * when the table's indexes may be incomplete (a condition, a spread, an
+ * index added where keylint cannot read it), the rule stays silent. */
+#include <string.h>
+#include <strings.h>
+
+#include "access.h"
+#include "rule.h"
+
+static size_t distance(const char *a, const char *b)
+{
+    enum { CAP = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > CAP || lb > CAP)
+        return (size_t)-1;
+    size_t row[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *f = ctx->file;
+    if (!f || f->parse_failed || !ctx->tables || !ctx->access)
+        return;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < f->ops.n; i++) {
+        if (f->ops.v[i].kind != OP_QUERY && f->ops.v[i].kind != OP_SCAN)
+            continue;
+        OpTarget t;
+        access_target(a, ctx->access, ctx->tables, ctx->config, f, i, &t);
+        if (!t.table || !t.index || t.ix || t.table->indexes_open)
+            continue;
+        const TableDef *tb = t.table;
+        const char *list = "", *near = NULL;
+        size_t best = 3;
+        for (size_t j = 0; j < tb->indexes.n; j++) {
+            const char *n = tb->indexes.v[j].name;
+            list = arena_printf(a, "%s%s%s", list, j ? ", " : "", n);
+            size_t d = strcasecmp(n, t.index) ? distance(n, t.index) : 0;
+            if (d < best) {
+                best = d;
+                near = n;
+            }
+        }
+        const char *has = tb->indexes.n ? arena_printf(a, "its indexes are %s", list)
+                                        : "it has no secondary index";
+        const char *hint = !near ? ""
+                         : best == 0 ? arena_printf(a, "; did you mean '%s'? (index names are "
+                                                       "case-sensitive)", near)
+                                     : arena_printf(a, "; did you mean '%s'?", near);
+        rule_report(ctx, t.index_span,
+                    "index '%s' is not defined on table %s (%s:%u): %s%s (%s)", t.index,
+                    table_label(a, tb), tb->path, tb->span.start_row + 1, has, hint,
+                    t.how ? t.how : "the operation's table");
+    }
+    arena_free(a);
+}
+
+const RuleDesc rule_unknown_index = {
+    .id = "unknown-index",
+    .summary = "a query or scan on an index the table does not define",
+    .default_severity = SEV_ERROR,
+    .check = check,
+};

@@ -1,0 +1,158 @@
+/* unmatched-query: a query whose partition key shape, or sort key prefix,
+ * no write in the project produces (design.md: `ORDERITEM#` read,
+ * `ORDER_ITEM#` written). The written shapes are project-wide: every key
+ * written (puts, updates, transact and batch writes, command DTOs), every
+ * entity key definition, key helper and object literal of keys, seed
+ * scripts included (linter/access.h). Compared on literal text, a value
+ * matching anything; an attribute the project never writes is not judged. */
+#include <string.h>
+
+#include "access.h"
+#include "keyfacts.h"
+#include "rule.h"
+
+static bool same_class(KeyRole a, KeyRole b)
+{
+    bool pa = a == ROLE_PK || a == ROLE_INDEX_PK, pb = b == ROLE_PK || b == ROLE_INDEX_PK;
+    bool sa = a == ROLE_SK || a == ROLE_INDEX_SK, sb = b == ROLE_SK || b == ROLE_INDEX_SK;
+    return a == ROLE_KEY || b == ROLE_KEY || (pa && pb) || (sa && sb);
+}
+
+static size_t lit_len(const char *s)
+{
+    const char *h = strstr(s, "{}");
+    return h ? (size_t)(h - s) : strlen(s);
+}
+
+static size_t distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { CAP = 64 };
+    if (la > CAP || lb > CAP)
+        return (size_t)-1;
+    size_t row[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Whether some write of `attr` may go to `table`: its operation's table
+ * is that one, or cannot be told (entity definitions, helpers, objects). */
+static bool written_to(const RuleContext *ctx, Arena *a, const char *attr, const TableDef *table)
+{
+    const AccessFacts *af = ctx->access;
+    size_t from, n = access_writes_of(af, attr, &from);
+    for (size_t i = from; i < from + n; i++) {
+        const WrittenKey *w = &af->written.v[i];
+        if (w->helper)
+            continue;
+        if (!w->file)
+            return true;
+        if (w->op < 0) {
+            const TableDef *et = access_entity_table(ctx->tables, w->file, w->span);
+            if (!et || et == table)
+                return true;
+            continue;
+        }
+        OpTarget t;
+        access_target(a, af, ctx->tables, ctx->config, w->file, (size_t)w->op, &t);
+        if (!t.table || t.table == table)
+            return true;
+    }
+    return false;
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const TableDef *table)
+{
+    const AccessFacts *af = ctx->access;
+    bool prefix = k->cond == COND_BEGINS_WITH;
+    if (!prefix && k->cond != COND_EQ)
+        return;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    const char *q = kf_shape(a, &key);
+    size_t ql = lit_len(q);
+    if (!ql)
+        return; /* nothing literal to compare */
+    const char **ws;
+    size_t n = access_written_shapes(a, af, k->attr, 0, &ws);
+    if (!n || strlist_has(&af->updated, k->attr))
+        return; /* nothing seen written, or set by updates whose values are not seen */
+    for (size_t i = 0; i < n; i++)
+        if (access_shapes_compatible(q, ws[i], prefix))
+            return;
+    for (size_t i = 0; i < af->helpers.n; i++) {
+        const WrittenKey *w = &af->helpers.v[i];
+        if (same_class(w->role, k->role) &&
+            access_shapes_compatible(q, w->shape, prefix))
+            return;
+    }
+    /* the writes seen all go to other tables: this one's are not seen */
+    if (table && ctx->tables && !written_to(ctx, a, k->attr, table))
+        return;
+    const char *list = "", *near = NULL;
+    size_t best = 4;
+    for (size_t i = 0; i < n; i++) {
+        if (i < 4)
+            list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
+        size_t wl = lit_len(ws[i]);
+        size_t d = distance(q, ql, ws[i], wl);
+        if (wl && d < best && d > 0) {
+            best = d;
+            near = arena_strndup(a, ws[i], wl);
+        }
+    }
+    rule_report(ctx, k->span,
+                "no write in the project produces a %s %s '%s': %s is written as %s%s%s",
+                kf_role_noun(k->role), prefix ? "beginning with" : "like", q, k->attr, list,
+                n > 4 ? ", ..." : "", near ? arena_printf(a, "; did you mean '%s'?", near) : "");
+}
+
+static void check(const RuleContext *ctx)
+{
+    const FileIR *f = ctx->file;
+    if (!f || f->parse_failed || !ctx->access)
+        return;
+    Arena *a = arena_new();
+    size_t last_op = (size_t)-1;
+    bool foreign = false;
+    const TableDef *table = NULL;
+    for (size_t i = 0; i < f->keys.n; i++) {
+        const KeyExpr *k = &f->keys.v[i];
+        if (k->site != SITE_CONDITION || k->op < 0 || (size_t)k->op >= f->ops.n ||
+            f->ops.v[k->op].kind != OP_QUERY || !k->attr || k->attr[0] == '[')
+            continue;
+        if (ctx->tables && (size_t)k->op != last_op) {
+            /* a query of another service's table: its writes are not here */
+            OpTarget t;
+            access_target(a, ctx->access, ctx->tables, ctx->config, f, (size_t)k->op, &t);
+            foreign = t.foreign;
+            table = t.table;
+            last_op = (size_t)k->op;
+        }
+        if (!foreign)
+            check_key(ctx, a, k, table);
+    }
+    arena_free(a);
+}
+
+const RuleDesc rule_unmatched_query = {
+    .id = "unmatched-query",
+    .summary = "a query whose key shape (partition key, sort key prefix) no write in the "
+               "project produces",
+    .default_severity = SEV_WARNING,
+    .check = check,
+};

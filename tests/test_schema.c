@@ -1,0 +1,490 @@
+/* Unit tests for linter/schema.c: schema files (CloudFormation, SAM,
+ * serverless.yml; YAML and JSON) to the table model, with positions, the
+ * issues found in table definitions, and input problems. Files are written
+ * to a temporary directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "schema.h"
+
+static char dir[256];
+static Arena *A;
+static TableSet S;
+static Problems P;
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/keylint-schema-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    A = arena_new();
+    memset(&S, 0, sizeof S);
+    problems_init(&P);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    problems_free(&P);
+    arena_free(A);
+    return 0;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    const char *path = arena_printf(A, "%s/%s", dir, name);
+    const char *slash = strrchr(name, '/');
+    if (slash) {
+        const char *sub = arena_printf(A, "%s/%.*s", dir, (int)(slash - name), name);
+        mkdir(sub, 0777);
+    }
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static bool load(const char *name, const char *text)
+{
+    return schema_load_file(A, write_file(name, text), name, &S, &P);
+}
+
+static const TableDef *table(const char *id)
+{
+    for (size_t i = 0; i < S.tables.n; i++)
+        if (!strcmp(S.tables.v[i].id, id))
+            return &S.tables.v[i];
+    fail_msg("no table %s", id);
+    return NULL;
+}
+
+static void dump_issues(void)
+{
+    for (size_t i = 0; i < S.issues.n; i++)
+        print_message("  issue %s:%u: %s\n", S.issues.v[i].path, S.issues.v[i].span.start_row + 1,
+                      S.issues.v[i].message);
+    for (size_t i = 0; i < P.items.n; i++)
+        print_message("  problem %s:%u:%u: %s\n", P.items.v[i].path, P.items.v[i].line,
+                      P.items.v[i].col, P.items.v[i].message);
+}
+
+/* Issue i is on `line` (1-based) and says `sub`. */
+static void issue_at(size_t i, uint32_t line, const char *sub)
+{
+    if (i >= S.issues.n || S.issues.v[i].span.start_row + 1 != line ||
+        !strstr(S.issues.v[i].message, sub)) {
+        dump_issues();
+        fail_msg("issue %zu: wanted line %u '%s'", i, line, sub);
+    }
+}
+
+static const char cfn[] =
+    "AWSTemplateFormatVersion: '2010-09-09'\n"                     /* 1 */
+    "Parameters:\n"                                                /* 2 */
+    "  Stage: { Type: String, Default: prod }\n"                   /* 3 */
+    "Globals:\n"                                                   /* 4 */
+    "  Function:\n"                                                /* 5 */
+    "    Environment:\n"                                           /* 6 */
+    "      Variables:\n"                                           /* 7 */
+    "        TABLE_NAME: !Ref AppTable\n"                          /* 8 */
+    "        STAGE_TABLE: !Ref Stage\n"                            /* 9 */
+    "Resources:\n"                                                 /* 10 */
+    "  AppTable:\n"                                                /* 11 */
+    "    Type: AWS::DynamoDB::Table\n"                             /* 12 */
+    "    Properties:\n"                                            /* 13 */
+    "      TableName: !Sub \"${AWS::StackName}-app\"\n"            /* 14 */
+    "      AttributeDefinitions:\n"                                /* 15 */
+    "        - AttributeName: pk\n"                                /* 16 */
+    "          AttributeType: S\n"                                 /* 17 */
+    "        - { AttributeName: sk, AttributeType: S }\n"          /* 18 */
+    "        - { AttributeName: GSI1PK, AttributeType: S }\n"      /* 19 */
+    "        - { AttributeName: n, AttributeType: N }\n"           /* 20 */
+    "      KeySchema:\n"                                           /* 21 */
+    "        - { AttributeName: pk, KeyType: HASH }\n"             /* 22 */
+    "        - { AttributeName: sk, KeyType: RANGE }\n"            /* 23 */
+    "      GlobalSecondaryIndexes:\n"                              /* 24 */
+    "        - IndexName: GSI1\n"                                  /* 25 */
+    "          KeySchema: [{ AttributeName: GSI1PK, KeyType: HASH }]\n" /* 26 */
+    "          Projection: { ProjectionType: INCLUDE, NonKeyAttributes: [a, b] }\n" /* 27 */
+    "      LocalSecondaryIndexes:\n"                               /* 28 */
+    "        - IndexName: ByN\n"                                   /* 29 */
+    "          KeySchema:\n"                                       /* 30 */
+    "            - { AttributeName: pk, KeyType: HASH }\n"         /* 31 */
+    "            - { AttributeName: n, KeyType: RANGE }\n"         /* 32 */
+    "          Projection: { ProjectionType: KEYS_ONLY }\n"        /* 33 */
+    "  Named:\n"                                                   /* 34 */
+    "    Type: AWS::DynamoDB::GlobalTable\n"                       /* 35 */
+    "    Properties:\n"                                            /* 36 */
+    "      TableName: !Join ['-', [!Ref Stage, named]]\n"          /* 37 */
+    "      AttributeDefinitions: [{ AttributeName: id, AttributeType: B }]\n" /* 38 */
+    "      KeySchema: [{ AttributeName: id, KeyType: HASH }]\n"    /* 39 */
+    "  Simple:\n"                                                  /* 40 */
+    "    Type: AWS::Serverless::SimpleTable\n"                     /* 41 */
+    "  Fn:\n"                                                      /* 42 */
+    "    Type: AWS::Serverless::Function\n"                        /* 43 */
+    "    Properties:\n"                                            /* 44 */
+    "      Environment:\n"                                         /* 45 */
+    "        Variables:\n"                                         /* 46 */
+    "          NAMED: !Sub \"${Named}\"\n"                         /* 47 */
+    "          ARN: !GetAtt AppTable.Arn\n"                        /* 48 */
+    "          LITERAL: legacy-table\n";                           /* 49 */
+
+static void test_cloudformation_yaml(void **state)
+{
+    (void)state;
+    assert_true(load("template.yaml", cfn));
+    if (S.issues.n)
+        dump_issues();
+    assert_int_equal(S.issues.n, 0);
+    assert_int_equal(P.items.n, 0);
+    assert_int_equal(S.tables.n, 3);
+
+    const TableDef *t = table("AppTable");
+    assert_int_equal(t->source, TSRC_CLOUDFORMATION);
+    assert_string_equal(t->path, "template.yaml");
+    assert_int_equal(t->span.start_row, 10);
+    assert_string_equal(t->name, "${AWS::StackName}-app");
+    assert_string_equal(t->pk.name, "pk");
+    assert_int_equal(t->pk.type, ATTR_S);
+    assert_int_equal(t->pk.span.start_row, 21);
+    assert_int_equal(t->pk.span.start_col, 27);
+    assert_string_equal(t->sk.name, "sk");
+    assert_false(t->indexes_open);
+    assert_int_equal(t->indexes.n, 2);
+    const TableIndex *g = table_find_index(t, "GSI1");
+    assert_non_null(g);
+    assert_int_equal(g->kind, INDEX_GLOBAL);
+    assert_string_equal(g->pk.name, "GSI1PK");
+    assert_null(g->sk.name);
+    assert_string_equal(g->projection, "INCLUDE");
+    assert_int_equal(g->projected.n, 2);
+    assert_int_equal(g->span.start_row, 24);
+    const TableIndex *l = table_find_index(t, "ByN");
+    assert_int_equal(l->kind, INDEX_LOCAL);
+    assert_string_equal(l->sk.name, "n");
+    assert_int_equal(l->sk.type, ATTR_N);
+    assert_null(table_find_index(t, "gsi1"));
+
+    t = table("Named");
+    assert_string_equal(t->name, "prod-named"); /* !Ref to a parameter: its default */
+    assert_int_equal(t->pk.type, ATTR_B);
+    assert_null(t->sk.name);
+
+    t = table("Simple");
+    assert_int_equal(t->source, TSRC_SAM_SIMPLE);
+    assert_string_equal(t->pk.name, "id"); /* SAM's default */
+    assert_null(t->name);
+
+    /* environment variables that name tables */
+    assert_int_equal(S.env.n, 4);
+    assert_string_equal(S.env.v[0].var, "TABLE_NAME");
+    assert_string_equal(S.env.v[0].table_id, "AppTable");
+    assert_int_equal(S.env.v[0].span.start_row, 7);
+    assert_string_equal(S.env.v[1].var, "STAGE_TABLE"); /* a parameter: its value */
+    assert_null(S.env.v[1].table_id);
+    assert_string_equal(S.env.v[1].name, "prod");
+    assert_string_equal(S.env.v[2].var, "NAMED");
+    assert_string_equal(S.env.v[2].table_id, "Named");
+    assert_string_equal(S.env.v[3].var, "LITERAL");
+    assert_string_equal(S.env.v[3].name, "legacy-table");
+}
+
+static void test_json_template(void **state)
+{
+    (void)state;
+    /* tabs, no space after colons, intrinsic functions as objects, and a
+     * surrogate pair libyaml alone would reject */
+    assert_true(load("stack.json",
+                     "{\n"
+                     "\t\"Description\": \"rocket \\ud83d\\ude80 and \\\\ud83d text\",\n"
+                     "\t\"Resources\":{\n"
+                     "\t\t\"Orders\": {\n"
+                     "\t\t\t\"Type\": \"AWS::DynamoDB::Table\",\n"
+                     "\t\t\t\"Properties\": {\n"
+                     "\t\t\t\t\"TableName\": {\"Fn::Sub\": \"${AWS::StackName}-orders\"},\n"
+                     "\t\t\t\t\"AttributeDefinitions\": [{\"AttributeName\": \"PK\", "
+                     "\"AttributeType\": \"S\"}],\n"
+                     "\t\t\t\t\"KeySchema\": [{\"AttributeName\": \"PK\", \"KeyType\": "
+                     "\"HASH\"}],\n"
+                     "\t\t\t\t\"GlobalSecondaryIndexes\": {\"Fn::If\": [\"c\", [], []]}\n"
+                     "\t\t\t}\n"
+                     "\t\t},\n"
+                     "\t\t\"Fn\": {\"Type\": \"AWS::Lambda::Function\", \"Properties\": "
+                     "{\"Environment\": {\"Variables\": {\"T\": {\"Ref\": \"Orders\"}}}}}\n"
+                     "\t}\n"
+                     "}\n"));
+    if (S.issues.n || P.items.n)
+        dump_issues();
+    assert_int_equal(S.issues.n, 0);
+    const TableDef *t = table("Orders");
+    assert_string_equal(t->name, "${AWS::StackName}-orders");
+    assert_string_equal(t->pk.name, "PK");
+    assert_int_equal(t->pk.span.start_row, 8);
+    assert_true(t->indexes_open); /* an !If: not known */
+    assert_int_equal(S.env.n, 1);
+    assert_string_equal(S.env.v[0].table_id, "Orders");
+}
+
+static void test_serverless(void **state)
+{
+    (void)state;
+    write_file("resources/tables.yml",
+               "Resources:\n"
+               "  OrdersTable:\n"
+               "    Type: AWS::DynamoDB::Table\n"
+               "    Properties:\n"
+               "      TableName: ${self:custom.tableName}\n"
+               "      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+               "      KeySchema: [{ AttributeName: pk, KeyType: HASH }, "
+               "{ AttributeName: sk, KeyType: RANGE }]\n");
+    assert_true(load("serverless.yml",
+                     "service: shop\n"
+                     "custom:\n"
+                     "  tableName: ${self:service}-${sls:stage}-orders\n"
+                     "provider:\n"
+                     "  environment:\n"
+                     "    ORDERS: ${self:custom.tableName}\n"
+                     "functions:\n"
+                     "  f:\n"
+                     "    environment: { AUDIT: { Ref: Audit } }\n"
+                     "resources:\n"
+                     "  - ${file(resources/tables.yml)}\n"
+                     "  - ${file(./resources/missing.yml)}\n"
+                     "  - Resources:\n"
+                     "      Audit:\n"
+                     "        Type: AWS::DynamoDB::Table\n"
+                     "        Properties:\n"
+                     "          AttributeDefinitions: [{ AttributeName: id, AttributeType: S }]\n"
+                     "          KeySchema: [{ AttributeName: id, KeyType: HASH }]\n"));
+    assert_int_equal(S.tables.n, 2);
+    const TableDef *t = table("OrdersTable");
+    /* the included file's own ${self:...} is its own document's */
+    assert_string_equal(t->path, "resources/tables.yml");
+    assert_int_equal(t->span.start_row, 1);
+    /* sk is not defined: an issue in the included file */
+    assert_int_equal(S.issues.n, 1);
+    assert_string_equal(S.issues.v[0].path, "resources/tables.yml");
+    issue_at(0, 7, "key attribute 'sk' of table OrdersTable is not in the table's "
+                   "AttributeDefinitions");
+    assert_non_null(table("Audit"));
+    assert_int_equal(S.env.n, 2);
+    assert_string_equal(S.env.v[0].var, "ORDERS");
+    assert_string_equal(S.env.v[0].name, "shop-${sls:stage}-orders");
+    assert_string_equal(S.env.v[1].table_id, "Audit");
+    /* the missing include is an input problem at its line */
+    assert_int_equal(P.items.n, 1);
+    assert_string_equal(P.items.v[0].path, "resources/missing.yml");
+    assert_non_null(strstr(P.items.v[0].message, "cannot"));
+}
+
+static void test_issues(void **state)
+{
+    (void)state;
+    assert_true(load("bad.yaml",
+                     "Resources:\n"                                             /* 1 */
+                     "  T:\n"                                                   /* 2 */
+                     "    Type: AWS::DynamoDB::Table\n"                         /* 3 */
+                     "    Properties:\n"                                        /* 4 */
+                     "      AttributeDefinitions:\n"                            /* 5 */
+                     "        - { AttributeName: pk, AttributeType: S }\n"      /* 6 */
+                     "        - { AttributeName: pk, AttributeType: S }\n"      /* 7 dup */
+                     "        - { AttributeName: x, AttributeType: string }\n"  /* 8 type */
+                     "      KeySchema:\n"                                       /* 9 */
+                     "        - { AttributeName: pk, KeyType: HASH }\n"         /* 10 */
+                     "        - { AttributeName: q, KeyType: HASH }\n"          /* 11 two HASH */
+                     "      GlobalSecondaryIndexes:\n"                          /* 12 */
+                     "        - KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 13 no name */
+                     "        - IndexName: G\n"                                 /* 14 */
+                     "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 15 */
+                     "          Projection: { ProjectionType: INCLUDE }\n"     /* 16 */
+                     "        - IndexName: G\n"                                 /* 17 dup, no proj */
+                     "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 18 */
+                     "      LocalSecondaryIndexes:\n"                           /* 19 */
+                     "        - IndexName: L\n"                                 /* 20 */
+                     "          KeySchema:\n"                                   /* 21 */
+                     "            - { AttributeName: other, KeyType: HASH }\n"  /* 22 */
+                     "            - { AttributeName: x, KeyType: RANGE }\n"     /* 23 */
+                     "          Projection: { ProjectionType: ALL, NonKeyAttributes: [z] }\n" /* 24 */
+                     "  S:\n"                                                   /* 25 */
+                     "    Type: AWS::Serverless::SimpleTable\n"                 /* 26 */
+                     "    Properties: { PrimaryKey: { Name: id, Type: Str } }\n")); /* 27 */
+    size_t i = 0;
+    issue_at(i++, 7, "attribute 'pk' is defined twice");
+    issue_at(i++, 8, "AttributeType of 'x' in table T must be S, N or B (got 'string')");
+    issue_at(i++, 11, "table T has two HASH keys ('pk' and 'q')");
+    issue_at(i++, 13, "a global secondary index of table T has no IndexName");
+    issue_at(i++, 16, "global secondary index G of table T projects INCLUDE but lists no "
+                      "NonKeyAttributes");
+    issue_at(i++, 17, "global secondary index G of table T has no Projection");
+    issue_at(i++, 22, "key attribute 'other' of local secondary index L of table T is not in "
+                      "the table's AttributeDefinitions");
+    issue_at(i++, 24, "lists NonKeyAttributes, which only ProjectionType INCLUDE takes");
+    issue_at(i++, 17, "table T has two indexes named 'G' (the first on line 14)");
+    issue_at(i++, 22, "local secondary index L of table T has partition key 'other', but a "
+                      "local index shares the table's partition key 'pk'");
+    issue_at(i++, 27, "PrimaryKey Type of table S must be String, Number or Binary (got 'Str')");
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+    assert_int_equal(P.items.n, 0);
+}
+
+static void test_no_tables(void **state)
+{
+    (void)state;
+    assert_true(load("empty.yaml", "Resources:\n  Bucket: { Type: AWS::S3::Bucket }\n"));
+    assert_int_equal(S.tables.n, 0);
+    assert_int_equal(S.issues.n, 1);
+    issue_at(0, 1, "schema declares no DynamoDB table");
+}
+
+static void test_problems(void **state)
+{
+    (void)state;
+    /* a YAML syntax error: a problem with its line and column, no issue */
+    assert_false(load("broken.yaml", "Resources:\n  T:\n    Type: [a\n  X: 1\n"));
+    assert_int_equal(P.items.n, 1);
+    assert_string_equal(P.items.v[0].path, "broken.yaml");
+    assert_int_equal(P.items.v[0].line, 4);
+    assert_non_null(strstr(P.items.v[0].message, "YAML syntax error in schema"));
+    /* a JSON one */
+    assert_false(load("broken.json", "{\n  \"Resources\": {\n    \"T\": [1, 2\n  }\n}\n"));
+    assert_int_equal(P.items.n, 2);
+    assert_non_null(strstr(P.items.v[1].message, "JSON syntax error in schema"));
+    assert_int_equal(P.items.v[1].line, 4);
+    /* not a mapping */
+    assert_false(load("list.yaml", "- a\n- b\n"));
+    assert_non_null(strstr(P.items.v[2].message, "top level must be a mapping"));
+    /* missing, and binary */
+    assert_false(schema_load_file(A, arena_printf(A, "%s/nope.yaml", dir), "nope.yaml", &S, &P));
+    assert_string_equal(P.items.v[3].path, "nope.yaml");
+    assert_non_null(strstr(P.items.v[3].message, "schema"));
+    const char *bin = write_file("bin.yaml", "a: 1\n");
+    FILE *f = fopen(bin, "ab");
+    fputc(0, f);
+    fclose(f);
+    assert_false(schema_load_file(A, bin, "bin.yaml", &S, &P));
+    assert_int_equal(P.items.n, 5);
+    assert_int_equal(S.tables.n, 0);
+    assert_int_equal(S.issues.n, 0);
+}
+
+static void test_aliases_bounded(void **state)
+{
+    (void)state;
+    /* "billion laughs" and an alias of its own ancestor: shared nodes, no
+     * blow-up, no endless loop */
+    char *text = malloc(1 << 17);
+    assert_non_null(text);
+    size_t o = (size_t)sprintf(text, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int i = 1; i < 20; i++)
+        o += (size_t)sprintf(text + o, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, "
+                                       "*a%d, *a%d, *a%d]\n",
+                             i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1,
+                             i - 1);
+    /* !Join of !Joins through aliases: 50 parts, 8 levels deep */
+    o += (size_t)sprintf(text + o, "j0: &j0 !Join ['-', [x, y]]\n");
+    for (int i = 1; i < 9; i++) {
+        o += (size_t)sprintf(text + o, "j%d: &j%d !Join ['-', [", i, i);
+        for (int k = 0; k < 50; k++)
+            o += (size_t)sprintf(text + o, "%s*j%d", k ? ", " : "", i - 1);
+        o += (size_t)sprintf(text + o, "]]\n");
+    }
+    sprintf(text + o, "Resources: &r\n  T:\n    Type: AWS::DynamoDB::Table\n    Self: *r\n"
+                      "  U:\n    Type: AWS::DynamoDB::Table\n    Properties:\n"
+                      "      TableName: *j8\n"
+                      "      AttributeDefinitions: [{ AttributeName: k, AttributeType: S }]\n"
+                      "      KeySchema: [{ AttributeName: k, KeyType: HASH }]\n");
+    clock_t t0 = clock();
+    assert_true(load("laughs.yaml", text));
+    free(text);
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+    assert_int_equal(S.tables.n, 2);
+    /* a table without Properties */
+    issue_at(0, 31, "table T has no Properties");
+    assert_int_equal(S.issues.n, 1);
+}
+
+static void test_cfn_reader_on_doc(void **state)
+{
+    (void)state;
+    /* the same reader serves CfnTable (camelCase) and CreateTable params */
+    DocNode pk = {.kind = DOC_SCALAR, .text = "pk"};
+    DocNode hash = {.kind = DOC_SCALAR, .text = "HASH"};
+    DocNode s = {.kind = DOC_SCALAR, .text = "S"};
+    DocNode k1 = {.kind = DOC_SCALAR, .text = "attributeName"};
+    DocNode k2 = {.kind = DOC_SCALAR, .text = "keyType"};
+    DocNode k3 = {.kind = DOC_SCALAR, .text = "attributeType"};
+    DocNode *ks_keys[] = {&k1, &k2}, *ks_vals[] = {&pk, &hash};
+    DocNode ks_e = {.kind = DOC_MAP, .keys = ks_keys, .vals = ks_vals, .n = 2};
+    DocNode *ks_items[] = {&ks_e};
+    DocNode ks = {.kind = DOC_SEQ, .vals = ks_items, .n = 1};
+    DocNode *ad_keys[] = {&k1, &k3}, *ad_vals[] = {&pk, &s};
+    DocNode ad_e = {.kind = DOC_MAP, .keys = ad_keys, .vals = ad_vals, .n = 2};
+    DocNode *ad_items[] = {&ad_e};
+    DocNode ad = {.kind = DOC_SEQ, .vals = ad_items, .n = 1};
+    DocNode pk1 = {.kind = DOC_SCALAR, .text = "keySchema"};
+    DocNode pk2 = {.kind = DOC_SCALAR, .text = "attributeDefinitions"};
+    DocNode *p_keys[] = {&pk1, &pk2}, *p_vals[] = {&ks, &ad};
+    DocNode props = {.kind = DOC_MAP, .keys = p_keys, .vals = p_vals, .n = 2};
+    assert_ptr_equal(doc_get(&props, "KeySchema", true), &ks);
+    assert_null(doc_get(&props, "KeySchema", false));
+    TableDef t = {.id = "L1", .path = "stack.ts"};
+    schema_read_cfn_table(A, &props, &t, &S);
+    assert_int_equal(S.issues.n, 0);
+    assert_string_equal(t.pk.name, "pk");
+    assert_int_equal(t.pk.type, ATTR_S);
+    /* a spread in the properties: keys not known, no issue */
+    DocNode partial = {.kind = DOC_MAP, .partial = true};
+    TableDef u = {.id = "P", .path = "stack.ts"};
+    schema_read_cfn_table(A, &partial, &u, &S);
+    assert_int_equal(S.issues.n, 0);
+    assert_true(u.pk.unknown);
+    assert_true(u.indexes_open);
+}
+
+static void test_names_match(void **state)
+{
+    (void)state;
+    assert_true(table_names_match("app", "app"));
+    assert_false(table_names_match("app", "App"));
+    assert_false(table_names_match("app", NULL));
+    assert_true(table_names_match("prod-app", "${AWS::StackName}-app"));
+    assert_true(table_names_match("${AWS::StackName}-app", "dev-app"));
+    assert_false(table_names_match("prod-orders", "${AWS::StackName}-app"));
+    assert_true(table_names_match("shop-${sls:stage}-orders", "shop-dev-orders"));
+    assert_false(table_names_match("shop-${sls:stage}-orders", "shop-dev-users"));
+    assert_false(table_names_match("x", "${Stage}-app")); /* too short for both ends */
+    assert_true(table_names_match("${}-orders", "${Stage}-orders"));
+    TableDef t = {.id = "AppTable", .name = "app-table"};
+    assert_string_equal(table_label(A, &t), "AppTable (app-table)");
+    t.name = "${AWS::StackName}-app";
+    assert_string_equal(table_label(A, &t), "AppTable");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_cloudformation_yaml), T(test_json_template), T(test_serverless),
+        T(test_issues),              T(test_no_tables),     T(test_problems),
+        T(test_aliases_bounded),     T(test_cfn_reader_on_doc), T(test_names_match),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
