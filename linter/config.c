@@ -1074,6 +1074,19 @@ static void read_rules(Loader *L, const yaml_node_t *value)
     }
 }
 
+static void read_bool(Loader *L, const yaml_node_t *n, const char *key,
+                      bool *out)
+{
+    const char *v = n->type == YAML_SCALAR_NODE && !has_nul(n) ? scalar_text(n) : "";
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "yes"))
+        *out = true;
+    else if (!strcasecmp(v, "false") || !strcasecmp(v, "no"))
+        *out = false;
+    else
+        problem_at(L, n->start_mark, "'%s' must be true or false (got %s)", key,
+                   describe(L, n));
+}
+
 static void read_max_key_components(Loader *L, const yaml_node_t *n)
 {
     if (n->type == YAML_SCALAR_NODE && !has_nul(n)) {
@@ -1106,6 +1119,7 @@ enum TopKey {
     K_IGNORE,
     K_MAX_KEY_COMPONENTS,
     K_WRAPPERS,
+    K_REQUIRE_SUPPRESSION_REASON,
     K_COUNT
 };
 
@@ -1123,6 +1137,7 @@ static const char *const top_keys[K_COUNT + 1] = {
     [K_IGNORE] = "ignore",
     [K_MAX_KEY_COMPONENTS] = "max-key-components",
     [K_WRAPPERS] = "wrappers",
+    [K_REQUIRE_SUPPRESSION_REASON] = "require-suppression-reason",
     [K_COUNT] = NULL,
 };
 
@@ -1183,6 +1198,10 @@ static void read_root(Loader *L, yaml_node_t *root)
             break;
         case K_WRAPPERS:
             read_wrappers(L, v);
+            break;
+        case K_REQUIRE_SUPPRESSION_REASON:
+            read_bool(L, v, "require-suppression-reason",
+                      &c->require_suppression_reason);
             break;
         case K_COUNT:
         default:

@@ -67,6 +67,9 @@ typedef struct Config {
     VEC(RuleSetting) rules;        /* severities set by the file */
     StrList ignore;                /* globs, relative to dir */
     uint32_t max_key_components;   /* complex-key; default 5 */
+    /* Suppression directives must give a reason (`-- why`); default
+     * false. --require-reason turns it on for every configuration. */
+    bool require_suppression_reason;
 } Config;
 
 /* Built-in defaults. Never NULL. */

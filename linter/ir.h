@@ -239,6 +239,9 @@ typedef struct FileIR {
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
     VEC(Comment) comments;
+    /* Tables defined in this file and table facts of its data operations
+     * (linter/tables.h), set by extract_tables(); in `arena`. */
+    struct FileTables *tables;
 } FileIR;
 
 const char *key_role_name(KeyRole r);

@@ -1,13 +1,24 @@
 /* keylint: the command line. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "baseline.h"
 #include "dumpir.h"
+#include "fingerprint.h"
+#include "lsp.h"
+#include "output.h"
 #include "project.h"
 #include "report.h"
 #include "rule.h"
+#include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 
@@ -20,23 +31,51 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  -c, --config FILE     use FILE instead of the nearest .keylint.yml\n"
-    "  -f, --format FORMAT   text (default: finding, source line, caret) or\n"
-    "                        concise (one line per finding)\n"
+    "  -f, --format FORMAT   text (default: finding, source line, caret),\n"
+    "                        concise (one line per finding), json, sarif\n"
+    "                        (SARIF 2.1.0 for code scanning) or github\n"
+    "                        (workflow-command annotations, and a Markdown\n"
+    "                        summary appended to $GITHUB_STEP_SUMMARY)\n"
+    "  -o, --output FILE     write the report to FILE; the summary line still\n"
+    "                        goes to the terminal (stderr)\n"
+    "  -j, --jobs N          read and parse with N threads (default: one per\n"
+    "                        core); the output is the same for any N\n"
     "      --fail-on LEVEL   exit 1 on findings at this level or above:\n"
     "                        error (default) or warning\n"
+    "      --max-warnings N  also exit 1 when there are more than N warnings\n"
+    "      --exit-zero       exit 0 whatever the findings (input and usage\n"
+    "                        errors still exit 2)\n"
+    "      --baseline FILE   report only findings that FILE does not record\n"
+    "      --baseline-write FILE\n"
+    "                        record every current finding in FILE (a baseline)\n"
+    "                        instead of reporting them, and exit 0\n"
+    "      --require-reason  report suppression directives without '-- reason'\n"
+    "      --changed         the paths are changed files (a pre-commit hook):\n"
+    "                        lint the source files among them; a changed\n"
+    "                        .keylint.yml or schema file lints its whole\n"
+    "                        project; other files are skipped\n"
     "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is\n"
     "                        set), always or never\n"
     "      --list-rules      list the rules with their default severity\n"
     "      --explain RULE    print a rule's documentation\n"
+    "      --access-patterns print each access pattern of the configuration\n"
+    "                        with the table key or index that serves it (exit 1\n"
+    "                        when one is not served)\n"
     "      --dump-ir FILE    print what extraction saw in FILE: each key with\n"
     "                        its role, origin and segments, each data operation\n"
     "                        (the other paths give the project context)\n"
     "  -h, --help            print this help\n"
     "  -V, --version         print the version\n"
     "\n"
-    "exit codes: 0 no finding at the failing level, 1 findings at that level,\n"
-    "2 usage, configuration or input errors (unreadable, binary, non-UTF-8\n"
-    "or unparsable files; the rest is still linted).\n";
+    "Suppress a finding with a comment naming its rule:\n"
+    "  // keylint-disable-next-line RULE[, RULE] -- reason\n"
+    "  code(); // keylint-disable-line RULE -- reason\n"
+    "  // keylint-disable-file RULE -- reason\n"
+    "\n"
+    "exit codes: 0 no finding at the failing level, 1 findings at that level\n"
+    "(or more warnings than --max-warnings), 2 usage, configuration or input\n"
+    "errors (unreadable, binary, non-UTF-8 or unparsable files, a bad\n"
+    "baseline; the rest is still linted).\n";
 
 static void print_problems(const Problems *pr)
 {
@@ -83,54 +122,457 @@ static const char *lookup_source(void *ctx, const char *path, size_t *len)
     return f->text;
 }
 
+/* ---- --changed: the files a pre-commit hook passes ----------------------- */
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The directory of `path` ("." for a bare name), in `a`. */
+static const char *dir_name(Arena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    if (slash == path)
+        return "/";
+    return arena_strndup(a, path, (size_t)(slash - path));
+}
+
+/* Whether `path` is one of the schema files `cfg` names. */
+static bool is_schema_of(const Config *cfg, const char *path)
+{
+    char *abs = realpath(path, NULL);
+    bool hit = false;
+    for (size_t i = 0; abs && !hit && i < cfg->schemas.n; i++) {
+        const char *s = cfg->schemas.v[i];
+        char *joined = NULL;
+        if (s[0] == '/' || !cfg->dir || !cfg->dir[0])
+            joined = strdup(s);
+        else if (asprintf(&joined, "%s/%s", cfg->dir, s) < 0)
+            joined = NULL;
+        char *sabs = joined ? realpath(joined, NULL) : NULL;
+        hit = sabs && !strcmp(sabs, abs);
+        free(sabs);
+        free(joined);
+    }
+    free(abs);
+    return hit;
+}
+
+/* Turn changed files into what to lint: source files as they are; a
+ * .keylint.yml, or a schema its configuration names, becomes the
+ * directory of that configuration (the code that depends on it); anything
+ * else is dropped. Strings in `a`. */
+static void changed_paths(Arena *a, const char *forced_config, char **in, size_t n,
+                          StrList *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *path = in[i];
+        const char *base = base_name(path);
+        if (!strcmp(base, ".keylint.yml") || !strcmp(base, "keylint.yml")) {
+            strlist_push(a, out, dir_name(a, path));
+            continue;
+        }
+        if (is_source_path(path)) {
+            strlist_push(a, out, path);
+            continue;
+        }
+        if (!has_suffix(path, ".yml") && !has_suffix(path, ".yaml") &&
+            !has_suffix(path, ".json"))
+            continue;
+        /* a schema? ask the configuration that applies to it */
+        char *cfgpath = NULL;
+        if (forced_config) {
+            cfgpath = strdup(forced_config);
+        } else {
+            char *abs = realpath(path, NULL);
+            if (abs) {
+                cfgpath = config_find(dir_name(a, abs));
+                free(abs);
+            }
+        }
+        if (!cfgpath)
+            continue;
+        Problems ignored; /* a bad configuration is reported by the lint */
+        problems_init(&ignored);
+        Config *cfg = config_load(cfgpath, rule_ids(), &ignored);
+        problems_free(&ignored);
+        if (cfg && is_schema_of(cfg, path))
+            strlist_push(a, out, dir_name(a, cfgpath));
+        config_free(cfg);
+        free(cfgpath);
+    }
+}
+
+/* --require-reason: the flag wins over every configuration's
+ * require-suppression-reason. */
+static void require_reasons(Project *p)
+{
+    if (p->forced)
+        p->forced->require_suppression_reason = true;
+    if (p->defaults)
+        p->defaults->require_suppression_reason = true;
+    for (size_t i = 0; i < p->configs.n; i++)
+        if (p->configs.v[i].config)
+            p->configs.v[i].config->require_suppression_reason = true;
+}
+
+typedef enum Format { FMT_TEXT, FMT_CONCISE, FMT_JSON, FMT_SARIF, FMT_GITHUB } Format;
+
+static bool parse_format(const char *s, Format *out)
+{
+    static const char *const names[] = {"text", "concise", "json", "sarif", "github"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (Format)i;
+            return true;
+        }
+    return false;
+}
+
+/* A non-negative count: "0", "12". */
+static bool parse_count(const char *s, long *out)
+{
+    if (!*s)
+        return false;
+    long v = 0;
+    for (const char *c = s; *c; c++) {
+        if (*c < '0' || *c > '9' || v > (LONG_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (*c - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* Everything the run decided, for writing the report. */
+typedef struct Run {
+    Format format;
+    const char *output;     /* --output FILE or NULL */
+    const char *color;      /* auto | always | never */
+    Severity fail_on;
+    long max_warnings;      /* -1: no limit */
+    bool exit_zero;
+    const char *baseline;   /* --baseline FILE */
+    const char *baseline_write;
+} Run;
+
+static bool want_color(const char *when, FILE *f)
+{
+    return !strcmp(when, "always") || (!strcmp(when, "auto") && report_want_color(f));
+}
+
+/* Append a view of `g` to `d`: the struct is copied, its strings stay
+ * owned by the list `g` came from, which must outlive `d`. */
+static void diag_push_view(DiagList *d, const Diagnostic *g)
+{
+    VEC_PUSH(d->arena, &d->items, *g);
+}
+
+/* Source text for fingerprints and columns: the project's files, and files
+ * outside it that findings point at (schema files named by the
+ * configuration), read from disk once. The texts belong to `arena`. */
+typedef struct ExtraText {
+    const char *path;
+    const char *text; /* NULL: unreadable */
+    size_t len;
+} ExtraText;
+
+typedef struct Sources {
+    Project *p;
+    Arena *arena;
+    VEC(ExtraText) extra;
+} Sources;
+
+static const char *lookup_any(void *ctx, const char *path, size_t *len)
+{
+    Sources *s = ctx;
+    const char *t = lookup_source(s->p, path, len);
+    if (t)
+        return t;
+    for (size_t i = 0; i < s->extra.n; i++)
+        if (!strcmp(s->extra.v[i].path, path)) {
+            *len = s->extra.v[i].len;
+            return s->extra.v[i].text;
+        }
+    ExtraText e = {.path = arena_strdup(s->arena, path)};
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size <= (off_t)KEYLINT_MAX_FILE_BYTES) {
+        size_t size = (size_t)st.st_size;
+        char *buf = arena_alloc(s->arena, size + 1);
+        size_t n = fread(buf, 1, size, f);
+        if (!ferror(f) && !memchr(buf, '\0', n)) {
+            buf[n] = '\0';
+            e.text = buf;
+            e.len = n;
+        }
+    }
+    if (f)
+        fclose(f);
+    VEC_PUSH(s->arena, &s->extra, e);
+    *len = e.len;
+    return e.text;
+}
+
+/* Report the project's findings; returns the exit code for them (0 or 1),
+ * or EXIT_USAGE when the report could not be written. */
+static int report(Project *p, const Run *run, Baseline *bl, const Problems *problems)
+{
+    int rc = EXIT_CLEAN;
+    char *root = findings_root();
+    FindingList all;
+    Sources sources = {.p = p, .arena = arena_new()};
+    findings_build(&all, &p->diags, root, lookup_any, &sources);
+    arena_free(sources.arena); /* the findings copied what they keep */
+
+    if (run->baseline_write) {
+        Problems werr;
+        problems_init(&werr);
+        if (baseline_write(run->baseline_write, &all, &werr)) {
+            fprintf(stderr, "keylint: recorded %zu finding%s in %s\n", all.items.n,
+                    all.items.n == 1 ? "" : "s", run->baseline_write);
+        } else {
+            print_problems(&werr);
+            rc = EXIT_USAGE;
+        }
+        problems_free(&werr);
+        findings_free(&all);
+        free(root);
+        return rc;
+    }
+
+    /* the findings to show: all of them, less what the baseline absorbs */
+    bool *keep = calloc(all.items.n ? all.items.n : 1, sizeof *keep);
+    if (!keep)
+        abort();
+    size_t baselined = baseline_filter(bl, &all, keep);
+    FindingList shown = {.arena = arena_new()};
+    DiagList shown_diags; /* views of p->diags (diag_push_view) */
+    diag_init(&shown_diags);
+    for (size_t i = 0; i < all.items.n; i++) {
+        if (!keep[i])
+            continue;
+        VEC_PUSH(shown.arena, &shown.items, all.items.v[i]);
+        diag_push_view(&shown_diags, all.items.v[i].diag);
+    }
+    free(keep);
+
+    FILE *out = stdout;
+    if (run->output) {
+        out = fopen(run->output, "w");
+        if (!out) {
+            fprintf(stderr, "keylint: error: cannot write the report to %s: %s\n",
+                    run->output, strerror(errno));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
+    OutputInput in = {
+        .findings = &shown,
+        .problems = problems,
+        .files_linted = project_linted_files(p),
+        .root = root,
+        .baselined = baselined,
+    };
+    bool human = run->format == FMT_TEXT || run->format == FMT_CONCISE;
+    bool written = true;
+    switch (run->format) {
+    case FMT_TEXT:
+    case FMT_CONCISE: {
+        ReportOptions ro = {
+            .format = run->format == FMT_TEXT ? REPORT_TEXT : REPORT_CONCISE,
+            .color = out == stdout && want_color(run->color, stdout),
+        };
+        report_text(out, &shown_diags, &ro, lookup_source, p);
+        break;
+    }
+    case FMT_JSON:
+        written = output_json(out, &in);
+        break;
+    case FMT_SARIF:
+        written = output_sarif(out, &in);
+        break;
+    case FMT_GITHUB: {
+        output_github(out, &in);
+        const char *summary = getenv("GITHUB_STEP_SUMMARY");
+        if (summary && *summary) {
+            FILE *sf = fopen(summary, "a");
+            if (sf) {
+                output_markdown_summary(sf, &in, 500);
+                if (fclose(sf) != 0)
+                    sf = NULL;
+            }
+            if (!sf)
+                fprintf(stderr, "keylint: warning: cannot append to $GITHUB_STEP_SUMMARY (%s): %s\n",
+                        summary, strerror(errno));
+        }
+        break;
+    }
+    }
+    if (out != stdout) {
+        if (fclose(out) != 0)
+            written = false;
+    } else if (fflush(out) != 0) {
+        written = false;
+    }
+    if (!written) {
+        fprintf(stderr, "keylint: error: cannot write the report to %s\n",
+                run->output ? run->output : "standard output");
+        rc = EXIT_USAGE;
+    }
+
+    /* The summary line: after a text report on stdout, on stdout; otherwise
+     * on stderr, so that stdout (or the file) carries only the report. */
+    FILE *sum = human && !run->output ? stdout : stderr;
+    ReportOptions so = {.format = REPORT_TEXT, .color = want_color(run->color, sum)};
+    report_summary(sum, &shown_diags, project_linted_files(p), &so);
+    if (baselined)
+        fprintf(sum, "%zu finding%s in the baseline (%s) not shown\n", baselined,
+                baselined == 1 ? "" : "s", run->baseline);
+
+    if (rc == EXIT_CLEAN && !run->exit_zero) {
+        size_t warnings = 0;
+        for (size_t i = 0; i < shown_diags.items.n; i++) {
+            if (shown_diags.items.v[i].severity >= run->fail_on)
+                rc = EXIT_FINDINGS;
+            if (shown_diags.items.v[i].severity == SEV_WARNING)
+                warnings++;
+        }
+        if (run->max_warnings >= 0 && warnings > (size_t)run->max_warnings) {
+            fprintf(stderr, "keylint: %zu warning%s, more than --max-warnings %ld\n",
+                    warnings, warnings == 1 ? "" : "s", run->max_warnings);
+            rc = EXIT_FINDINGS;
+        }
+    }
+done:
+    diag_free(&shown_diags);
+    findings_free(&shown);
+    findings_free(&all);
+    free(root);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    enum { OPT_LIST = 256, OPT_EXPLAIN, OPT_DUMP, OPT_FAIL_ON, OPT_COLOR };
+    if (argc >= 2 && !strcmp(argv[1], "lsp"))
+        return lsp_main(argc - 1, argv + 1);
+    enum {
+        OPT_LIST = 256,
+        OPT_EXPLAIN,
+        OPT_DUMP,
+        OPT_FAIL_ON,
+        OPT_COLOR,
+        OPT_MAX_WARNINGS,
+        OPT_EXIT_ZERO,
+        OPT_BASELINE,
+        OPT_BASELINE_WRITE,
+        OPT_REQUIRE_REASON,
+        OPT_CHANGED,
+        OPT_ACCESS_PATTERNS,
+        OPT_JOBS,
+    };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
         {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
+        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"baseline-write", required_argument, NULL, OPT_BASELINE_WRITE},
+        {"require-reason", no_argument, NULL, OPT_REQUIRE_REASON},
+        {"changed", no_argument, NULL, OPT_CHANGED},
         {"color", required_argument, NULL, OPT_COLOR},
         {"list-rules", no_argument, NULL, OPT_LIST},
         {"explain", required_argument, NULL, OPT_EXPLAIN},
         {"dump-ir", required_argument, NULL, OPT_DUMP},
+        {"access-patterns", no_argument, NULL, OPT_ACCESS_PATTERNS},
+        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    const char *config = NULL, *dump = NULL, *color = "auto";
-    ReportOptions ro = {.format = REPORT_TEXT};
-    Severity fail_on = SEV_ERROR;
+    const char *config = NULL, *dump = NULL;
+    bool access_patterns = false;
+    bool require_reason = false, changed = false;
+    Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":c:f:hV", opts, NULL)) != -1) {
+    long jobs = 0;
+    while ((c = getopt_long(argc, argv, ":c:f:o:j:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             config = optarg;
             break;
         case 'f':
-            if (!strcmp(optarg, "text"))
-                ro.format = REPORT_TEXT;
-            else if (!strcmp(optarg, "concise"))
-                ro.format = REPORT_CONCISE;
-            else {
-                fprintf(stderr, "keylint: error: unknown format '%s' (text or concise)\n", optarg);
+            if (!parse_format(optarg, &run.format)) {
+                fprintf(stderr,
+                        "keylint: error: unknown format '%s' (text, concise, json, sarif "
+                        "or github)\n",
+                        optarg);
                 return EXIT_USAGE;
             }
             break;
+        case 'o':
+            run.output = optarg;
+            break;
         case OPT_FAIL_ON:
-            if (!severity_parse(optarg, &fail_on) || fail_on == SEV_OFF) {
+            if (!severity_parse(optarg, &run.fail_on) || run.fail_on == SEV_OFF) {
                 fprintf(stderr, "keylint: error: --fail-on takes error or warning, not '%s'\n",
                         optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case OPT_MAX_WARNINGS:
+            if (!parse_count(optarg, &run.max_warnings)) {
+                fprintf(stderr,
+                        "keylint: error: --max-warnings takes a number of warnings (0 or "
+                        "more), not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_EXIT_ZERO:
+            run.exit_zero = true;
+            break;
+        case 'j':
+            if (!parse_count(optarg, &jobs) || jobs < 1 || jobs > 256) {
+                fprintf(stderr,
+                        "keylint: error: --jobs takes a number of threads from 1 to 256, "
+                        "not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_BASELINE:
+            run.baseline = optarg;
+            break;
+        case OPT_BASELINE_WRITE:
+            run.baseline_write = optarg;
+            break;
+        case OPT_REQUIRE_REASON:
+            require_reason = true;
+            break;
+        case OPT_CHANGED:
+            changed = true;
             break;
         case OPT_COLOR:
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
                 fprintf(stderr, "keylint: error: --color takes auto, always or never\n");
                 return EXIT_USAGE;
             }
-            color = optarg;
+            run.color = optarg;
             break;
         case OPT_LIST:
             return list_rules();
@@ -138,6 +580,9 @@ int main(int argc, char **argv)
             return explain(optarg);
         case OPT_DUMP:
             dump = optarg;
+            break;
+        case OPT_ACCESS_PATTERNS:
+            access_patterns = true;
             break;
         case 'h':
             fputs(usage_text, stdout);
@@ -154,17 +599,45 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    ro.color = !strcmp(color, "always") || (!strcmp(color, "auto") && report_want_color(stdout));
+
+    /* A baseline that cannot be read stops the run before any work: the
+     * report would otherwise show every recorded finding as new. */
+    Baseline *bl = NULL;
+    if (run.baseline && !run.baseline_write && !dump) {
+        Problems berr;
+        problems_init(&berr);
+        bl = baseline_load(run.baseline, &berr);
+        if (!bl) {
+            print_problems(&berr);
+            problems_free(&berr);
+            return EXIT_USAGE;
+        }
+        problems_free(&berr);
+    }
 
     Project *p = project_new(config);
-    project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
+    p->threads = (unsigned)jobs; /* 0: one per core */
+    if (changed) {
+        /* only what changed; nothing relevant changed: lint nothing */
+        StrList paths = {0};
+        changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &paths);
+        if (paths.n)
+            project_add_paths(p, paths.v, paths.n);
+    } else {
+        project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
+    }
     if (dump) {
         const char *one[] = {dump};
         if (!project_file(p, dump))
             project_add_paths(p, one, 1);
     }
+    if (require_reason)
+        require_reasons(p);
     project_analyze(p);
 
+    Problems problems;
+    problems_init(&problems);
+    project_problems(p, &problems);
     int rc = EXIT_CLEAN;
     if (dump) {
         const SourceFile *f = project_file(p, dump);
@@ -173,20 +646,16 @@ int main(int argc, char **argv)
         else if (!f || !f->problems.items.n)
             fprintf(stderr, "keylint: error: %s was not linted (ignored by configuration?)\n",
                     dump);
+    } else if (access_patterns) {
+        rc = access_print_patterns(stdout, p) ? EXIT_FINDINGS : EXIT_CLEAN;
     } else {
-        report_text(stdout, &p->diags, &ro, lookup_source, p);
-        report_summary(stdout, &p->diags, project_linted_files(p), &ro);
-        for (size_t i = 0; i < p->diags.items.n; i++)
-            if (p->diags.items.v[i].severity >= fail_on)
-                rc = EXIT_FINDINGS;
+        rc = report(p, &run, bl, &problems);
     }
-    Problems problems;
-    problems_init(&problems);
-    project_problems(p, &problems);
     print_problems(&problems);
     if (problems.items.n)
         rc = EXIT_USAGE;
     problems_free(&problems);
+    baseline_free(bl);
     project_free(p);
     return rc;
 }

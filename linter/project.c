@@ -8,9 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "extract.h"
 #include "facts.h"
+#include "modules.h"
 #include "resolve.h"
+#include "suppress.h"
 #include "walk.h"
 
 Project *project_new(const char *config_path)
@@ -20,6 +23,7 @@ Project *project_new(const char *config_path)
         abort();
     p->arena = arena_new();
     problems_init(&p->problems);
+    problems_init(&p->schema_problems);
     diag_init(&p->diags);
     p->defaults = config_default();
     if (config_path) {
@@ -46,6 +50,7 @@ void project_free(Project *p)
     config_free(p->defaults);
     diag_free(&p->diags);
     problems_free(&p->problems);
+    problems_free(&p->schema_problems);
     arena_free(p->arena);
     free(p);
 }
@@ -298,8 +303,8 @@ void project_remove(Project *p, const char *path)
 
 void project_problems(const Project *p, Problems *out)
 {
-    const Problems *lists[1] = {&p->problems};
-    for (size_t l = 0; l < 1; l++)
+    const Problems *lists[2] = {&p->problems, &p->schema_problems};
+    for (size_t l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->items.n; i++) {
             const Problem *pr = &lists[l]->items.v[i];
             problems_add(out, pr->path, pr->line, pr->col, "%s", pr->message);
@@ -325,6 +330,65 @@ size_t project_linted_files(const Project *p)
     return n;
 }
 
+/* ---- tables (access-pattern rules) ----------------------------------------- */
+
+static const TableModel *model_for(const Project *p, const Config *cfg)
+{
+    for (size_t i = 0; i < p->models.n; i++)
+        if (p->models.v[i].config == cfg)
+            return p->models.v[i].model;
+    return NULL;
+}
+
+/* The access facts and a table model per configuration in use (schema
+ * files read again: they may have changed), in the fresh analysis arena. */
+static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
+{
+    problems_free(&p->schema_problems);
+    problems_init(&p->schema_problems);
+    memset(&p->models, 0, sizeof p->models);
+    p->access = arena_alloc(p->analysis, sizeof *p->access);
+    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    access_compute(p->access, p->analysis, irs, n, fcfg);
+    const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
+    for (size_t i = 0; i < n; i++)
+        cfgs[i] = rf[i].config;
+    for (size_t i = 0; i <= n; i++) {
+        const Config *c = i < n ? cfgs[i] : p->forced;
+        if (!c || model_for(p, c))
+            continue;
+        ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems)};
+        VEC_PUSH(p->analysis, &p->models, e);
+    }
+    problems_sort(&p->schema_problems);
+}
+
+/* Rules' findings about each configuration's inputs (schema files,
+ * access patterns): check_project, once per configuration. */
+static void tables_check_project(Project *p)
+{
+    for (size_t m = 0; m < p->models.n; m++) {
+        const ModelEntry *e = &p->models.v[m];
+        for (const RuleDesc *const *r = keylint_rules; *r; r++) {
+            if (!(*r)->check_project)
+                continue;
+            Severity sev = config_rule_severity(e->config, (*r)->id, (*r)->default_severity);
+            if (sev == SEV_OFF)
+                continue;
+            RuleContext ctx = {
+                .rule = *r,
+                .severity = sev,
+                .config = e->config,
+                .facts = &p->facts,
+                .out = &p->diags,
+                .tables = e->model,
+                .access = p->access,
+            };
+            (*r)->check_project(&ctx);
+        }
+    }
+}
+
 void project_analyze(Project *p)
 {
     size_t n = 0;
@@ -347,6 +411,7 @@ void project_analyze(Project *p)
     diag_init(&p->diags);
     memset(&p->facts, 0, sizeof p->facts);
     facts_compute(&p->facts, p->analysis, irs, n, fcfg);
+    tables_prepare(p, rf, irs, n);
 
     for (size_t i = 0; i < n; i++) {
         for (const RuleDesc *const *r = keylint_rules; *r; r++) {
@@ -360,12 +425,205 @@ void project_analyze(Project *p)
                 .config = rf[i].config,
                 .facts = &p->facts,
                 .out = &p->diags,
+                .tables = model_for(p, rf[i].config),
+                .access = p->access,
             };
             (*r)->check(&ctx);
         }
     }
+    tables_check_project(p);
+    /* inline directives (keylint-disable-...), after every rule */
+    suppress_project(p);
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     free(rf);
     free(irs);
+}
+
+/* ---- project_analyze_some: the editor's faster path ----------------------
+ * Keep in step with project_analyze: the same files resolved (each file's
+ * resolution depends only on its own IR and the definitions of the files
+ * it imports), the same facts, the same rules and suppressions; only
+ * fewer files resolved again and checked. tests/test_lsp.c compares the
+ * two on every fixture project. */
+
+static bool path_listed(const SourceFile *f, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(paths[i], f->path) || !strcmp(paths[i], f->abspath))
+            return true;
+    return false;
+}
+
+typedef struct SlotPath {
+    const char *path;
+    size_t slot;
+} SlotPath;
+
+static int slotpath_cmp(const void *x, const void *y)
+{
+    const SlotPath *a = x, *b = y;
+    int c = strcmp(a->path, b->path);
+    return c ? c : a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static bool analysable(const SourceFile *f)
+{
+    return !f->removed && f->ir && !f->ir->parse_failed;
+}
+
+/* Which analysable files to resolve again after `changed`: a file graph
+ * over every file slot (removed and unparsable ones too, so that their
+ * importers are found) with an edge per import or re-export that module
+ * resolution maps to another file. */
+static void resolve_mask(Project *p, Arena *a, const char *const *changed,
+                         size_t nchanged, bool *resolve)
+{
+    size_t nf = p->files.n;
+    /* nodes: one per distinct absolute path, the live slot preferred */
+    SlotPath *sorted = arena_alloc(a, (nf ? nf : 1) * sizeof *sorted);
+    for (size_t i = 0; i < nf; i++)
+        sorted[i] = (SlotPath){p->files.v[i].abspath, i};
+    qsort(sorted, nf, sizeof *sorted, slotpath_cmp);
+    size_t *node_of = arena_alloc(a, (nf ? nf : 1) * sizeof *node_of);
+    size_t *slot_of = arena_alloc(a, (nf ? nf : 1) * sizeof *slot_of);
+    const char **paths = arena_alloc(a, (nf ? nf : 1) * sizeof *paths);
+    bool *dirty = arena_alloc(a, (nf ? nf : 1) * sizeof *dirty);
+    size_t nn = 0;
+    for (size_t j = 0; j < nf; j++) {
+        size_t i = sorted[j].slot;
+        const SourceFile *f = &p->files.v[i];
+        if (nn == 0 || strcmp(paths[nn - 1], f->abspath)) {
+            paths[nn] = f->abspath;
+            slot_of[nn++] = i;
+        } else if (!f->removed) {
+            slot_of[nn - 1] = i;
+        }
+        size_t k = nn - 1;
+        node_of[i] = k;
+        if (path_listed(f, changed, nchanged))
+            dirty[k] = true;
+    }
+    /* edges: deps[k] lists the nodes node k imports */
+    typedef VEC(size_t) Deps;
+    Deps *deps = arena_alloc(a, (nn ? nn : 1) * sizeof *deps);
+    ModuleMap *m = modmap_new(paths, nn);
+    for (size_t k = 0; k < nn; k++) {
+        const SourceFile *f = &p->files.v[slot_of[k]];
+        if (!analysable(f))
+            continue;
+        for (int list = 0; list < 2; list++) {
+            const Import *v = list ? f->ir->reexports.v : f->ir->imports.v;
+            size_t n = list ? f->ir->reexports.n : f->ir->imports.n;
+            for (size_t i = 0; i < n; i++) {
+                if (!v[i].source || !v[i].source[0])
+                    continue;
+                long t = modmap_resolve(m, k, v[i].source);
+                if (t >= 0 && (size_t)t != k)
+                    VEC_PUSH(a, &deps[k], (size_t)t);
+            }
+        }
+    }
+    modmap_free(m);
+    /* R: the changed files and everything that imports them, transitively */
+    bool *in_r = arena_alloc(a, (nn ? nn : 1) * sizeof *in_r);
+    for (size_t k = 0; k < nn; k++)
+        in_r[k] = dirty[k];
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t k = 0; k < nn; k++)
+            for (size_t j = 0; !in_r[k] && j < deps[k].n; j++)
+                if (in_r[deps[k].v[j]])
+                    in_r[k] = grew = true;
+    }
+    /* plus what they import, transitively, for their lookups */
+    bool *want = arena_alloc(a, (nn ? nn : 1) * sizeof *want);
+    size_t *stack = arena_alloc(a, (nn ? nn : 1) * sizeof *stack);
+    size_t top = 0;
+    for (size_t k = 0; k < nn; k++)
+        if (in_r[k]) {
+            want[k] = true;
+            stack[top++] = k;
+        }
+    while (top) {
+        size_t k = stack[--top];
+        for (size_t j = 0; j < deps[k].n; j++)
+            if (!want[deps[k].v[j]]) {
+                want[deps[k].v[j]] = true;
+                stack[top++] = deps[k].v[j];
+            }
+    }
+    for (size_t i = 0; i < nf; i++)
+        resolve[i] = want[node_of[i]] && slot_of[node_of[i]] == i;
+}
+
+void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
+                          const char *const *check, size_t ncheck)
+{
+    Arena *scratch = arena_new();
+    size_t nf = p->files.n;
+    bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);
+    if (changed)
+        resolve_mask(p, scratch, changed, nchanged, resolve);
+    else
+        for (size_t i = 0; i < nf; i++)
+            resolve[i] = true;
+
+    size_t n = 0, nr = 0;
+    ResolveFile *rf = arena_alloc(scratch, (nf ? nf : 1) * sizeof *rf);
+    ResolveFile *rr = arena_alloc(scratch, (nf ? nf : 1) * sizeof *rr);
+    FileIR **irs = arena_alloc(scratch, (nf ? nf : 1) * sizeof *irs);
+    size_t *slot = arena_alloc(scratch, (nf ? nf : 1) * sizeof *slot);
+    for (size_t i = 0; i < nf; i++) {
+        SourceFile *f = &p->files.v[i];
+        if (!analysable(f))
+            continue;
+        rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
+        slot[n] = i;
+        irs[n++] = f->ir;
+        if (resolve[i])
+            rr[nr++] = (ResolveFile){f->ir, f->abspath, f->config};
+    }
+    if (nr)
+        resolve_project(rr, nr);
+    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    arena_free(p->analysis);
+    p->analysis = arena_new();
+    diag_free(&p->diags);
+    diag_init(&p->diags);
+    memset(&p->facts, 0, sizeof p->facts);
+    facts_compute(&p->facts, p->analysis, irs, n, fcfg);
+    tables_prepare(p, rf, irs, n);
+
+    for (size_t i = 0; i < n; i++) {
+        if (!path_listed(&p->files.v[slot[i]], check, ncheck))
+            continue;
+        size_t from = p->diags.items.n;
+        for (const RuleDesc *const *r = keylint_rules; *r; r++) {
+            Severity sev = config_rule_severity(rf[i].config, (*r)->id, (*r)->default_severity);
+            if (sev == SEV_OFF)
+                continue;
+            RuleContext ctx = {
+                .rule = *r,
+                .severity = sev,
+                .file = irs[i],
+                .config = rf[i].config,
+                .facts = &p->facts,
+                .out = &p->diags,
+                .tables = model_for(p, rf[i].config),
+                .access = p->access,
+            };
+            (*r)->check(&ctx);
+        }
+        /* inline directives, on this file's findings only */
+        if (irs[i]->comments.n)
+            suppress_file(&p->diags, from, p->diags.items.n, irs[i], rf[i].config);
+    }
+    /* findings about each configuration's inputs (schemas, access
+     * patterns), as project_analyze has them */
+    tables_check_project(p);
+    suppress_compact(&p->diags);
+    diag_sort(&p->diags);
+    problems_sort(&p->problems);
+    arena_free(scratch);
 }

@@ -27,6 +27,12 @@ typedef struct ConfigEntry {
     Config *config;   /* owned */
 } ConfigEntry;
 
+/* The table model of one configuration (access.h), per analysis. */
+typedef struct ModelEntry {
+    const Config *config;
+    struct TableModel *model;
+} ModelEntry;
+
 typedef struct Project {
     Arena *arena;        /* lives as long as the project */
     Arena *analysis;     /* facts of the last analysis; replaced by the next */
@@ -38,6 +44,13 @@ typedef struct Project {
     ProjectFacts facts;
     DiagList diags;
     unsigned threads;    /* extraction threads; 0 = one per core */
+    /* Tables (access-pattern rules), rebuilt by each analysis in
+     * `analysis`: the table model of each configuration in use (schema
+     * files plus tables in code), the project-wide access facts, and the
+     * problems reading schema files (input problems, exit 2). */
+    VEC(ModelEntry) models;
+    struct AccessFacts *access;
+    Problems schema_problems;
 } Project;
 
 /* `config_path` is --config (NULL for the nearest .keylint.yml per file).
@@ -80,5 +93,23 @@ const Config *project_config_for(Project *p, const char *path);
 
 /* Number of files whose IR was extracted (read and parsed). */
 size_t project_linted_files(const Project *p);
+
+/* The analysis an editor needs after an edit, faster than project_analyze
+ * on a large project and with the same result for the files checked.
+ *
+ * `changed` lists the files (display or absolute paths) whose text was
+ * set, reloaded, added or removed since the previous analysis (by either
+ * function); only they, the files that import one of them (directly or
+ * through others) and what those import are resolved again: every other
+ * file's resolution cannot have changed and is kept. changed == NULL
+ * resolves every file (do that first, and after a configuration, tsconfig
+ * or package.json change). Project facts and table models are computed
+ * from every file, and the findings about each configuration's inputs
+ * (schemas, access patterns) made, as project_analyze does. The per-file
+ * rules and inline suppressions run only on the files in `check` (display
+ * or absolute paths), so p->diags holds their diagnostics (and those
+ * configuration findings) only, sorted. */
+void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
+                          const char *const *check, size_t ncheck);
 
 #endif

@@ -7,20 +7,48 @@
 
 #include "rule.h"
 
+extern const RuleDesc rule_complex_key;
+extern const RuleDesc rule_key_condition_attribute;
+extern const RuleDesc rule_low_cardinality_pk;
 extern const RuleDesc rule_magic_string;
 extern const RuleDesc rule_missing_delimiter;
+extern const RuleDesc rule_missing_prefix;
 extern const RuleDesc rule_missing_tenant;
 extern const RuleDesc rule_mixed_separator;
 extern const RuleDesc rule_mutable_key_field;
+extern const RuleDesc rule_partition_key_range;
+extern const RuleDesc rule_prefix_case;
+extern const RuleDesc rule_scan;
+extern const RuleDesc rule_schema;
+extern const RuleDesc rule_separator_in_value;
+extern const RuleDesc rule_suppression;
+extern const RuleDesc rule_timestamp_pk;
+extern const RuleDesc rule_unknown_index;
+extern const RuleDesc rule_unmatched_query;
+extern const RuleDesc rule_unserved_access_pattern;
 extern const RuleDesc rule_versioned_sk_read;
 
 /* Sorted by id (strcmp order); NULL-terminated. */
 const RuleDesc *const keylint_rules[] = {
+    &rule_complex_key,
+    &rule_key_condition_attribute,
+    &rule_low_cardinality_pk,
     &rule_magic_string,
     &rule_missing_delimiter,
+    &rule_missing_prefix,
     &rule_missing_tenant,
     &rule_mixed_separator,
     &rule_mutable_key_field,
+    &rule_partition_key_range,
+    &rule_prefix_case,
+    &rule_scan,
+    &rule_schema,
+    &rule_separator_in_value,
+    &rule_suppression,
+    &rule_timestamp_pk,
+    &rule_unknown_index,
+    &rule_unmatched_query,
+    &rule_unserved_access_pattern,
     &rule_versioned_sk_read,
     NULL,
 };
@@ -79,4 +107,14 @@ Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
     va_end(ap);
     return diag_add(ctx->out, ctx->rule->id, ctx->severity, ctx->file->path,
                     span, "%s", msg);
+}
+
+Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(ctx->out->arena, fmt, ap);
+    va_end(ap);
+    return diag_add(ctx->out, ctx->rule->id, ctx->severity, path, span, "%s", msg);
 }

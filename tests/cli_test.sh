@@ -52,7 +52,7 @@ done
 run explain-unknown 2 "$keylint" --explain no-such-rule && has explain-unknown "$err" "unknown rule 'no-such-rule'"
 run unknown-option 2 "$keylint" --frobnicate && has unknown-option "$err" "unknown option '--frobnicate'"
 run missing-value 2 "$keylint" --config && has missing-value "$err" "needs a value"
-run bad-format 2 "$keylint" --format xml . && has bad-format "$err" "unknown format 'xml'"
+run bad-format 2 "$keylint" --format xml . && has bad-format "$err" "unknown format 'xml' (text, concise, json, sarif or github)"
 
 # --- a small project -----------------------------------------------------
 proj="$tmp/proj"
@@ -91,6 +91,16 @@ has color "$out" $'\033['
 # Identical output run to run.
 a=$("$keylint" src 2>&1); b=$("$keylint" src 2>&1)
 if [ "$a" = "$b" ]; then ok; else bad "output differs between runs"; fi
+# ... and thread count to thread count (enough files to use threads).
+mkdir -p many
+for i in $(seq 1 40); do
+    printf 'export const k%d = (db: any, a: string, b: string) =>\n  db.put({ pk: `USER#${a}`, sk: `${a}${b}` });\n' "$i" >"many/f$i.ts"
+done
+one=$("$keylint" -j 1 many 2>&1); four=$("$keylint" -j 4 many 2>&1)
+if [ "$one" = "$four" ] && [[ $one == *"40 errors, 40 warnings in 40 files"* ]]; then ok; else
+    bad "output differs between -j 1 and -j 4 (or lost findings): ${one: -200} / ${four: -200}"; fi
+rm -rf many
+run jobs-zero 2 "$keylint" -j 0 src && has jobs-zero "$err" "--jobs takes a number of threads"
 
 # --- configuration ---------------------------------------------------------
 printf 'rules:\n  magic-string: off\n  missing-delimiter: warning\n' >"$proj/.keylint.yml"
@@ -160,12 +170,204 @@ run huge 2 "$keylint" src
 has huge "$err" "src/huge.ts: error: file is larger than 8 MiB; skipped"
 rm "$proj/src/huge.ts"
 
+# --- report formats, --output, exit control (issue 5) -----------------------
+# json: one document on stdout, the summary on stderr
+run json 1 "$keylint" --format json src
+printf '%s' "$out" >"$tmp/out.json"
+python3 - "$tmp/out.json" <<'EOF_PY' && ok || bad "json: not the expected document: $out"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 1, d
+f = d["findings"]
+assert [x["rule"] for x in f] == ["magic-string", "missing-delimiter"], f
+assert f[1]["path"] == "src/a.ts" and f[1]["line"] == 3 and f[1]["column"] == 90, f[1]
+assert f[1]["endLine"] == 3 and f[1]["endColumn"] > 90 and ":" in f[1]["fingerprint"], f[1]
+assert d["summary"] == {"errors": 1, "warnings": 1, "filesLinted": 2, "problems": 0, "baselined": 0}, d["summary"]
+EOF_PY
+has json-summary-on-stderr "$err" "1 error, 1 warning in 2 files"
+lacks json-no-summary-on-stdout "$out" "1 error, 1 warning in 2 files"
+# sarif into a file: nothing on stdout, the summary still on the terminal
+run sarif-output 1 "$keylint" --format sarif --output "$tmp/out.sarif" src
+[ -z "$out" ] && ok || bad "sarif --output: stdout not empty: $out"
+has sarif-output-summary "$err" "1 error, 1 warning in 2 files"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["version"]=="2.1.0" and len(d["runs"][0]["results"])==2' \
+    "$tmp/out.sarif" && ok || bad "sarif --output: not a SARIF log with 2 results"
+# text into a file: the report in the file, the summary on stderr
+run text-output 1 "$keylint" --output "$tmp/out.txt" src
+has text-output-file "$(cat "$tmp/out.txt")" "src/a.ts:3:90: error:"
+lacks text-output-file-no-color "$(cat "$tmp/out.txt")" $'\033['
+has text-output-summary "$err" "1 error, 1 warning in 2 files"
+run output-unwritable 2 "$keylint" --output "$tmp/no/such/dir/r.txt" src
+has output-unwritable "$err" "cannot write the report to $tmp/no/such/dir/r.txt"
+# github: workflow commands, and the step summary appended when set
+: >"$tmp/summary.md"
+GITHUB_STEP_SUMMARY="$tmp/summary.md" run github 1 "$keylint" --format github src
+has github "$out" "::error file=src/a.ts,line=3,col=90,endLine=3,endColumn="
+has github "$out" "title=keylint missing-delimiter::'userId' and 'orderId' are joined"
+has github "$out" "::warning file=src/a.ts,line=3,col=57,"
+has github-summary "$(cat "$tmp/summary.md")" "| missing-delimiter | error | 1 |"
+has github-summary "$(cat "$tmp/summary.md")" "**1 error, 1 warning** in 2 files."
+GITHUB_STEP_SUMMARY="$tmp/summary.md" run github-again 1 "$keylint" --format github src
+count=$(grep -c '^### keylint' "$tmp/summary.md")
+[ "$count" -eq 2 ] && ok || bad "step summary: appended $count times, expected 2"
+unset GITHUB_STEP_SUMMARY
+# exit control
+printf 'export const f = (db: any, id: string) => db.put({ pk: `USER#${id}`, sk: SK });\n' >src/warn.ts
+run max-warnings-0 1 "$keylint" --max-warnings 0 src/warn.ts
+has max-warnings-0 "$err" "1 warning, more than --max-warnings 0"
+run max-warnings-1 0 "$keylint" --max-warnings 1 src/warn.ts
+run max-warnings-bad 2 "$keylint" --max-warnings lots src/warn.ts
+has max-warnings-bad "$err" "--max-warnings takes a number of warnings (0 or more), not 'lots'"
+run max-warnings-neg 2 "$keylint" --max-warnings -1 src/warn.ts
+rm src/warn.ts
+run exit-zero 0 "$keylint" --exit-zero src
+has exit-zero "$out" "1 error, 1 warning in 2 files"
+run exit-zero-warning 0 "$keylint" --exit-zero --fail-on warning --max-warnings 0 src
+printf 'const a = 1;\0\0binary' >"$proj/src/bin.ts"
+run exit-zero-input-error 2 "$keylint" --exit-zero src
+rm "$proj/src/bin.ts"
+
+# --- baseline ----------------------------------------------------------------
+run baseline-write 0 "$keylint" --baseline-write "$tmp/baseline.json" src
+has baseline-write "$err" "recorded 2 findings in $tmp/baseline.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["version"]==1 and sum(e["count"] for e in d["entries"])==2' \
+    "$tmp/baseline.json" && ok || bad "baseline file: not a version-1 baseline with 2 findings"
+run baseline-clean 0 "$keylint" --baseline "$tmp/baseline.json" src
+has baseline-clean "$out" "0 errors, 0 warnings in 2 files"
+has baseline-clean "$out" "2 findings in the baseline ($tmp/baseline.json) not shown"
+cp src/a.ts "$tmp/a.ts.orig"
+# lines added above the findings, and the findings' line re-indented
+{ printf '// a header comment\n\n'; sed 's/^  ddb.send/      ddb.send/' "$tmp/a.ts.orig"; } >src/a.ts
+run baseline-survives-edits 0 "$keylint" --baseline "$tmp/baseline.json" src
+has baseline-survives-edits "$out" "0 errors, 0 warnings"
+# a new finding is reported, with its exit code
+printf 'export const g = (ddb: any, a: string, b: string) => ddb.get({ Key: { pk: `ORDER#${a}`, sk: `${a}${b}` } });\n' >>src/a.ts
+run baseline-new-finding 1 "$keylint" --baseline "$tmp/baseline.json" --format concise src
+has baseline-new-finding "$out" "src/a.ts:6:"
+lacks baseline-old-finding "$out" "src/a.ts:5:"
+cp "$tmp/a.ts.orig" src/a.ts
+run baseline-missing 2 "$keylint" --baseline "$tmp/nope.json" src
+has baseline-missing "$err" "$tmp/nope.json: error: cannot read the baseline: No such file or directory"
+lacks baseline-missing-no-report "$out" "[missing-delimiter]"
+printf '{"version": 1, "entries": [\n' >"$tmp/broken.json"
+run baseline-malformed 2 "$keylint" --baseline "$tmp/broken.json" src
+has baseline-malformed "$err" "$tmp/broken.json:2:"
+has baseline-malformed "$err" "malformed baseline (not JSON)"
+printf '{"version": 7, "entries": []}\n' >"$tmp/v7.json"
+run baseline-version 2 "$keylint" --baseline "$tmp/v7.json" src
+has baseline-version "$err" "baseline version 7 is not supported"
+run baseline-write-unwritable 2 "$keylint" --baseline-write "$tmp/no/dir/b.json" src
+has baseline-write-unwritable "$err" "$tmp/no/dir/b.json: error: cannot write the baseline"
+
+# --- suppressions --------------------------------------------------------------
+run list-rules-suppression 0 "$keylint" --list-rules
+has list-rules-suppression "$out" "suppression"
+run explain-suppression 0 "$keylint" --explain suppression
+has explain-suppression "$out" "keylint-disable-next-line"
+{ sed -n 1,2p "$tmp/a.ts.orig"; printf '  // keylint-disable-next-line missing-delimiter, magic-string\n'; sed -n '3,$p' "$tmp/a.ts.orig"; } >src/a.ts
+run suppressed 0 "$keylint" --fail-on warning src
+has suppressed "$out" "0 errors, 0 warnings in 2 files"
+run require-reason 1 "$keylint" --require-reason --fail-on warning src
+has require-reason "$out" "src/a.ts:3:3: warning: keylint-disable-next-line has no reason"
+has require-reason "$out" "[suppression]"
+printf 'require-suppression-reason: true\n' >"$proj/.keylint.yml"
+run require-reason-config 0 "$keylint" src
+has require-reason-config "$out" "keylint-disable-next-line has no reason"
+printf 'require-suppression-reason: maybe\n' >"$proj/.keylint.yml"
+run require-reason-config-bad 2 "$keylint" src
+has require-reason-config-bad "$err" ".keylint.yml:1:29: error: 'require-suppression-reason' must be true or false"
+rm "$proj/.keylint.yml"
+{ sed -n 1,2p "$tmp/a.ts.orig"; printf '  // keylint-disable-next-line missing-delimiter, magic-sting -- ids are fixed width\n'; sed -n '3,$p' "$tmp/a.ts.orig"; } >src/a.ts
+run suppression-typo 0 "$keylint" --require-reason src
+has suppression-typo "$out" "unknown rule 'magic-sting' in keylint-disable-next-line (did you mean 'magic-string'?) [suppression]"
+has suppression-typo "$out" "[magic-string]"
+lacks suppression-typo "$out" "[missing-delimiter]"
+cp "$tmp/a.ts.orig" src/a.ts
+
+# --- --changed (the pre-commit hook's mode) --------------------------------------
+mkdir -p "$proj/infra"
+cat >"$proj/infra/template.yaml" <<'EOF_YAML'
+Resources:
+  Table:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: t
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions:
+        - { AttributeName: pk, AttributeType: S }
+        - { AttributeName: sk, AttributeType: S }
+      KeySchema:
+        - { AttributeName: pk, KeyType: HASH }
+        - { AttributeName: sk, KeyType: RANGE }
+EOF_YAML
+printf '{"name": "x"}\n' >"$proj/package.json"
+run changed-source 0 "$keylint" --changed src/clean.ts
+has changed-source "$out" "in 1 file"
+run changed-other 0 "$keylint" --changed package.json README.md
+has changed-other "$out" "0 errors, 0 warnings in 0 files"
+run changed-not-schema 0 "$keylint" --changed infra/template.yaml src/clean.ts
+has changed-not-schema "$out" "in 1 file"
+printf 'schemas: [infra/template.yaml]\nignore: ["src/ignored.ts"]\n' >"$proj/.keylint.yml"
+run changed-schema 1 "$keylint" --changed infra/template.yaml
+has changed-schema "$out" "[missing-delimiter]"
+has changed-schema "$out" "in 2 files"
+run changed-config 1 "$keylint" --changed .keylint.yml
+has changed-config "$out" "in 2 files"
+cp src/a.ts src/ignored.ts
+run changed-ignored 0 "$keylint" --changed src/ignored.ts src/clean.ts
+has changed-ignored "$out" "in 1 file"
+run ignored-explicit 0 "$keylint" src/ignored.ts
+has ignored-explicit "$out" "in 0 files"
+rm -f src/ignored.ts "$proj/.keylint.yml" "$proj/package.json"
+rm -rf "$proj/infra"
+
 # --- dump-ir ---------------------------------------------------------------
 run dump-ir 0 "$keylint" --dump-ir src/a.ts src
 has dump-ir "$out" "file src/a.ts"
 has dump-ir "$out" 'op 0 3:12 get sdk-v3 GetCommand table=t'
 has dump-ir "$out" 'key 3:56 pk read template attr=pk op=0 = "USER#{userId}"'
 has dump-ir "$out" 'text    "USER#"'
+
+# --- schemas and access patterns --------------------------------------------
+for r in schema unknown-index key-condition-attribute partition-key-range \
+         unmatched-query scan unserved-access-pattern low-cardinality-pk \
+         timestamp-pk complex-key prefix-case separator-in-value missing-prefix; do
+    has "list-rules $r" "$rules_out" "$r"
+    run "explain $r" 0 "$keylint" --explain "$r" && has "explain $r" "$out" "# $r"
+done
+mkdir -p "$proj/infra"
+cat >"$proj/infra/t.yaml" <<'EOF_YAML'
+Resources:
+  T:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: t
+      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
+      KeySchema:
+        - { AttributeName: pk, KeyType: HASH }
+        - { AttributeName: sk, KeyType: RANGE }
+EOF_YAML
+printf 'Resources:\n  T: [a\n  U: 1\n' >"$proj/infra/bad.yaml"
+printf "import { PutCommand } from '@aws-sdk/lib-dynamodb';\nexport const put = (ddb: any, id: string) =>\n  ddb.send(new PutCommand({ TableName: 't', Item: { pk: \`USER#\${id}\`, sk: 'PROFILE' } }));\n" >"$proj/src/w.ts"
+printf 'schemas: [infra/t.yaml, infra/bad.yaml]\naccess-patterns:\n  - { name: users, pk: "USER#{id}" }\n  - { name: orders, pk: "ORDER#{id}" }\n' >"$proj/.keylint.yml"
+run schema-problem 2 "$keylint" -f concise src
+has schema-problem "$err" "infra/bad.yaml:3:4: error: YAML syntax error in schema"
+has schema-finding "$out" "infra/t.yaml:9:28: error: key attribute 'sk' of table T is not in the table's AttributeDefinitions [schema]"
+has schema-goes-on "$out" "[missing-delimiter]"
+has schema-unserved "$out" ".keylint.yml:4:1: warning: access pattern 'orders' (pk ORDER#{id}) is not served"
+printf 'schemas: [infra/t.yaml]\naccess-patterns:\n  - { name: users, pk: "USER#{id}" }\n  - { name: orders, pk: "ORDER#{id}" }\n' >"$proj/.keylint.yml"
+run access-patterns 1 "$keylint" --access-patterns src
+has access-patterns "$out" "users   pk USER#{id}"
+has access-patterns "$out" "table T (pk, sk)"
+has access-patterns "$out" "NOT SERVED: no key or index holds partition keys like ORDER#{} (pk holds USER#{})"
+printf 'schemas: [infra/t.yaml]\naccess-patterns:\n  - { name: users, pk: "USER#{id}" }\n' >"$proj/.keylint.yml"
+run access-patterns-served 0 "$keylint" --access-patterns src
+printf 'schemas: [infra/t.yaml]\nrules: { schema: off }\n' >"$proj/.keylint.yml"
+run schema-off 1 "$keylint" -f concise src
+lacks schema-off "$out" "[schema]"
+rm -f "$proj/src/w.ts"
+rm -f "$proj/.keylint.yml"
+rm -rf "$proj/infra"
 
 # --- the bundled example ---------------------------------------------------
 cd "$root" || exit 1

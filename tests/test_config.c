@@ -400,6 +400,31 @@ static void test_tenant_required_values(void **state)
     }
 }
 
+/* require-suppression-reason: a boolean, false by default. */
+static void test_require_suppression_reason(void **state)
+{
+    T *t = *state;
+    Config *d = config_default();
+    assert_false(d->require_suppression_reason);
+    config_free(d);
+    static const struct {
+        const char *text;
+        bool want;
+    } cases[] = {{"true", true}, {"yes", true}, {"True", true},
+                 {"false", false}, {"no", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "require-suppression-reason: %s\n", cases[i].text);
+        Config *c = load_text(t, text);
+        assert_non_null(c);
+        assert_int_equal(c->require_suppression_reason, cases[i].want);
+        config_free(c);
+    }
+    assert_null(load_text(t, "separator: \"#\"\nrequire-suppression-reason: sometimes\n"));
+    assert_problem(t, 2, "'require-suppression-reason' must be true or false",
+                   "sometimes");
+}
+
 static void test_rules_without_registry(void **state)
 {
     T *t = *state;
@@ -1112,6 +1137,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_binary_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_require_suppression_reason, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_config_find, setup, teardown),
         cmocka_unit_test_setup_teardown(test_config_ignores, setup, teardown),
         cmocka_unit_test(test_glob_table),

@@ -55,7 +55,8 @@ static void expects_free(Expects *e)
     free(e->v);
 }
 
-/* Read `// expect: a, b` comments of one file. */
+/* Read `// expect: a, b` comments of one file (`# expect: a` in YAML
+ * schema and configuration files). */
 static void read_expects(const char *path, Expects *out)
 {
     FILE *f = fopen(path, "r");
@@ -65,10 +66,15 @@ static void read_expects(const char *path, Expects *out)
     uint32_t no = 0;
     while (getline(&line, &cap, f) >= 0) {
         no++;
-        char *m = strstr(line, "// expect:");
+        const char *mark = "// expect:";
+        char *m = strstr(line, mark);
+        if (!m) {
+            mark = "# expect:";
+            m = strstr(line, mark);
+        }
         if (!m)
             continue;
-        char *p = m + strlen("// expect:");
+        char *p = m + strlen(mark);
         for (char *tok = strtok(p, ", \t\r\n"); tok; tok = strtok(NULL, ", \t\r\n")) {
             if (!rule_find(tok))
                 fail_msg("%s:%u: expect names unknown rule '%s'", path, no, tok);
@@ -77,6 +83,50 @@ static void read_expects(const char *path, Expects *out)
     }
     free(line);
     fclose(f);
+}
+
+static bool yaml_name(const char *name)
+{
+    size_t l = strlen(name);
+    return (l > 4 && !strcmp(name + l - 4, ".yml")) || (l > 5 && !strcmp(name + l - 5, ".yaml"));
+}
+
+/* Expectations in the YAML files of a fixture directory (schema files,
+ * .keylint.yml): findings of the schema-level rules are reported there.
+ * An explicit stack of directories, no recursion. */
+static void read_yaml_expects(const char *dir, Expects *out)
+{
+    char **stack = malloc(sizeof *stack);
+    assert_non_null(stack);
+    size_t n = 0, cap = 1;
+    stack[n++] = strdup(dir);
+    while (n) {
+        char *d = stack[--n];
+        DIR *h = opendir(d);
+        struct dirent *e;
+        while (h && (e = readdir(h))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", d, e->d_name);
+            DIR *sub = opendir(path);
+            if (sub) {
+                closedir(sub);
+                if (n == cap) {
+                    cap *= 2;
+                    stack = realloc(stack, cap * sizeof *stack);
+                    assert_non_null(stack);
+                }
+                stack[n++] = strdup(path);
+            } else if (yaml_name(e->d_name)) {
+                read_expects(path, out);
+            }
+        }
+        if (h)
+            closedir(h);
+        free(d);
+    }
+    free(stack);
 }
 
 static bool about(const char *dirname, const Expects *e, const char *rule)
@@ -113,6 +163,7 @@ static void lint_fixture(void **state)
     Expects ex = {0};
     for (size_t i = 0; i < p->files.n; i++)
         read_expects(p->files.v[i].path, &ex);
+    read_yaml_expects(dir, &ex);
     if (!rule_find(dirname) && ex.n == 0)
         fail_msg("%s is not named after a rule and expects nothing", dir);
 
