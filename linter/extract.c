@@ -39,69 +39,9 @@ enum {
 
 /* ---- parents ------------------------------------------------------------- */
 
-static size_t parent_slot(const Ex *x, const void *id)
-{
-    uintptr_t h = (uintptr_t)id;
-    h ^= h >> 17;
-    h *= 0x9E3779B97F4A7C15u;
-    size_t i = (size_t)(h >> 7) & (x->parents_cap - 1);
-    while (x->parents[i].id && x->parents[i].id != id)
-        i = (i + 1) & (x->parents_cap - 1);
-    return i;
-}
-
-/* One cursor walk records every node's parent (an explicit stack of the
- * ancestors; no recursion) and the named nodes in preorder, which the
- * passes then visit as an array. */
-static void build_parents(Ex *x, TSNode root)
-{
-    typedef struct { const void *id; TSNode parent; } Pair;
-    VEC(Pair) pairs = {0};
-    VEC(TSNode) stack = {0};
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    VEC_PUSH(x->a, &stack, root);
-    VEC_PUSH(x->a, &x->nodes, root);
-    for (;;) {
-        bool moved = ts_tree_cursor_goto_first_child(&c);
-        if (!moved) {
-            for (;;) {
-                if (ts_tree_cursor_goto_next_sibling(&c)) {
-                    stack.n--;
-                    moved = true;
-                    break;
-                }
-                if (!ts_tree_cursor_goto_parent(&c))
-                    break;
-                stack.n--;
-            }
-        }
-        if (!moved)
-            break;
-        TSNode n = ts_tree_cursor_current_node(&c);
-        VEC_PUSH(x->a, &pairs, ((Pair){n.id, stack.v[stack.n - 1]}));
-        VEC_PUSH(x->a, &stack, n);
-        if (ts_node_is_named(n))
-            VEC_PUSH(x->a, &x->nodes, n);
-    }
-    ts_tree_cursor_delete(&c);
-    x->parents_cap = 16;
-    while (x->parents_cap < pairs.n * 2)
-        x->parents_cap *= 2;
-    x->parents = arena_alloc(x->a, x->parents_cap * sizeof *x->parents);
-    for (size_t i = 0; i < pairs.n; i++) {
-        size_t slot = parent_slot(x, pairs.v[i].id);
-        x->parents[slot] = (ParentSlot){pairs.v[i].id, pairs.v[i].parent};
-    }
-}
-
 TSNode ex_parent(Ex *x, TSNode n)
 {
-    if (x->parents_cap && n.id) {
-        size_t i = parent_slot(x, n.id);
-        if (x->parents[i].id == n.id)
-            return x->parents[i].parent;
-    }
-    return ts_node_parent(n);
+    return syn_parent(x->index, n);
 }
 
 /* ---- node helpers (syntax.h, bound to this file's source) -------------- */
@@ -109,15 +49,7 @@ TSNode ex_parent(Ex *x, TSNode n)
 static bool is(TSNode n, const char *type) { return syn_is(n, type); }
 TSNode ex_field(Ex *x, TSNode n, const char *name)
 {
-    for (size_t i = 0; i < x->nfields; i++)
-        if (x->fields[i].name == name)
-            return ts_node_child_by_field_id(n, x->fields[i].id);
-    TSFieldId id = ts_language_field_id_for_name(x->lang, name, (uint32_t)strlen(name));
-    if (x->nfields < sizeof x->fields / sizeof *x->fields) {
-        x->fields[x->nfields].name = name;
-        x->fields[x->nfields++].id = id;
-    }
-    return ts_node_child_by_field_id(n, id);
+    return syn_field_at(x->index, n, name);
 }
 #define field(n, name) ex_field(x, (n), (name))
 static Span nspan(TSNode n) { return syn_span(n); }
@@ -2046,11 +1978,11 @@ static void module_pass(Ex *x, TSNode root)
 
 typedef void (*Visit)(Ex *x, TSNode n);
 
-/* Every named node in preorder (recorded by build_parents). */
+/* Every named node in preorder (from the file's SyntaxIndex). */
 static void walk(Ex *x, Visit visit)
 {
-    for (size_t i = 0; i < x->nodes.n; i++)
-        visit(x, x->nodes.v[i]);
+    for (size_t i = 0; i < x->index->n; i++)
+        visit(x, x->index->nodes[i]);
 }
 
 static void visit_ops(Ex *x, TSNode n)
@@ -2226,8 +2158,8 @@ static VarUse variable_use(Ex *x, TSNode obj, KeySite *site)
         return USE_OTHER;
     uint32_t from = ts_node_end_byte(decl), to = ts_node_end_byte(fn);
     bool response = false;
-    for (size_t i = 0; i < x->nodes.n; i++) {
-        TSNode n = x->nodes.v[i];
+    for (size_t i = 0; i < x->index->n; i++) {
+        TSNode n = x->index->nodes[i];
         uint32_t b = ts_node_start_byte(n);
         if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
             continue;
@@ -2389,13 +2321,12 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         ts_tree_delete(tree);
         return ir;
     }
-    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
-            .lang = lang};
-    build_parents(&x, root);
+    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    x.index = syn_index(a, root, lang);
     module_pass(&x, root);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(&x.source, root, ir, cfg); /* tables in code: linter/tables.c */
+    extract_tables(&x.source, x.index, ir, cfg); /* tables in code: linter/tables.c */
     ts_tree_delete(tree);
     return ir;
 }

@@ -18,23 +18,11 @@ typedef struct Ex {
     size_t len;
     const Config *cfg;
     VEC(uint32_t) consumed; /* start bytes of object literals already read */
-    /* Every node's parent, built once (ts_node_parent walks from the root
-     * on every call): an open-addressing table keyed by node id. */
-    struct ParentSlot *parents;
-    size_t parents_cap;
-    VEC(TSNode) nodes;      /* named nodes in preorder */
+    /* Named nodes in preorder, parents and field ids (syntax.h). */
+    SyntaxIndex *index;
     /* Later `var.prop = value` assignments of params objects, per object. */
     VEC(struct Assigned) assigned;
-    /* Field ids by name (names are literals: cached by pointer). */
-    struct { const char *name; TSFieldId id; } fields[48];
-    size_t nfields;
-    const TSLanguage *lang;
 } Ex;
-
-typedef struct ParentSlot {
-    const void *id;
-    TSNode parent;
-} ParentSlot;
 
 typedef struct Assigned {
     uint32_t obj;         /* start byte of the object literal */

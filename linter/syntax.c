@@ -2,6 +2,7 @@
  * (extraction of keys and operations, table definitions in code). */
 #include "syntax.h"
 
+#include <stdint.h>
 #include <string.h>
 
 
@@ -122,3 +123,83 @@ bool syn_string_value(const Source *src, TSNode n, const char **out)
     return true;
 }
 
+
+typedef struct SynParent {
+    const void *id;
+    TSNode parent;
+} SynParent;
+
+static size_t parent_slot(const SyntaxIndex *ix, const void *id)
+{
+    uintptr_t h = (uintptr_t)id;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 7) & (ix->cap - 1);
+    while (ix->parents[i].id && ix->parents[i].id != id)
+        i = (i + 1) & (ix->cap - 1);
+    return i;
+}
+
+SyntaxIndex *syn_index(Arena *a, TSNode root, const TSLanguage *lang)
+{
+    SyntaxIndex *ix = arena_alloc(a, sizeof *ix);
+    ix->lang = lang;
+    VEC(SynParent) pairs = {0};
+    VEC(TSNode) stack = {0}, nodes = {0};
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    VEC_PUSH(a, &stack, root);
+    VEC_PUSH(a, &nodes, root);
+    for (;;) {
+        bool moved = ts_tree_cursor_goto_first_child(&c);
+        while (!moved) {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                stack.n--;
+                moved = true;
+            } else if (ts_tree_cursor_goto_parent(&c)) {
+                stack.n--;
+            } else {
+                break;
+            }
+        }
+        if (!moved)
+            break;
+        TSNode n = ts_tree_cursor_current_node(&c);
+        VEC_PUSH(a, &pairs, ((SynParent){n.id, stack.v[stack.n - 1]}));
+        VEC_PUSH(a, &stack, n);
+        if (ts_node_is_named(n))
+            VEC_PUSH(a, &nodes, n);
+    }
+    ts_tree_cursor_delete(&c);
+    ix->nodes = nodes.v;
+    ix->n = nodes.n;
+    ix->cap = 16;
+    while (ix->cap < pairs.n * 2)
+        ix->cap *= 2;
+    ix->parents = arena_alloc(a, ix->cap * sizeof *ix->parents);
+    for (size_t i = 0; i < pairs.n; i++)
+        ix->parents[parent_slot(ix, pairs.v[i].id)] = pairs.v[i];
+    return ix;
+}
+
+TSNode syn_parent(const SyntaxIndex *ix, TSNode n)
+{
+    if (ix && ix->cap && n.id) {
+        size_t i = parent_slot(ix, n.id);
+        if (ix->parents[i].id == n.id)
+            return ix->parents[i].parent;
+    }
+    return ts_node_parent(n);
+}
+
+TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name)
+{
+    for (size_t i = 0; i < ix->nfields; i++)
+        if (ix->fields[i].name == name)
+            return ts_node_child_by_field_id(n, ix->fields[i].id);
+    TSFieldId id = ts_language_field_id_for_name(ix->lang, name, (uint32_t)strlen(name));
+    if (ix->nfields < sizeof ix->fields / sizeof *ix->fields) {
+        ix->fields[ix->nfields].name = name;
+        ix->fields[ix->nfields++].id = id;
+    }
+    return ts_node_child_by_field_id(n, id);
+}

@@ -30,4 +30,25 @@ bool syn_string_value(const Source *src, TSNode n, const char **out);
 /* Decode the escape sequence at e[0..n) (e[0] is the backslash) into out. */
 void syn_append_escape(char *out, size_t *o, const char *e, size_t n);
 
+/* One file's tree, indexed by a single cursor walk: its named nodes in
+ * preorder (the passes visit this array instead of walking the tree
+ * again) and every node's parent (ts_node_parent walks down from the root
+ * on every call in the 0.20 runtime). Lives in the given arena. */
+typedef struct SyntaxIndex {
+    const TSNode *nodes;  /* named nodes, preorder, root first */
+    size_t n;
+    struct SynParent *parents; /* open addressing by node id */
+    size_t cap;
+    /* field ids by name (names are literals: cached by pointer) */
+    const TSLanguage *lang;
+    struct { const char *name; TSFieldId id; } fields[64];
+    size_t nfields;
+} SyntaxIndex;
+
+SyntaxIndex *syn_index(Arena *a, TSNode root, const TSLanguage *lang);
+/* syn_field with the field id cached in the index (`name` a literal). */
+TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name);
+/* The parent of a node of the indexed tree (null for the root). */
+TSNode syn_parent(const SyntaxIndex *ix, TSNode n);
+
 #endif

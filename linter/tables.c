@@ -27,12 +27,13 @@ typedef struct T {
     FileIR *ir;
     const Config *cfg;
     FileTables *ft;
+    SyntaxIndex *index; /* nodes in preorder, parents, field ids */
     VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
     size_t doc_budget;      /* DocNodes to_doc may still make */
 } T;
 
 static bool is(TSNode n, const char *type) { return syn_is(n, type); }
-static TSNode field(TSNode n, const char *name) { return syn_field(n, name); }
+#define field(n, name) syn_field_at(t->index, (n), (name))
 static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
 static const char *ntext(T *t, TSNode n) { return syn_text(t->src, n); }
 static bool string_value(T *t, TSNode n, const char **out)
@@ -100,7 +101,7 @@ static TSNode binding(T *t, TSNode use, const char *name, bool *param, bool *fou
     TSNode none = {0};
     *param = *found = false;
     uint32_t at = ts_node_start_byte(use);
-    TSNode p = ts_node_parent(use);
+    TSNode p = syn_parent(t->index, use);
     for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
         const char *ty = ts_node_type(p);
         bool module = !strcmp(ty, "program");
@@ -126,7 +127,7 @@ static TSNode binding(T *t, TSNode use, const char *name, bool *param, bool *fou
         }
         if (module)
             break;
-        p = ts_node_parent(p);
+        p = syn_parent(t->index, p);
     }
     return none;
 }
@@ -195,7 +196,7 @@ static const char *prop_name(T *t, TSNode prop)
     return NULL;
 }
 
-static TSNode prop_value(TSNode prop)
+static TSNode prop_value(T *t, TSNode prop)
 {
     if (is(prop, "shorthand_property_identifier"))
         return prop;
@@ -212,7 +213,7 @@ static TSNode find_prop(T *t, TSNode obj, const char *name)
         TSNode p = ts_node_named_child(obj, i);
         const char *pn = prop_name(t, p);
         if (pn && !strcmp(pn, name))
-            return prop_value(p);
+            return prop_value(t, p);
     }
     return none;
 }
@@ -259,9 +260,9 @@ static const char *template_pattern(T *t, TSNode n)
 static TSNode class_member_value(T *t, TSNode use, const char *member)
 {
     TSNode none = {0};
-    TSNode p = ts_node_parent(use);
+    TSNode p = syn_parent(t->index, use);
     for (int i = 0; i < 256 && !ts_node_is_null(p) && !is(p, "class_body"); i++)
-        p = ts_node_parent(p);
+        p = syn_parent(t->index, p);
     if (!is(p, "class_body"))
         return none;
     uint32_t cnt = ts_node_named_child_count(p);
@@ -409,7 +410,7 @@ static void record_params(T *t, uint32_t at, TSNode obj)
         for (uint32_t i = 0; i < cnt; i++) {
             TSNode p = ts_node_named_child(names, i);
             const char *k = prop_name(t, p), *v = NULL;
-            TSNode pv = prop_value(p);
+            TSNode pv = prop_value(t, p);
             if (!k || ts_node_is_null(pv))
                 continue;
             if (!string_value(t, pv, &v)) {
@@ -619,7 +620,7 @@ static DocNode *to_doc(T *t, TSNode n)
             k->text = pn;
             k->span = syn_span(is(c, "pair") ? field(c, "key") : c);
             p.d->keys[p.d->n] = k;
-            p.d->vals[p.d->n++] = doc_make(t, prop_value(c), p.depth + 1, &todo);
+            p.d->vals[p.d->n++] = doc_make(t, prop_value(t, c), p.depth + 1, &todo);
         }
     }
     return root;
@@ -669,12 +670,12 @@ static void key_attr(const DocNode *n, KeyAttr *k)
 /* A table variable: `const t = new ...`, `this.t = new ...`, a field. */
 static const char *holder_of(T *t, TSNode expr)
 {
-    TSNode p = ts_node_parent(expr);
+    TSNode p = syn_parent(t->index, expr);
     for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
         const char *ty = ts_node_type(p);
         if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
             !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression")) {
-            p = ts_node_parent(p);
+            p = syn_parent(t->index, p);
             continue;
         }
         if (!strcmp(ty, "variable_declarator"))
@@ -1089,9 +1090,9 @@ static bool constant_branch(T *t, TSNode n, int depth)
 
 static void visit_ternary(T *t, TSNode n)
 {
-    TSNode parent = ts_node_parent(n);
+    TSNode parent = syn_parent(t->index, n);
     while (is(parent, "parenthesized_expression"))
-        parent = ts_node_parent(parent);
+        parent = syn_parent(t->index, parent);
     if (is(parent, "ternary_expression"))
         return; /* the outermost one is judged */
     if (!constant_branch(t, field(n, "consequence"), 0) ||
@@ -1211,30 +1212,14 @@ static void attach_index_calls(T *t)
     }
 }
 
-void extract_tables(const Source *src, TSNode root, FileIR *ir, const Config *cfg)
+void extract_tables(const Source *src, SyntaxIndex *index, FileIR *ir, const Config *cfg)
 {
     FileTables *ft = arena_alloc(src->arena, sizeof *ft);
     ir->tables = ft;
-    T t = {.src = src, .a = src->arena, .ir = ir, .cfg = cfg, .ft = ft};
-    module_consts(&t, root);
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (ts_node_is_named(n))
-            visit(&t, n);
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        bool next = false;
-        do {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                next = true;
-                break;
-            }
-        } while (ts_tree_cursor_goto_parent(&c));
-        if (!next)
-            break;
-    }
-    ts_tree_cursor_delete(&c);
+    T t = {.src = src, .a = src->arena, .ir = ir, .cfg = cfg, .ft = ft, .index = index};
+    module_consts(&t, index->nodes[0]);
+    for (size_t i = 0; i < index->n; i++)
+        visit(&t, index->nodes[i]);
     attach_index_calls(&t);
 }
 
