@@ -31,6 +31,31 @@ bool severity_parse(const char *s, Severity *out)
     return true;
 }
 
+size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { CAP = 64 };
+    if (la > CAP || lb > CAP)
+        return (size_t)-1;
+    size_t row[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
 void strlist_push(Arena *a, StrList *l, const char *s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);

@@ -32,6 +32,10 @@ typedef struct StrList {
     size_t n, cap;
 } StrList;
 
+/* Levenshtein distance between a[0..la) and b[0..lb), for "did you mean"
+ * suggestions; (size_t)-1 when either is longer than 64 bytes. */
+size_t edit_distance(const char *a, size_t la, const char *b, size_t lb);
+
 void strlist_push(Arena *a, StrList *l, const char *s);
 bool strlist_has(const StrList *l, const char *s);
 /* Case-insensitive membership. */

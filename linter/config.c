@@ -602,32 +602,6 @@ static bool has_nul(const yaml_node_t *n)
     return strlen(scalar_text(n)) != n->data.scalar.length;
 }
 
-/* Levenshtein distance, for "did you mean" (inputs capped at 64 bytes). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    enum { CAP = 64 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > CAP || lb > CAP)
-        return (size_t)-1;
-    size_t row[CAP + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 /* "; did you mean 'x'?" for the closest candidate within distance 2, or "". */
 static const char *suggestion(Loader *L, const char *word,
@@ -636,7 +610,7 @@ static const char *suggestion(Loader *L, const char *word,
     const char *best = NULL;
     size_t best_d = 3;
     for (; candidates && *candidates; candidates++) {
-        size_t d = edit_distance(word, *candidates);
+        size_t d = edit_distance(word, strlen(word), *candidates, strlen(*candidates));
         if (d < best_d && d < strlen(*candidates)) {
             best = *candidates;
             best_d = d;

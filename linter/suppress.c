@@ -94,30 +94,6 @@ static bool is_word(char c)
            (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 /* The rule id closest to `id` (a likely typo), or NULL. */
 static const char *closest_rule(const char *id)
@@ -125,7 +101,7 @@ static const char *closest_rule(const char *id)
     const char *best = NULL;
     size_t best_d = 3;
     for (const RuleDesc *const *r = keylint_rules; *r; r++) {
-        size_t dist = edit_distance(id, (*r)->id);
+        size_t dist = edit_distance(id, strlen(id), (*r)->id, strlen((*r)->id));
         if (dist < best_d) {
             best_d = dist;
             best = (*r)->id;

@@ -9,31 +9,6 @@
 #include "access.h"
 #include "rule.h"
 
-static size_t distance(const char *a, const char *b)
-{
-    enum { CAP = 64 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > CAP || lb > CAP)
-        return (size_t)-1;
-    size_t row[CAP + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 static void check(const RuleContext *ctx)
 {
@@ -54,7 +29,7 @@ static void check(const RuleContext *ctx)
         for (size_t j = 0; j < tb->indexes.n; j++) {
             const char *n = tb->indexes.v[j].name;
             list = arena_printf(a, "%s%s%s", list, j ? ", " : "", n);
-            size_t d = strcasecmp(n, t.index) ? distance(n, t.index) : 0;
+            size_t d = strcasecmp(n, t.index) ? edit_distance(n, strlen(n), t.index, strlen(t.index)) : 0;
             if (d < best) {
                 best = d;
                 near = n;

@@ -24,30 +24,6 @@ static size_t lit_len(const char *s)
     return h ? (size_t)(h - s) : strlen(s);
 }
 
-static size_t distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    enum { CAP = 64 };
-    if (la > CAP || lb > CAP)
-        return (size_t)-1;
-    size_t row[CAP + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 /* Whether some write of `attr` may go to `table`: its operation's table
  * is that one, or cannot be told (entity definitions, helpers, objects). */
@@ -109,7 +85,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
         if (i < 4)
             list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
         size_t wl = lit_len(ws[i]);
-        size_t d = distance(q, ql, ws[i], wl);
+        size_t d = edit_distance(q, ql, ws[i], wl);
         if (wl && d < best && d > 0) {
             best = d;
             near = arena_strndup(a, ws[i], wl);
