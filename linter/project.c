@@ -389,6 +389,42 @@ static void tables_check_project(Project *p)
     }
 }
 
+/* A new analysis: the previous one's facts and findings are dropped, the
+ * project-wide facts and table models computed afresh over `n` files. */
+static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n)
+{
+    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    arena_free(p->analysis);
+    p->analysis = arena_new();
+    diag_free(&p->diags);
+    diag_init(&p->diags);
+    memset(&p->facts, 0, sizeof p->facts);
+    facts_compute(&p->facts, p->analysis, irs, n, fcfg);
+    tables_prepare(p, rf, irs, n);
+}
+
+/* Every enabled rule on one file, with the facts and tables of the current
+ * analysis; findings go to p->diags. */
+static void check_file(Project *p, const ResolveFile *file)
+{
+    for (const RuleDesc *const *r = keylint_rules; *r; r++) {
+        Severity sev = config_rule_severity(file->config, (*r)->id, (*r)->default_severity);
+        if (sev == SEV_OFF)
+            continue;
+        RuleContext ctx = {
+            .rule = *r,
+            .severity = sev,
+            .file = file->ir,
+            .config = file->config,
+            .facts = &p->facts,
+            .out = &p->diags,
+            .tables = model_for(p, file->config),
+            .access = p->access,
+        };
+        (*r)->check(&ctx);
+    }
+}
+
 void project_analyze(Project *p)
 {
     size_t n = 0;
@@ -404,33 +440,10 @@ void project_analyze(Project *p)
         irs[n++] = f->ir;
     }
     resolve_project(rf, n);
-    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
-    arena_free(p->analysis);
-    p->analysis = arena_new();
-    diag_free(&p->diags);
-    diag_init(&p->diags);
-    memset(&p->facts, 0, sizeof p->facts);
-    facts_compute(&p->facts, p->analysis, irs, n, fcfg);
-    tables_prepare(p, rf, irs, n);
+    begin_analysis(p, rf, irs, n);
 
-    for (size_t i = 0; i < n; i++) {
-        for (const RuleDesc *const *r = keylint_rules; *r; r++) {
-            Severity sev = config_rule_severity(rf[i].config, (*r)->id, (*r)->default_severity);
-            if (sev == SEV_OFF)
-                continue;
-            RuleContext ctx = {
-                .rule = *r,
-                .severity = sev,
-                .file = irs[i],
-                .config = rf[i].config,
-                .facts = &p->facts,
-                .out = &p->diags,
-                .tables = model_for(p, rf[i].config),
-                .access = p->access,
-            };
-            (*r)->check(&ctx);
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        check_file(p, &rf[i]);
     tables_check_project(p);
     /* inline directives (keylint-disable-...), after every rule */
     suppress_project(p);
@@ -586,35 +599,13 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
     }
     if (nr)
         resolve_project(rr, nr);
-    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
-    arena_free(p->analysis);
-    p->analysis = arena_new();
-    diag_free(&p->diags);
-    diag_init(&p->diags);
-    memset(&p->facts, 0, sizeof p->facts);
-    facts_compute(&p->facts, p->analysis, irs, n, fcfg);
-    tables_prepare(p, rf, irs, n);
+    begin_analysis(p, rf, irs, n);
 
     for (size_t i = 0; i < n; i++) {
         if (!path_listed(&p->files.v[slot[i]], check, ncheck))
             continue;
         size_t from = p->diags.items.n;
-        for (const RuleDesc *const *r = keylint_rules; *r; r++) {
-            Severity sev = config_rule_severity(rf[i].config, (*r)->id, (*r)->default_severity);
-            if (sev == SEV_OFF)
-                continue;
-            RuleContext ctx = {
-                .rule = *r,
-                .severity = sev,
-                .file = irs[i],
-                .config = rf[i].config,
-                .facts = &p->facts,
-                .out = &p->diags,
-                .tables = model_for(p, rf[i].config),
-                .access = p->access,
-            };
-            (*r)->check(&ctx);
-        }
+        check_file(p, &rf[i]);
         /* inline directives, on this file's findings only */
         if (irs[i]->comments.n)
             suppress_file(&p->diags, from, p->diags.items.n, irs[i], rf[i].config);
