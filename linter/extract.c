@@ -738,6 +738,7 @@ TSNode ex_attribute_value(Ex *x, TSNode v)
 }
 
 static HelperDef *function_def(Ex *x, TSNode fn);
+static void function_params(Ex *x, TSNode fn, HelperDef *h);
 
 /* A key of a data operation built from the enclosing function's parameters
  * is a sink of that function: its callers' arguments complete it. */
@@ -1515,26 +1516,7 @@ static HelperDef *function_def(Ex *x, TSNode fn)
         if (!strcmp(x->ir->helpers.v[i].name, name))
             return &x->ir->helpers.v[i];
     HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
-    TSNode ps = field(fn, "parameters");
-    if (ts_node_is_null(ps)) {
-        TSNode p1 = field(fn, "parameter");
-        if (!ts_node_is_null(p1)) {
-            h.params = arena_alloc(x->a, sizeof *h.params);
-            h.params[h.nparams++] = ex_ntext(x, p1);
-        }
-    } else {
-        uint32_t cnt = ts_node_named_child_count(ps);
-        h.params = arena_alloc(x->a, (cnt + 1) * sizeof *h.params);
-        for (uint32_t i = 0; i < cnt; i++) {
-            TSNode p1 = ts_node_named_child(ps, i);
-            TSNode pat = field(p1, "pattern");
-            if (ts_node_is_null(pat))
-                pat = p1;
-            if (is(pat, "assignment_pattern"))
-                pat = field(pat, "left");
-            h.params[h.nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
-        }
-    }
+    function_params(x, fn, &h);
     VEC_PUSH(x->a, &x->ir->helpers, h);
     if (is(fn, "method_definition")) { /* reachable as this.method too */
         const char *dot = strrchr(name, '.');
@@ -1750,6 +1732,31 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
     return keyish && text && hole;
 }
 
+/* A function's parameter names, in order ("?" for destructured ones). */
+static void function_params(Ex *x, TSNode fn, HelperDef *h)
+{
+    TSNode ps = field(fn, "parameters");
+    if (ts_node_is_null(ps)) { /* x => ... */
+        TSNode p1 = field(fn, "parameter");
+        if (!ts_node_is_null(p1)) {
+            h->params = arena_alloc(x->a, sizeof *h->params);
+            h->params[h->nparams++] = ex_ntext(x, p1);
+        }
+        return;
+    }
+    uint32_t cnt = ts_node_named_child_count(ps);
+    h->params = arena_alloc(x->a, (cnt + 1) * sizeof *h->params);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode p1 = ts_node_named_child(ps, i);
+        TSNode pat = field(p1, "pattern");
+        if (ts_node_is_null(pat))
+            pat = p1;
+        if (is(pat, "assignment_pattern"))
+            pat = field(pat, "left");
+        h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+    }
+}
+
 /* The key attributes of an object a helper returns. */
 static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
 {
@@ -1822,27 +1829,7 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
         if (!key_shaped(x, &h.returns, build, name))
             return;
     }
-    /* parameters, in order */
-    TSNode ps = field(fn, "parameters");
-    if (ts_node_is_null(ps)) {
-        TSNode p = field(fn, "parameter");
-        if (!ts_node_is_null(p)) {
-            h.params = arena_alloc(x->a, sizeof *h.params);
-            h.params[h.nparams++] = ex_ntext(x, p);
-        }
-    } else {
-        uint32_t cnt = ts_node_named_child_count(ps);
-        h.params = arena_alloc(x->a, (cnt + 1) * sizeof *h.params);
-        for (uint32_t i = 0; i < cnt; i++) {
-            TSNode p = ts_node_named_child(ps, i);
-            TSNode pat = field(p, "pattern");
-            if (ts_node_is_null(pat))
-                pat = p;
-            if (is(pat, "assignment_pattern"))
-                pat = field(pat, "left");
-            h.params[h.nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
-        }
-    }
+    function_params(x, fn, &h);
     VEC_PUSH(x->a, &x->ir->helpers, h);
     if (h.fields.n)
         return; /* the returned object's keys are extracted as an entity's */
