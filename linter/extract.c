@@ -427,7 +427,12 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
         const char *method = ex_ntext(x, prop);
         if (is_passthrough_method(method) && ts_node_named_child_count(args) == 0 &&
             !is(obj, "call_expression")) {
+            size_t from = out->n;
             ex_expr_segs(x, obj, out, depth + 1);
+            if (!strcmp(method, "toUpperCase") || !strcmp(method, "toLocaleUpperCase"))
+                seglist_case(x->a, out, from, SEGF_UPPERCASE);
+            else if (!strcmp(method, "toLowerCase") || !strcmp(method, "toLocaleLowerCase"))
+                seglist_case(x->a, out, from, SEGF_LOWERCASE);
             return;
         }
     }

@@ -1,5 +1,6 @@
 #include "ir.h"
 
+#include <ctype.h>
 #include <string.h>
 
 const char *key_role_name(KeyRole r)
@@ -141,4 +142,23 @@ TableKind api_table_kind(OpApi api)
          : api == API_MBC_HISTORY   ? TABLE_HISTORY
          : api == API_MBC_COMMAND   ? TABLE_COMMAND
                                     : TABLE_UNKNOWN;
+}
+
+void seglist_case(Arena *a, SegList *l, size_t from, uint32_t flags)
+{
+    flags &= SEGF_UPPERCASE | SEGF_LOWERCASE;
+    if (!flags)
+        return;
+    for (size_t i = from; i < l->n; i++) {
+        Seg *s = &l->v[i];
+        if (s->kind != SEG_TEXT) {
+            s->flags = (s->flags & ~(uint32_t)(SEGF_UPPERCASE | SEGF_LOWERCASE)) | flags;
+            continue;
+        }
+        char *t = arena_strdup(a, s->text);
+        for (char *c = t; *c; c++)
+            *c = (char)((flags & SEGF_UPPERCASE) ? toupper((unsigned char)*c)
+                                                 : tolower((unsigned char)*c));
+        s->text = t;
+    }
 }

@@ -33,6 +33,8 @@ enum SegFlag {
     SEGF_IMPORTED = 1u << 10,   /* REF/CALL: the name is imported */
     SEGF_DATE = 1u << 11,       /* a date/time value (toISOString, Date.now, ...) */
     SEGF_ARRAY_JOIN = 1u << 12, /* TEXT inserted as the separator of a join */
+    SEGF_UPPERCASE = 1u << 13,  /* REF/CALL: its text is upper-cased (toUpperCase) */
+    SEGF_LOWERCASE = 1u << 14,  /* REF/CALL: its text is lower-cased (toLowerCase) */
 };
 
 typedef struct Seg Seg;
@@ -262,6 +264,10 @@ bool op_is_write(OpKind k); /* put, update, delete, batch/transact write */
 void seglist_push(Arena *a, SegList *l, Seg s);
 void seglist_append(Arena *a, SegList *dst, const SegList *src);
 SegList seglist_copy(Arena *a, const SegList *src);
+
+/* Apply SEGF_UPPERCASE / SEGF_LOWERCASE (`flags`) to the segments from
+ * `from` on: text changes case (copied into `a`), values keep the flag. */
+void seglist_case(Arena *a, SegList *l, size_t from, uint32_t flags);
 
 /* The key rendered as a pattern: text as is, values as {name}, calls as
  * {callee()}, unknown as {?}. E.g. "ORDER#{tenantCode}". */

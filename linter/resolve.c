@@ -241,8 +241,10 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
             if (strcmp(h->params[i], s->text))
                 continue;
             if (i < nargs && hargs[i].n) {
+                size_t from = out->n;
                 for (size_t j = 0; j < hargs[i].n; j++)
                     seglist_push(c->a, out, hargs[i].v[j]);
+                seglist_case(c->a, out, from, s->flags);
                 return;
             }
             break;
@@ -273,6 +275,7 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                 mark(c, &o);
                 seglist_push(c->a, out, o);
             }
+            seglist_case(c->a, out, out->n - v.n, s->flags);
             return;
         }
     }
