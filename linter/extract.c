@@ -902,32 +902,27 @@ static const Assigned *assignments_of(Ex *x, TSNode obj)
     TSNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
     if (as.path && is(block, "export_statement"))
         block = ex_parent(x, block);
-    if (as.path && !ts_node_is_null(block)) {
+    size_t i, to;
+    if (as.path && !ts_node_is_null(block) && syn_subtree(x->index, block, &i, &to)) {
         size_t pl = strlen(as.path);
-        TSTreeCursor c = ts_tree_cursor_new(block);
         uint32_t after = ts_node_end_byte(decl);
-        bool more = ts_tree_cursor_goto_first_child(&c);
-        while (more) {
-            TSNode cur = ts_tree_cursor_current_node(&c);
-            bool descend = ts_node_end_byte(cur) > after && !is_function_node(cur);
+        while (i < to) {
+            TSNode cur = x->index->nodes[i];
+            if (ts_node_end_byte(cur) <= after || is_function_node(cur)) {
+                i = syn_skip(x->index, i, to); /* before the declaration, or nested */
+                continue;
+            }
             if (is(cur, "assignment_expression") && ts_node_start_byte(cur) > after) {
                 const char *left = member_path(x, field(cur, "left"), 0);
                 if (left && !strncmp(left, as.path, pl) && left[pl] == '.') {
                     AssignedProp ap = {left + pl + 1, field(cur, "right")};
                     VEC_PUSH(x->a, &as.props, ap);
                 }
-                descend = false;
-            }
-            if (descend && ts_tree_cursor_goto_first_child(&c))
+                i = syn_skip(x->index, i, to);
                 continue;
-            while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
-                if (!ts_tree_cursor_goto_parent(&c) ||
-                    ts_node_eq(ts_tree_cursor_current_node(&c), block))
-                    break;
-            if (ts_node_eq(ts_tree_cursor_current_node(&c), block))
-                break;
+            }
+            i++;
         }
-        ts_tree_cursor_delete(&c);
     }
     VEC_PUSH(x->a, &x->assigned, as);
     return &x->assigned.v[x->assigned.n - 1];
@@ -1795,11 +1790,14 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
         ret = body;
     } else {
         /* the returns of this function (not of nested ones), in order */
-        TSTreeCursor c = ts_tree_cursor_new(body);
-        bool more = ts_tree_cursor_goto_first_child(&c);
-        while (more) {
-            TSNode cur = ts_tree_cursor_current_node(&c);
-            bool descend = !is_function_node(cur) && !is(cur, "class_declaration");
+        size_t i, to;
+        bool ok = syn_subtree(x->index, body, &i, &to);
+        while (ok && i < to) {
+            TSNode cur = x->index->nodes[i];
+            if (is_function_node(cur) || is(cur, "class_declaration")) {
+                i = syn_skip(x->index, i, to);
+                continue;
+            }
             if (is(cur, "return_statement")) {
                 TSNode e = ts_node_named_child(cur, 0);
                 if (!ts_node_is_null(e) && (ex_is_string_like(e) || is(unwrap(e), "object"))) {
@@ -1808,18 +1806,11 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
                 }
                 if (!ts_node_is_null(e) && is(unwrap(e), "call_expression") && ts_node_is_null(ret))
                     ret = e;
-                descend = false;
-            }
-            if (descend && ts_tree_cursor_goto_first_child(&c))
+                i = syn_skip(x->index, i, to);
                 continue;
-            while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
-                if (!ts_tree_cursor_goto_parent(&c) ||
-                    ts_node_eq(ts_tree_cursor_current_node(&c), body))
-                    break;
-            if (ts_node_eq(ts_tree_cursor_current_node(&c), body))
-                break;
+            }
+            i++;
         }
-        ts_tree_cursor_delete(&c);
     }
     if (ts_node_is_null(ret))
         return;

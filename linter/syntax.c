@@ -203,3 +203,43 @@ TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name)
     }
     return ts_node_child_by_field_id(n, id);
 }
+
+bool syn_subtree(const SyntaxIndex *ix, TSNode root, size_t *from, size_t *to)
+{
+    uint32_t start = ts_node_start_byte(root), end = ts_node_end_byte(root);
+    /* the first node starting at or after root's start, then root itself
+     * among those starting at the same byte (ancestors come first) */
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts_node_start_byte(ix->nodes[mid]) < start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo < ix->n && ts_node_start_byte(ix->nodes[lo]) == start &&
+           !ts_node_eq(ix->nodes[lo], root))
+        lo++;
+    if (lo >= ix->n || !ts_node_eq(ix->nodes[lo], root))
+        return false;
+    size_t i = lo + 1;
+    while (i < ix->n && ts_node_start_byte(ix->nodes[i]) < end)
+        i++;
+    /* zero-width nodes at the very end still belong to root */
+    while (i < ix->n && ts_node_start_byte(ix->nodes[i]) == end &&
+           ts_node_end_byte(ix->nodes[i]) == end && ts_node_start_byte(root) != end &&
+           ts_node_eq(syn_parent(ix, ix->nodes[i]), root))
+        i++;
+    *from = lo + 1;
+    *to = i;
+    return true;
+}
+
+size_t syn_skip(const SyntaxIndex *ix, size_t i, size_t to)
+{
+    uint32_t end = ts_node_end_byte(ix->nodes[i]);
+    size_t j = i + 1;
+    while (j < to && ts_node_start_byte(ix->nodes[j]) < end)
+        j++;
+    return j;
+}

@@ -46,6 +46,14 @@ typedef struct SyntaxIndex {
 } SyntaxIndex;
 
 SyntaxIndex *syn_index(Arena *a, TSNode root, const TSLanguage *lang);
+/* The named nodes strictly inside `root` (a node of the indexed tree), in
+ * preorder, as a range [*from, *to) of ix->nodes: a subtree is contiguous
+ * in preorder. Returns false when `root` is not in the index. */
+bool syn_subtree(const SyntaxIndex *ix, TSNode root, size_t *from, size_t *to);
+/* From node i of a subtree range, the index of the next node outside i's
+ * own subtree: `i = syn_skip(ix, i, to)` steps over a nested function. */
+size_t syn_skip(const SyntaxIndex *ix, size_t i, size_t to);
+
 /* syn_field with the field id cached in the index (`name` a literal). */
 TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name);
 /* The parent of a node of the indexed tree (null for the root). */
