@@ -1541,8 +1541,8 @@ static void call_site(Ex *x, TSNode n)
         return;
     bool text = false;
     uint32_t cnt = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < cnt && !text; i++)
-        text = ex_is_string_like(ts_node_named_child(args, i));
+    for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
+        text = ex_is_string_like(ex_follow(x, ts_node_named_child(args, i), NULL, NULL));
     if (!text)
         return;
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
