@@ -797,43 +797,21 @@ void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite sit
 
 const char *ex_prop_name(Ex *x, TSNode prop)
 {
-    TSNode key;
-    if (is(prop, "shorthand_property_identifier"))
-        return ex_ntext(x, prop);
-    if (!is(prop, "pair"))
-        return NULL;
-    key = field(prop, "key");
-    const char *s;
-    if (is(key, "property_identifier") || is(key, "number"))
-        return ex_ntext(x, key);
-    if (is(key, "string") && ex_string_value(x, key, &s))
-        return s;
-    if (is(key, "computed_property_name")) {
-        TSNode inner = unwrap(ts_node_named_child(key, 0));
-        if (ex_string_value(x, inner, &s))
-            return s;
-        if (is(inner, "identifier") || is(inner, "member_expression")) {
-            /* a string constant of this file ... */
-            const char *name = ex_ntext(x, inner);
-            for (size_t i = 0; i < x->ir->consts.n; i++) {
-                const ConstDef *c = &x->ir->consts.v[i];
-                if (!strcmp(c->name, name) && c->value.n == 1 &&
-                    c->value.v[0].kind == SEG_TEXT)
-                    return c->value.v[0].text;
-            }
-            /* ... or one resolution finds: "[Keys.PK]" */
-            return arena_printf(x->a, "[%s]", name);
-        }
+    TSNode computed;
+    const char *name = syn_prop_name(&x->source, prop, &computed);
+    if (name || ts_node_is_null(computed))
+        return name;
+    /* a string constant of this file ... */
+    const char *cname = ex_ntext(x, computed);
+    for (size_t i = 0; i < x->ir->consts.n; i++) {
+        const ConstDef *c = &x->ir->consts.v[i];
+        if (!strcmp(c->name, cname) && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
+            return c->value.v[0].text;
     }
-    return NULL;
+    /* ... or one resolution finds: "[Keys.PK]" */
+    return arena_printf(x->a, "[%s]", cname);
 }
 
-TSNode ex_prop_value(Ex *x, TSNode prop)
-{
-    if (is(prop, "shorthand_property_identifier"))
-        return prop;
-    return field(prop, "value");
-}
 
 /* "params.ExpressionAttributeValues" for `obj.x['y']`-style member paths
  * (string subscripts read as members); NULL for anything else. */
@@ -975,7 +953,7 @@ static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
         }
         const char *pn = ex_prop_name(x, p);
         if (pn && !strcmp(pn, name))
-            hit = ex_prop_value(x, p);
+            hit = syn_prop_value(p);
     }
     return hit;
 }
@@ -1049,7 +1027,7 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
         bool deferred = role < 0 && name && name[0] == '[';
         if (role < 0 && !deferred)
             continue;
-        TSNode v = ex_prop_value(x, p);
+        TSNode v = syn_prop_value(p);
         if (ts_node_is_null(v) || !ex_value_can_be_key(v))
             continue;
         TSNode av = ex_attribute_value(x, v);
@@ -1765,7 +1743,7 @@ static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
         TSNode p = ts_node_named_child(obj, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = unwrap(ex_prop_value(x, p));
+        TSNode v = unwrap(syn_prop_value(p));
         if (role < 0 || ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         HelperField f = {.attr = name, .role = (KeyRole)role};
@@ -2212,7 +2190,7 @@ static void visit_objects(Ex *x, TSNode n)
         int role = key_role_for_name(x->cfg, pn);
         if (role < 0 && !(pn && pn[0] == '['))
             continue;
-        TSNode v = unwrap(ex_prop_value(x, p));
+        TSNode v = unwrap(syn_prop_value(p));
         if (ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
             continue;
         keys++;

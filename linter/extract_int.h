@@ -53,7 +53,6 @@ TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span);
 /* Object literal properties (spreads and later `v.p = x` included). */
 TSNode ex_find_prop(Ex *x, TSNode obj, const char *name);
 const char *ex_prop_name(Ex *x, TSNode prop);
-TSNode ex_prop_value(Ex *x, TSNode prop);
 bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names);
 bool ex_value_can_be_key(TSNode v);
 bool ex_is_string_like(TSNode n);

@@ -118,7 +118,7 @@ static void condition_object(Ex *x, TSNode obj, int op, bool on_index)
             role = ROLE_INDEX_PK;
         if (on_index && role == ROLE_SK)
             role = ROLE_INDEX_SK;
-        condition_value(x, ex_prop_value(x, p), (KeyRole)role, name, op);
+        condition_value(x, syn_prop_value(p), (KeyRole)role, name, op);
     }
 }
 
@@ -147,7 +147,7 @@ static bool turbine_entity(Ex *x, TSNode call)
         TSNode p = ts_node_named_child(keys, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = syn_unwrap(ex_prop_value(x, p));
+        TSNode v = syn_unwrap(syn_prop_value(p));
         if (role < 0 || ts_node_is_null(v))
             continue;
         if (syn_is(v, "arrow_function") || syn_is(v, "function_expression")) {
@@ -260,7 +260,7 @@ static bool ddblib_key_call(Ex *x, TSNode call, SegList *out, int depth)
         uint32_t cnt = ts_node_named_child_count(a0), k = 0;
         for (uint32_t i = 0; i < cnt; i++) {
             TSNode p = ts_node_named_child(a0, i);
-            TSNode v = ex_prop_value(x, p);
+            TSNode v = syn_prop_value(p);
             if (ts_node_is_null(v))
                 continue;
             if (k++)
@@ -343,7 +343,7 @@ static bool toolbox_entity(Ex *x, TSNode newexpr)
     uint32_t cnt = ts_node_named_child_count(attrs);
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode p = ts_node_named_child(attrs, i);
-        TSNode spec = syn_unwrap(ex_prop_value(x, p));
+        TSNode spec = syn_unwrap(syn_prop_value(p));
         const char *name = ex_prop_name(x, p);
         if (!syn_is(spec, "object") || !name)
             continue;

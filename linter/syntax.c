@@ -243,3 +243,33 @@ size_t syn_skip(const SyntaxIndex *ix, size_t i, size_t to)
         j++;
     return j;
 }
+
+const char *syn_prop_name(const Source *src, TSNode prop, TSNode *computed)
+{
+    *computed = (TSNode){0};
+    if (syn_is(prop, "shorthand_property_identifier"))
+        return syn_text(src, prop);
+    if (!syn_is(prop, "pair"))
+        return NULL;
+    TSNode key = syn_field(prop, "key");
+    const char *s;
+    if (syn_is(key, "property_identifier") || syn_is(key, "number"))
+        return syn_text(src, key);
+    if (syn_is(key, "string") && syn_string_value(src, key, &s))
+        return s;
+    if (syn_is(key, "computed_property_name")) {
+        TSNode inner = syn_unwrap(ts_node_named_child(key, 0));
+        if (syn_string_value(src, inner, &s))
+            return s;
+        if (syn_is(inner, "identifier") || syn_is(inner, "member_expression"))
+            *computed = inner;
+    }
+    return NULL;
+}
+
+TSNode syn_prop_value(TSNode prop)
+{
+    if (syn_is(prop, "shorthand_property_identifier"))
+        return prop;
+    return syn_field(prop, "value");
+}

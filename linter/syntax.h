@@ -27,6 +27,14 @@ bool syn_is_function(TSNode n);
 /* The value of a string literal, or of a template literal without
  * substitutions, escapes decoded (arena copy). */
 bool syn_string_value(const Source *src, TSNode n, const char **out);
+/* The name of an object literal property (a pair or a shorthand): an
+ * identifier, string or number key, or a computed key that is a string
+ * literal. A computed key naming a constant (`[Keys.PK]`, `[PK_NAME]`) is
+ * the caller's to settle: NULL is returned and *computed set to that
+ * expression (it is null otherwise). */
+const char *syn_prop_name(const Source *src, TSNode prop, TSNode *computed);
+/* A property's value (the shorthand itself for `{ pk }`). */
+TSNode syn_prop_value(TSNode prop);
 /* Decode the escape sequence at e[0..n) (e[0] is the backslash) into out. */
 void syn_append_escape(char *out, size_t *o, const char *e, size_t n);
 

@@ -176,31 +176,11 @@ static const char *const_text(T *t, const char *name)
 
 static const char *prop_name(T *t, TSNode prop)
 {
-    if (is(prop, "shorthand_property_identifier"))
-        return ntext(t, prop);
-    if (!is(prop, "pair"))
-        return NULL;
-    TSNode key = field(prop, "key");
-    const char *s;
-    if (is(key, "property_identifier") || is(key, "number"))
-        return ntext(t, key);
-    if (is(key, "string") && string_value(t, key, &s))
-        return s;
-    if (is(key, "computed_property_name")) {
-        TSNode inner = unwrap(ts_node_named_child(key, 0));
-        if (string_value(t, inner, &s))
-            return s;
-        if (is(inner, "identifier") || is(inner, "member_expression"))
-            return const_text(t, ntext(t, inner));
-    }
-    return NULL;
-}
-
-static TSNode prop_value(T *t, TSNode prop)
-{
-    if (is(prop, "shorthand_property_identifier"))
-        return prop;
-    return field(prop, "value");
+    TSNode computed;
+    const char *name = syn_prop_name(t->src, prop, &computed);
+    if (name || ts_node_is_null(computed))
+        return name;
+    return const_text(t, ntext(t, computed));
 }
 
 static TSNode find_prop(T *t, TSNode obj, const char *name)
@@ -213,7 +193,7 @@ static TSNode find_prop(T *t, TSNode obj, const char *name)
         TSNode p = ts_node_named_child(obj, i);
         const char *pn = prop_name(t, p);
         if (pn && !strcmp(pn, name))
-            return prop_value(t, p);
+            return syn_prop_value(p);
     }
     return none;
 }
@@ -410,7 +390,7 @@ static void record_params(T *t, uint32_t at, TSNode obj)
         for (uint32_t i = 0; i < cnt; i++) {
             TSNode p = ts_node_named_child(names, i);
             const char *k = prop_name(t, p), *v = NULL;
-            TSNode pv = prop_value(t, p);
+            TSNode pv = syn_prop_value(p);
             if (!k || ts_node_is_null(pv))
                 continue;
             if (!string_value(t, pv, &v)) {
@@ -620,7 +600,7 @@ static DocNode *to_doc(T *t, TSNode n)
             k->text = pn;
             k->span = syn_span(is(c, "pair") ? field(c, "key") : c);
             p.d->keys[p.d->n] = k;
-            p.d->vals[p.d->n++] = doc_make(t, prop_value(t, c), p.depth + 1, &todo);
+            p.d->vals[p.d->n++] = doc_make(t, syn_prop_value(c), p.depth + 1, &todo);
         }
     }
     return root;
