@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "case_dirs.h"
 #include "ddbexpr.h"
 #include "dumpir.h"
 #include "extract.h"
@@ -182,38 +183,12 @@ static void key_role_names(void **state)
     config_free(c);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(void)
 {
-    const char *root = getenv("KEYLINT_SOURCE_ROOT");
-    if (root && chdir(root) != 0) {
-        perror(root);
+    size_t n;
+    char **names = case_dirs("tests/extract", &n);
+    if (!names)
         return 1;
-    }
-    DIR *d = opendir("tests/extract");
-    if (!d) {
-        perror("tests/extract");
-        return 1;
-    }
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        names = realloc(names, (n + 1) * sizeof *names);
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (n == 0) {
-        fputs("no cases under tests/extract/\n", stderr);
-        return 1;
-    }
-    qsort(names, n, sizeof *names, cmp_str);
     struct CMUnitTest *tests = calloc(n + 3, sizeof *tests);
     tests[0] = (struct CMUnitTest)cmocka_unit_test(key_conditions);
     tests[1] = (struct CMUnitTest)cmocka_unit_test(update_targets);
@@ -224,9 +199,7 @@ int main(void)
         tests[i + 3].initial_state = names[i];
     }
     int rc = _cmocka_run_group_tests("extract", tests, n + 3, NULL, NULL);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    case_dirs_free(names, n);
     free(tests);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "case_dirs.h"
 #include "project.h"
 #include "rule.h"
 
@@ -201,59 +202,20 @@ static void lint_fixture(void **state)
     assert_int_equal(bad, 0);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(void)
 {
-    const char *root = getenv("KEYLINT_SOURCE_ROOT");
-    if (root && chdir(root) != 0) {
-        perror(root);
+    size_t n;
+    char **names = case_dirs("fixtures", &n);
+    if (!names)
         return 1;
-    }
-    DIR *d = opendir("fixtures");
-    if (!d) {
-        perror("fixtures");
-        return 1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "fixtures/%s", e->d_name);
-        DIR *sub = opendir(path);
-        if (!sub)
-            continue;
-        closedir(sub);
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            names = realloc(names, cap * sizeof *names);
-            if (!names)
-                return 1;
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (n == 0) {
-        fputs("no fixture directories under fixtures/\n", stderr);
-        return 1;
-    }
-    qsort(names, n, sizeof *names, cmp_str);
-    struct CMUnitTest *tests = calloc(n ? n : 1, sizeof *tests);
+    struct CMUnitTest *tests = calloc(n, sizeof *tests);
     for (size_t i = 0; i < n; i++) {
         tests[i].name = names[i];
         tests[i].test_func = lint_fixture;
         tests[i].initial_state = names[i];
     }
     int rc = _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    case_dirs_free(names, n);
     free(tests);
     return rc;
 }
