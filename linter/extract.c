@@ -30,7 +30,6 @@ enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
     MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
     UNKNOWN_TEXT_MAX = 60,
-    MAX_COMMENTS = 65000, /* see extract_file */
 };
 
 #define MBC_CORE "@mbc-cqrs-serverless/core"
@@ -2247,21 +2246,6 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     ir->arena = a;
     ir->path = arena_strdup(a, path);
 
-    /* tree-sitter 0.20 corrupts its heap (and aborts when the tree is
-     * freed) past 65,535 comments in one file; count an upper bound (every
-     * line and block comment opener, in strings too) before parsing. */
-    size_t comments = 0;
-    for (size_t i = 0; i + 1 < len; i++)
-        if (text[i] == '/' && (text[i + 1] == '/' || text[i + 1] == '*'))
-            comments++;
-    if (comments > MAX_COMMENTS) {
-        ir->parse_failed = true;
-        problems_add(problems, path, 0, 0,
-                     "more than %d comments, more than the TypeScript parser "
-                     "(tree-sitter 0.20) can hold in one file; skipped",
-                     MAX_COMMENTS);
-        return ir;
-    }
     TSParser *parser = ts_parser_new();
     const TSLanguage *lang = is_tsx_path(path) ? tree_sitter_tsx() : tree_sitter_typescript();
     ts_parser_set_language(parser, lang);

@@ -384,19 +384,6 @@ static char *nearest_config(const Doc *d)
     return found ? found : xstrdup("");
 }
 
-/* The tree-sitter runtime (0.20.7) aborts freeing a tree whose root has
- * more than 65535 children (a file of 70,000 one-line statements or
- * comments): a buffer that could have them is not parsed, so that a
- * pasted log cannot take the server down. */
-static bool too_many_lines(const char *t, size_t n)
-{
-    size_t lines = 0;
-    for (const char *p = t, *e = t + n; p < e && (p = memchr(p, '\n', (size_t)(e - p))); p++)
-        if (++lines > 65000)
-            return true;
-    return false;
-}
-
 /* Give the project the document's text, or take it back (the file falls
  * back to its disk contents) when the document is not linted. */
 static void doc_sync(Server *s, Doc *d)
@@ -412,8 +399,6 @@ static void doc_sync(Server *s, Doc *d)
             d->skip = "file is larger than 8 MiB; not linted";
         else if (memchr(d->text, '\0', d->len))
             d->skip = "binary file; not linted";
-        else if (too_many_lines(d->text, d->len))
-            d->skip = "file has more than 65,000 lines; not linted";
         else
             d->lint = true;
     }
