@@ -759,7 +759,7 @@ size_t access_conditions(Arena *a, const FileIR *f, size_t opi, OpCond **out, bo
         const KeyExpr *k = &f->keys.v[i];
         if (k->site != SITE_CONDITION || k->op != (int)opi || !k->attr)
             continue;
-        if (k->attr[0] == '[' || k->attr[0] == '#') {
+        if (attr_is_deferred(k->attr) || k->attr[0] == '#') {
             *complete = false;
             continue;
         }

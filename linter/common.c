@@ -90,19 +90,48 @@ void problems_free(Problems *p)
     memset(p, 0, sizeof *p);
 }
 
-void problems_add(Problems *p, const char *path, uint32_t line, uint32_t col,
-                  const char *fmt, ...)
+static void problems_vadd(Problems *p, ProblemKind kind, const char *path, uint32_t line,
+                          uint32_t col, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     Problem pr = {
+        .kind = kind,
         .path = arena_strdup(p->arena, path ? path : ""),
         .line = line,
         .col = col,
         .message = arena_vprintf(p->arena, fmt, ap),
     };
-    va_end(ap);
     VEC_PUSH(p->arena, &p->items, pr);
+}
+
+void problems_add(Problems *p, const char *path, uint32_t line, uint32_t col,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    problems_vadd(p, PROBLEM_INPUT, path, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void problems_add_kind(Problems *p, ProblemKind kind, const char *path, uint32_t line,
+                       uint32_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    problems_vadd(p, kind, path, line, col, fmt, ap);
+    va_end(ap);
+}
+
+bool problems_have(const Problems *p, ProblemKind kind)
+{
+    for (size_t i = 0; i < p->items.n; i++)
+        if (p->items.v[i].kind == kind)
+            return true;
+    return false;
+}
+
+const char *problem_level(const Problem *p)
+{
+    return p->kind == PROBLEM_NOTE ? "note" : "error";
 }
 
 static int problem_cmp(const void *a, const void *b)

@@ -41,10 +41,26 @@ bool strlist_has(const StrList *l, const char *s);
 /* Case-insensitive membership. */
 bool strlist_has_ci(const StrList *l, const char *s);
 
-/* Input problems (unreadable file, bad config, parse failure): reported on
- * stderr as `path:line:col: error: message`, and they make the exit code 2.
- * line/col are 1-based; 0 means "no position". The list owns its strings. */
+/* Problems with keylint's inputs, reported apart from findings (on stderr
+ * as `path:line:col: error: message`, and in every report format).
+ * line/col are 1-based; 0 means "no position". The list owns its strings.
+ *
+ *   PROBLEM_INPUT   an input could not be read at all (unreadable, binary,
+ *                   not UTF-8, too large, a schema that does not parse):
+ *                   exit code 2, 0 with --exit-zero;
+ *   PROBLEM_CONFIG  the configuration or the command line is wrong (a bad
+ *                   .keylint.yml, a path given that does not exist), so the
+ *                   run cannot mean what was asked: always exit 2;
+ *   PROBLEM_NOTE    read, but not all of it (a region with a syntax
+ *                   error): shown as a note, never changes the exit code. */
+typedef enum ProblemKind {
+    PROBLEM_INPUT,
+    PROBLEM_CONFIG,
+    PROBLEM_NOTE,
+} ProblemKind;
+
 typedef struct Problem {
+    ProblemKind kind;
     const char *path;
     uint32_t line, col;
     const char *message;
@@ -57,8 +73,16 @@ typedef struct Problems {
 
 void problems_init(Problems *p);
 void problems_free(Problems *p);
+/* A PROBLEM_INPUT. */
 void problems_add(Problems *p, const char *path, uint32_t line, uint32_t col,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void problems_add_kind(Problems *p, ProblemKind kind, const char *path, uint32_t line,
+                       uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Does the list hold a problem of this kind? */
+bool problems_have(const Problems *p, ProblemKind kind);
+/* "error" for input and configuration problems, "note" for notes. */
+const char *problem_level(const Problem *p);
 /* Sort by path, line, column, message (stable output). */
 void problems_sort(Problems *p);
 

@@ -520,7 +520,7 @@ static void problem_at(Loader *L, yaml_mark_t m, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = arena_vprintf(L->c->arena, fmt, ap);
     va_end(ap);
-    problems_add(L->problems, L->path, (uint32_t)m.line + 1,
+    problems_add_kind(L->problems, PROBLEM_CONFIG, L->path, (uint32_t)m.line + 1,
                  (uint32_t)m.column + 1, "%s", msg);
     L->errors++;
 }
@@ -1211,13 +1211,13 @@ static void yaml_failure(Loader *L, const yaml_parser_t *p, const char *buf,
             }
         }
         if (p->problem_value >= 0)
-            problems_add(L->problems, L->path, line, col,
+            problems_add_kind(L->problems, PROBLEM_CONFIG, L->path, line, col,
                          "cannot read %s as YAML text: %s (byte 0x%02X at "
                          "offset %zu)",
                          L->name, p->problem ? p->problem : "invalid input",
                          (unsigned)p->problem_value, p->problem_offset);
         else
-            problems_add(L->problems, L->path, line, col,
+            problems_add_kind(L->problems, PROBLEM_CONFIG, L->path, line, col,
                          "cannot read %s as YAML text: %s (at offset %zu)",
                          L->name, p->problem ? p->problem : "invalid input",
                          p->problem_offset);
@@ -1228,24 +1228,24 @@ static void yaml_failure(Loader *L, const yaml_parser_t *p, const char *buf,
     case YAML_COMPOSER_ERROR: {
         const char *problem = p->problem ? p->problem : "invalid YAML";
         if (p->context)
-            problems_add(L->problems, L->path,
+            problems_add_kind(L->problems, PROBLEM_CONFIG, L->path,
                          (uint32_t)p->problem_mark.line + 1,
                          (uint32_t)p->problem_mark.column + 1,
                          "YAML syntax error: %s (%s on line %zu)", problem,
                          p->context, p->context_mark.line + 1);
         else
-            problems_add(L->problems, L->path,
+            problems_add_kind(L->problems, PROBLEM_CONFIG, L->path,
                          (uint32_t)p->problem_mark.line + 1,
                          (uint32_t)p->problem_mark.column + 1,
                          "YAML syntax error: %s", problem);
         break;
     }
     case YAML_MEMORY_ERROR:
-        problems_add(L->problems, L->path, 0, 0,
+        problems_add_kind(L->problems, PROBLEM_CONFIG, L->path, 0, 0,
                      "out of memory while reading %s", L->name);
         break;
     default:
-        problems_add(L->problems, L->path, 0, 0, "cannot parse %s as YAML",
+        problems_add_kind(L->problems, PROBLEM_CONFIG, L->path, 0, 0, "cannot parse %s as YAML",
                      L->name);
         break;
     }
@@ -1307,7 +1307,7 @@ Config *config_load(const char *path, const char *const *known_rules,
     errno = 0;
     char *buf = read_file(path, &len, &err);
     if (!buf) {
-        problems_add(problems, path, 0, 0, "cannot read %s: %s", path,
+        problems_add_kind(problems, PROBLEM_CONFIG, path, 0, 0, "cannot read %s: %s", path,
                      strerror(err));
         return NULL;
     }
@@ -1328,7 +1328,7 @@ Config *config_load(const char *path, const char *const *known_rules,
 
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
-        problems_add(problems, path, 0, 0, "out of memory while reading %s",
+        problems_add_kind(problems, PROBLEM_CONFIG, path, 0, 0, "out of memory while reading %s",
                      name);
         free(buf);
         config_free(c);

@@ -1,4 +1,4 @@
-/* Extraction: tree-sitter syntax tree of one file -> FileIR.
+/* Extraction: the syntax tree of one file (syntax.h) -> FileIR.
  *
  * Three passes over the tree:
  *   1. module level: imports, re-exports, constants, enums, key helpers;
@@ -6,7 +6,8 @@
  *      each with the key objects, key conditions and update targets it holds;
  *   3. remaining object literals that carry key attributes (entity key
  *      definitions, command DTOs, key objects built for later use).
- * The tree walks use a TSTreeCursor; expression-to-segment conversion
+ * The walks run over the syntax index (a preorder array of the named
+ * nodes, syntax.h), not by recursion; expression-to-segment conversion
  * recurses, but never deeper than MAX_DEPTH (deeper input becomes an
  * UNKNOWN segment), so no input can exhaust the stack. */
 #include "extract.h"
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <tree_sitter/api.h>
 
 #include "ddbexpr.h"
 #include "extract_int.h"
@@ -23,8 +23,6 @@
 #include "tables.h"
 #include "walk.h"
 
-const TSLanguage *tree_sitter_typescript(void);
-const TSLanguage *tree_sitter_tsx(void);
 
 enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
@@ -36,29 +34,20 @@ enum {
 
 
 
-/* ---- parents ------------------------------------------------------------- */
+/* ---- node helpers (syntax.h, bound to this file's tree) ---------------- */
 
-TSNode ex_parent(Ex *x, TSNode n)
-{
-    return syn_parent(x->index, n);
-}
-
-/* ---- node helpers (syntax.h, bound to this file's source) -------------- */
-
-static bool is(TSNode n, const char *type) { return syn_is(n, type); }
-TSNode ex_field(Ex *x, TSNode n, const char *name)
-{
-    return syn_field_at(x->index, n, name);
-}
+SynNode ex_parent(Ex *x, SynNode n) { return syn_parent(x->syn, n); }
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+SynNode ex_field(Ex *x, SynNode n, const char *name) { return syn_field(x->syn, n, name); }
 #define field(n, name) ex_field(x, (n), (name))
-static Span nspan(TSNode n) { return syn_span(n); }
-static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
-static bool is_function_node(TSNode n) { return syn_is_function(n); }
-const char *ex_ntext(Ex *x, TSNode n) { return syn_text(&x->source, n); }
-bool ex_text_eq(Ex *x, TSNode n, const char *s) { return syn_text_eq(&x->source, n, s); }
-bool ex_string_value(Ex *x, TSNode n, const char **out)
+#define unwrap(n) syn_unwrap(x->syn, (n))
+static Span nspan(SynNode n) { return syn_span(n); }
+static bool is_function_node(SynNode n) { return syn_is_function(n); }
+const char *ex_ntext(Ex *x, SynNode n) { return syn_text(x->syn, n); }
+bool ex_text_eq(Ex *x, SynNode n, const char *s) { return syn_text_eq(x->syn, n, s); }
+bool ex_string_value(Ex *x, SynNode n, const char **out)
 {
-    return syn_string_value(&x->source, n, out);
+    return syn_string_value(x->syn, n, out);
 }
 
 /* ---- key attribute names ----------------------------------------------- */
@@ -169,13 +158,13 @@ static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
     s->name = name;
 }
 
-void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth);
+void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 
 /* How a value was built, from its outermost node. */
-static KeyBuild build_of(Ex *x, TSNode n)
+static KeyBuild build_of(Ex *x, SynNode n)
 {
     n = unwrap(n);
-    const char *t = ts_node_type(n);
+    const char *t = syn_type(n);
     if (!strcmp(t, "template_string"))
         return BUILD_TEMPLATE;
     if (!strcmp(t, "binary_expression"))
@@ -187,7 +176,7 @@ static KeyBuild build_of(Ex *x, TSNode n)
     if (!strcmp(t, "identifier") || !strcmp(t, "member_expression"))
         return BUILD_REF;
     if (!strcmp(t, "call_expression")) {
-        TSNode f = field(n, "function");
+        SynNode f = field(n, "function");
         if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "join"))
             return BUILD_JOIN;
         return BUILD_CALL;
@@ -199,11 +188,11 @@ static KeyBuild build_of(Ex *x, TSNode n)
  * blocks that enclose it, or a parameter of an enclosing function. */
 typedef struct Binding {
     bool found, param;
-    TSNode value; /* null for parameters and declarations without value */
-    TSNode decl;
+    SynNode value; /* null for parameters and declarations without value */
+    SynNode decl;
 } Binding;
 
-static bool pattern_binds(Ex *x, TSNode pat, const char *name)
+static bool pattern_binds(Ex *x, SynNode pat, const char *name)
 {
     pat = unwrap(pat);
     if (is(pat, "identifier"))
@@ -211,18 +200,18 @@ static bool pattern_binds(Ex *x, TSNode pat, const char *name)
     return false;
 }
 
-static bool params_bind(Ex *x, TSNode fn, const char *name)
+static bool params_bind(Ex *x, SynNode fn, const char *name)
 {
-    TSNode ps = field(fn, "parameters");
-    if (ts_node_is_null(ps)) {
-        TSNode p = field(fn, "parameter");
-        return !ts_node_is_null(p) && pattern_binds(x, p, name);
+    SynNode ps = field(fn, "parameters");
+    if (syn_null(ps)) {
+        SynNode p = field(fn, "parameter");
+        return !syn_null(p) && pattern_binds(x, p, name);
     }
-    uint32_t cnt = ts_node_named_child_count(ps);
+    uint32_t cnt = syn_count(x->syn, ps);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(ps, i);
-        TSNode pat = field(p, "pattern");
-        if (ts_node_is_null(pat))
+        SynNode p = syn_child(x->syn, ps, i);
+        SynNode pat = field(p, "pattern");
+        if (syn_null(pat))
             pat = p;
         if (is(pat, "assignment_pattern"))
             pat = field(pat, "left");
@@ -233,15 +222,15 @@ static bool params_bind(Ex *x, TSNode fn, const char *name)
 }
 
 /* Look at statement `st` for a declaration or assignment of `name`. */
-static bool statement_binds(Ex *x, TSNode st, const char *name, Binding *b)
+static bool statement_binds(Ex *x, SynNode st, const char *name, Binding *b)
 {
     if (is(st, "export_statement"))
         st = field(st, "declaration");
     if (is(st, "lexical_declaration") || is(st, "variable_declaration")) {
         bool hit = false;
-        uint32_t cnt = ts_node_named_child_count(st);
+        uint32_t cnt = syn_count(x->syn, st);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode d = ts_node_named_child(st, i);
+            SynNode d = syn_child(x->syn, st, i);
             if (is(d, "variable_declarator") && pattern_binds(x, field(d, "name"), name)) {
                 b->found = true;
                 b->param = false;
@@ -253,7 +242,7 @@ static bool statement_binds(Ex *x, TSNode st, const char *name, Binding *b)
         return hit;
     }
     if (is(st, "expression_statement")) {
-        TSNode e = ts_node_named_child(st, 0);
+        SynNode e = syn_child(x->syn, st, 0);
         if (is(e, "assignment_expression") && pattern_binds(x, field(e, "left"), name)) {
             b->found = true;
             b->param = false;
@@ -265,21 +254,21 @@ static bool statement_binds(Ex *x, TSNode st, const char *name, Binding *b)
     return false;
 }
 
-static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_module)
+static Binding find_binding(Ex *x, SynNode use, const char *name, bool include_module)
 {
     Binding b = {0};
-    uint32_t at = ts_node_start_byte(use);
-    TSNode p = ex_parent(x, use);
-    for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
-        const char *t = ts_node_type(p);
+    uint32_t at = syn_start(use);
+    SynNode p = ex_parent(x, use);
+    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
+        const char *t = syn_type(p);
         bool block = !strcmp(t, "statement_block") || !strcmp(t, "switch_case") ||
                      !strcmp(t, "switch_default");
         bool module = !strcmp(t, "program");
         if (block || (module && include_module)) {
-            uint32_t cnt = ts_node_named_child_count(p);
+            uint32_t cnt = syn_count(x->syn, p);
             for (uint32_t i = 0; i < cnt; i++) {
-                TSNode st = ts_node_named_child(p, i);
-                if (ts_node_start_byte(st) >= at)
+                SynNode st = syn_child(x->syn, p, i);
+                if (syn_start(st) >= at)
                     break;
                 statement_binds(x, st, name, &b);
             }
@@ -298,10 +287,10 @@ static Binding find_binding(Ex *x, TSNode use, const char *name, bool include_mo
     return b;
 }
 
-bool ex_is_string_like(TSNode n)
+bool ex_is_string_like(Ex *x, SynNode n)
 {
     n = unwrap(n);
-    const char *t = ts_node_type(n);
+    const char *t = syn_type(n);
     return !strcmp(t, "string") || !strcmp(t, "template_string") ||
            !strcmp(t, "binary_expression") || !strcmp(t, "array");
 }
@@ -342,7 +331,7 @@ static bool is_passthrough_method(const char *m)
            !strcmp(m, "toLocaleUpperCase") || !strcmp(m, "toLocaleLowerCase");
 }
 
-static void unknown_seg(Ex *x, TSNode n, SegList *out)
+static void unknown_seg(Ex *x, SynNode n, SegList *out)
 {
     const char *t = ex_ntext(x, n);
     if (strlen(t) > UNKNOWN_TEXT_MAX)
@@ -351,7 +340,7 @@ static void unknown_seg(Ex *x, TSNode n, SegList *out)
 }
 
 /* The framework's key generators, expanded into what they build. */
-static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegList *out,
+static bool framework_call(Ex *x, const char *fw, SynNode call, SynNode args, SegList *out,
                            int depth)
 {
     Span sp = nspan(call);
@@ -366,8 +355,8 @@ static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegL
     s = ex_push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_SEPARATOR | SEGF_FRAMEWORK,
                  x->cfg->separator, sp);
     s->name = fw;
-    TSNode a0 = ts_node_named_child(args, 0);
-    if (ts_node_is_null(a0)) {
+    SynNode a0 = syn_child(x->syn, args, 0);
+    if (syn_null(a0)) {
         if (strcmp(fw, "ttlSk")) {
             s = ex_push_seg(x, out, SEG_TEXT,
                          SEGF_CONST | SEGF_TENANT | SEGF_COMMON_TENANT | SEGF_FRAMEWORK,
@@ -385,46 +374,46 @@ static bool framework_call(Ex *x, const char *fw, TSNode call, TSNode args, SegL
     return true;
 }
 
-static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
+static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
 {
     if (ex_lib_key_call(x, n, out, depth))
         return;
-    TSNode fn = unwrap(field(n, "function"));
-    TSNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    SynNode args = field(n, "arguments");
     /* [a, b].join(sep) */
     if (is(fn, "member_expression")) {
-        TSNode obj = unwrap(field(fn, "object"));
-        TSNode prop = field(fn, "property");
+        SynNode obj = unwrap(field(fn, "object"));
+        SynNode prop = field(fn, "property");
         if (ex_text_eq(x, prop, "join") && is(obj, "array")) {
             const char *sep = ",";
-            TSNode a0 = ts_node_named_child(args, 0);
+            SynNode a0 = syn_child(x->syn, args, 0);
             SegList sepsegs = {0};
             bool literal_sep = true;
-            if (!ts_node_is_null(a0)) {
+            if (!syn_null(a0)) {
                 if (!ex_string_value(x, a0, &sep)) {
                     literal_sep = false;
                     ex_expr_segs(x, a0, &sepsegs, depth + 1);
                 }
             }
-            uint32_t cnt = ts_node_named_child_count(obj);
+            uint32_t cnt = syn_count(x->syn, obj);
             for (uint32_t i = 0; i < cnt; i++) {
                 if (i > 0) {
                     if (literal_sep) {
                         if (*sep) {
                             Seg *s = ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep,
-                                              ts_node_is_null(a0) ? nspan(prop) : nspan(a0));
+                                              syn_null(a0) ? nspan(prop) : nspan(a0));
                             (void)s;
                         }
                     } else {
                         seglist_append(x->a, out, &sepsegs);
                     }
                 }
-                ex_expr_segs(x, ts_node_named_child(obj, i), out, depth + 1);
+                ex_expr_segs(x, syn_child(x->syn, obj, i), out, depth + 1);
             }
             return;
         }
         const char *method = ex_ntext(x, prop);
-        if (is_passthrough_method(method) && ts_node_named_child_count(args) == 0 &&
+        if (is_passthrough_method(method) && syn_count(x->syn, args) == 0 &&
             !is(obj, "call_expression")) {
             size_t from = out->n;
             ex_expr_segs(x, obj, out, depth + 1);
@@ -450,19 +439,19 @@ static void call_segs(Ex *x, TSNode n, SegList *out, int depth)
         } else if (ex_find_import(x, callee)) {
             flags |= SEGF_IMPORTED;
         }
-        if (!strcmp(callee, "String") && ts_node_named_child_count(args) == 1) {
-            ex_expr_segs(x, ts_node_named_child(args, 0), out, depth + 1);
+        if (!strcmp(callee, "String") && syn_count(x->syn, args) == 1) {
+            ex_expr_segs(x, syn_child(x->syn, args, 0), out, depth + 1);
             return;
         }
     }
     if (is_date_call(callee))
         flags |= SEGF_DATE;
     Seg *s = ex_push_seg(x, out, SEG_CALL, flags, callee, nspan(n));
-    uint32_t cnt = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    uint32_t cnt = syn_null(args) ? 0 : syn_count(x->syn, args);
     if (cnt) {
         SegList *av = arena_alloc(x->a, cnt * sizeof *av);
         for (uint32_t i = 0; i < cnt; i++)
-            ex_expr_segs(x, ts_node_named_child(args, i), &av[i], depth + 1);
+            ex_expr_segs(x, syn_child(x->syn, args, i), &av[i], depth + 1);
         /* `s` may have moved while arguments were read into other lists,
          * but `out` itself did not grow. */
         s = &out->v[out->n - 1];
@@ -486,7 +475,7 @@ static bool key_named(const char *name)
 
 /* A REF for an identifier or member path, following local bindings of
  * string-like values and calls. */
-static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
+static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
 {
     const char *name = ex_ntext(x, n);
     if (is(n, "identifier") || is(n, "shorthand_property_identifier")) {
@@ -514,9 +503,9 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
             ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
             return;
         }
-        if (b.found && !ts_node_is_null(b.value) && depth < MAX_DEPTH) {
-            TSNode v = unwrap(b.value);
-            if (ex_is_string_like(v)) {
+        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH) {
+            SynNode v = unwrap(b.value);
+            if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);
                 bool all_text = inner.n > 0;
@@ -527,7 +516,7 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
                     carried |= inner.v[i].flags & (SEGF_VERSIONED | SEGF_DATE | SEGF_TENANT);
                 }
                 bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
-                                   ex_text_eq(x, ts_node_child(ex_parent(x, b.decl), 0), "const");
+                                   ex_text_eq(x, syn_token(x->syn, ex_parent(x, b.decl), 0), "const");
                 if (all_text || key_named(name)) {
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
@@ -569,7 +558,7 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
     }
     *w = '\0';
     uint32_t flags = 0;
-    TSNode root = n;
+    SynNode root = n;
     for (int i = 0; i < MAX_DEPTH && is(root, "member_expression"); i++)
         root = field(root, "object");
     if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root)))
@@ -577,16 +566,16 @@ static void ref_segs(Ex *x, TSNode n, SegList *out, int depth)
     ex_push_seg(x, out, SEG_REF, flags, path, nspan(n));
 }
 
-void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth)
+void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
 {
     n = unwrap(n);
-    if (ts_node_is_null(n))
+    if (syn_null(n))
         return;
     if (depth > MAX_DEPTH) {
         unknown_seg(x, n, out);
         return;
     }
-    const char *t = ts_node_type(n);
+    const char *t = syn_type(n);
     if (!strcmp(t, "string")) {
         const char *v;
         if (ex_string_value(x, n, &v) && *v) {
@@ -600,27 +589,27 @@ void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth)
         return;
     }
     if (!strcmp(t, "template_string")) {
-        uint32_t cnt = ts_node_named_child_count(n);
+        uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode c = ts_node_named_child(n, i);
+            SynNode c = syn_child(x->syn, n, i);
             if (is(c, "string_fragment")) {
                 push_text(x, out, ex_ntext(x, c), 0, NULL, nspan(c));
             } else if (is(c, "escape_sequence")) {
                 char buf[16];
                 size_t o = 0;
-                uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+                uint32_t b = syn_start(c), e = syn_end(c);
                 if (e - b < sizeof buf - 1)
                     syn_append_escape(buf, &o, x->src + b, e - b);
                 buf[o] = '\0';
                 push_text(x, out, arena_strdup(x->a, buf), 0, NULL, nspan(c));
             } else if (is(c, "template_substitution")) {
-                ex_expr_segs(x, ts_node_named_child(c, 0), out, depth + 1);
+                ex_expr_segs(x, syn_child(x->syn, c, 0), out, depth + 1);
             }
         }
         return;
     }
     if (!strcmp(t, "binary_expression")) {
-        TSNode op = field(n, "operator");
+        SynNode op = field(n, "operator");
         if (ex_text_eq(x, op, "+")) {
             ex_expr_segs(x, field(n, "left"), out, depth + 1);
             ex_expr_segs(x, field(n, "right"), out, depth + 1);
@@ -655,11 +644,11 @@ void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth)
     }
     if (!strcmp(t, "array")) {
         /* Array keys (Turbine) are joined with the separator. */
-        uint32_t cnt = ts_node_named_child_count(n);
+        uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
             if (i > 0)
                 ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, x->cfg->separator, nspan(n));
-            ex_expr_segs(x, ts_node_named_child(n, i), out, depth + 1);
+            ex_expr_segs(x, syn_child(x->syn, n, i), out, depth + 1);
         }
         return;
     }
@@ -668,7 +657,7 @@ void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth)
 
 /* ---- IR building ------------------------------------------------------- */
 
-int ex_add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
+int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee)
 {
     DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
     op.table_kind = api_table_kind(api);
@@ -676,23 +665,23 @@ int ex_add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee)
     return (int)x->ir->ops.n - 1;
 }
 
-bool ex_consumed(Ex *x, TSNode obj)
+bool ex_consumed(Ex *x, SynNode obj)
 {
-    uint32_t b = ts_node_start_byte(obj);
+    uint32_t b = syn_start(obj);
     for (size_t i = 0; i < x->consumed.n; i++)
         if (x->consumed.v[i] == b)
             return true;
     return false;
 }
 
-void ex_consume(Ex *x, TSNode obj)
+void ex_consume(Ex *x, SynNode obj)
 {
     if (!ex_consumed(x, obj))
-        VEC_PUSH(x->a, &x->consumed, ts_node_start_byte(obj));
+        VEC_PUSH(x->a, &x->consumed, syn_start(obj));
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
-TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span)
+SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
 {
     n = unwrap(n);
     for (int hop = 0; hop < MAX_BINDING_HOPS &&
@@ -700,7 +689,7 @@ TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span)
          hop++) {
         const char *name = ex_ntext(x, n);
         Binding b = find_binding(x, n, name, true);
-        if (!b.found || b.param || ts_node_is_null(b.value))
+        if (!b.found || b.param || syn_null(b.value))
             break;
         if (via && !*via) {
             *via = name;
@@ -712,41 +701,41 @@ TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span)
 }
 
 /* `ids.map((id) => ({ pk: ... }))`: the object each element becomes. */
-static TSNode mapped_object(Ex *x, TSNode n)
+static SynNode mapped_object(Ex *x, SynNode n)
 {
-    TSNode none = {0};
+    SynNode none = {0};
     n = unwrap(n);
     if (!is(n, "call_expression"))
         return none;
-    TSNode fn = unwrap(field(n, "function"));
+    SynNode fn = unwrap(field(n, "function"));
     if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
         return none;
-    TSNode arrow = unwrap(ts_node_named_child(field(n, "arguments"), 0));
+    SynNode arrow = unwrap(syn_child(x->syn, field(n, "arguments"), 0));
     if (!is(arrow, "arrow_function"))
         return none;
-    TSNode body = unwrap(field(arrow, "body"));
+    SynNode body = unwrap(field(arrow, "body"));
     return is(body, "object") ? body : none;
 }
 
 /* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
-TSNode ex_attribute_value(Ex *x, TSNode v)
+SynNode ex_attribute_value(Ex *x, SynNode v)
 {
     v = unwrap(v);
-    if (is(v, "object") && ts_node_named_child_count(v) == 1) {
-        TSNode p = ts_node_named_child(v, 0);
-        TSNode k = field(p, "key");
+    if (is(v, "object") && syn_count(x->syn, v) == 1) {
+        SynNode p = syn_child(x->syn, v, 0);
+        SynNode k = field(p, "key");
         if (is(p, "pair") && (ex_text_eq(x, k, "S") || ex_text_eq(x, k, "N")))
             return field(p, "value");
     }
     return v;
 }
 
-static HelperDef *function_def(Ex *x, TSNode fn);
-static void function_params(Ex *x, TSNode fn, HelperDef *h);
+static HelperDef *function_def(Ex *x, SynNode fn);
+static void function_params(Ex *x, SynNode fn, HelperDef *h);
 
 /* A key of a data operation built from the enclosing function's parameters
  * is a sink of that function: its callers' arguments complete it. */
-static void key_sink(Ex *x, TSNode at, const KeyExpr *k)
+static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
 {
     bool param = false;
     for (size_t i = 0; i < k->segs.n; i++)
@@ -754,10 +743,10 @@ static void key_sink(Ex *x, TSNode at, const KeyExpr *k)
             param = true;
     if (!param)
         return;
-    TSNode fn = at;
-    for (int i = 0; i < 256 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
+    SynNode fn = at;
+    for (int i = 0; i < 256 && !syn_null(fn) && !is_function_node(fn); i++)
         fn = ex_parent(x, fn);
-    if (ts_node_is_null(fn) || !is_function_node(fn))
+    if (syn_null(fn) || !is_function_node(fn))
         return;
     HelperDef *h = function_def(x, fn);
     if (h) {
@@ -767,18 +756,18 @@ static void key_sink(Ex *x, TSNode at, const KeyExpr *k)
     }
 }
 
-void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site,
+void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site,
                     int op, CondOp cond)
 {
     KeyExpr k = {.role = role, .attr = attr, .site = site, .op = op, .cond = cond,
                  .span = nspan(value)};
-    TSNode v = ex_attribute_value(x, value);
+    SynNode v = ex_attribute_value(x, value);
     if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
         const char *name = ex_ntext(x, v);
         Binding b = find_binding(x, v, name, false);
-        if (b.found && !b.param && !ts_node_is_null(b.value)) {
-            TSNode bv = unwrap(b.value);
-            if (ex_is_string_like(bv) || is(bv, "call_expression")) {
+        if (b.found && !b.param && !syn_null(b.value)) {
+            SynNode bv = unwrap(b.value);
+            if (ex_is_string_like(x, bv) || is(bv, "call_expression")) {
                 k.via = name;
                 k.via_span = nspan(bv);
                 v = bv;
@@ -794,11 +783,11 @@ void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite sit
         key_sink(x, value, &k);
 }
 
-const char *ex_prop_name(Ex *x, TSNode prop)
+const char *ex_prop_name(Ex *x, SynNode prop)
 {
-    TSNode computed;
-    const char *name = syn_prop_name(&x->source, prop, &computed);
-    if (name || ts_node_is_null(computed))
+    SynNode computed;
+    const char *name = syn_prop_name(x->syn, prop, &computed);
+    if (name || syn_null(computed))
         return name;
     /* a string constant of this file ... */
     const char *cname = ex_ntext(x, computed);
@@ -814,7 +803,7 @@ const char *ex_prop_name(Ex *x, TSNode prop)
 
 /* "params.ExpressionAttributeValues" for `obj.x['y']`-style member paths
  * (string subscripts read as members); NULL for anything else. */
-static const char *member_path(Ex *x, TSNode n, int depth)
+static const char *member_path(Ex *x, SynNode n, int depth)
 {
     n = unwrap(n);
     if (depth > 8)
@@ -837,15 +826,15 @@ static const char *member_path(Ex *x, TSNode n, int depth)
 /* The variable path an object literal is stored at: `const params = {
  * Key: {...} }` gives "params" for the outer object and "params.Key" for
  * the inner one. Returns the declarator too (its block is searched). */
-static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
+static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
 {
     const char *suffix = "";
-    TSNode n = obj;
+    SynNode n = obj;
     for (int i = 0; i < 8; i++) {
-        TSNode p = ex_parent(x, n);
+        SynNode p = ex_parent(x, n);
         if (is(p, "variable_declarator")) {
             *decl = p;
-            TSNode name = field(p, "name");
+            SynNode name = field(p, "name");
             if (!is(name, "identifier"))
                 return NULL;
             return arena_printf(x->a, "%s%s", ex_ntext(x, name), suffix);
@@ -853,7 +842,7 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
         if (!is(p, "pair"))
             return NULL;
         const char *k = ex_prop_name(x, p);
-        TSNode outer = ex_parent(x, p);
+        SynNode outer = ex_parent(x, p);
         if (!k || !is(outer, "object"))
             return NULL;
         suffix = arena_printf(x->a, ".%s%s", k, suffix);
@@ -866,36 +855,36 @@ static const char *owner_path(Ex *x, TSNode obj, TSNode *decl)
  * stored at `path`, in the declaration's block (nested statements too, not
  * nested functions): params objects completed before the call. Collected
  * once per object. */
-static const Assigned *assignments_of(Ex *x, TSNode obj)
+static const Assigned *assignments_of(Ex *x, SynNode obj)
 {
-    uint32_t at = ts_node_start_byte(obj);
+    uint32_t at = syn_start(obj);
     for (size_t i = 0; i < x->assigned.n; i++)
         if (x->assigned.v[i].obj == at)
             return &x->assigned.v[i];
     Assigned as = {.obj = at};
-    TSNode decl = {0};
+    SynNode decl = {0};
     as.path = owner_path(x, obj, &decl);
     /* declarator -> declaration -> (export ->) block */
-    TSNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
+    SynNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
     if (as.path && is(block, "export_statement"))
         block = ex_parent(x, block);
     size_t i, to;
-    if (as.path && !ts_node_is_null(block) && syn_subtree(x->index, block, &i, &to)) {
+    if (as.path && !syn_null(block) && syn_subtree(x->syn, block, &i, &to)) {
         size_t pl = strlen(as.path);
-        uint32_t after = ts_node_end_byte(decl);
+        uint32_t after = syn_end(decl);
         while (i < to) {
-            TSNode cur = x->index->nodes[i];
-            if (ts_node_end_byte(cur) <= after || is_function_node(cur)) {
-                i = syn_skip(x->index, i, to); /* before the declaration, or nested */
+            SynNode cur = syn_node_at(x->syn, i);
+            if (syn_end(cur) <= after || is_function_node(cur)) {
+                i = syn_end_of(x->syn, i); /* before the declaration, or nested */
                 continue;
             }
-            if (is(cur, "assignment_expression") && ts_node_start_byte(cur) > after) {
+            if (is(cur, "assignment_expression") && syn_start(cur) > after) {
                 const char *left = member_path(x, field(cur, "left"), 0);
                 if (left && !strncmp(left, as.path, pl) && left[pl] == '.') {
                     AssignedProp ap = {left + pl + 1, field(cur, "right")};
                     VEC_PUSH(x->a, &as.props, ap);
                 }
-                i = syn_skip(x->index, i, to);
+                i = syn_end_of(x->syn, i);
                 continue;
             }
             i++;
@@ -906,11 +895,11 @@ static const Assigned *assignments_of(Ex *x, TSNode obj)
 }
 
 /* The last later assignment of `name` to the object, or a null node. */
-static TSNode assigned_prop(Ex *x, TSNode obj, const char *name)
+static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
 {
-    TSNode found = {0};
+    SynNode found = {0};
     /* only objects stored in a variable (or a property of one) */
-    TSNode p = ex_parent(x, obj);
+    SynNode p = ex_parent(x, obj);
     if (!is(p, "variable_declarator") && !is(p, "pair"))
         return found;
     const Assigned *as = assignments_of(x, obj);
@@ -920,22 +909,22 @@ static TSNode assigned_prop(Ex *x, TSNode obj, const char *name)
     return found;
 }
 
-static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
+static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth)
 {
-    TSNode none = {0};
+    SynNode none = {0};
     if (!is(obj, "object") || depth > 4)
         return none;
-    TSNode later = assigned_prop(x, obj, name);
-    if (!ts_node_is_null(later))
+    SynNode later = assigned_prop(x, obj, name);
+    if (!syn_null(later))
         return later;
-    uint32_t cnt = ts_node_named_child_count(obj);
-    TSNode hit = none;
+    uint32_t cnt = syn_count(x->syn, obj);
+    SynNode hit = none;
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         if (is(p, "spread_element")) { /* { ...base, ':sk': x }: later wins */
-            TSNode inner = ex_follow(x, ts_node_named_child(p, 0), NULL, NULL);
-            TSNode v = find_prop_depth(x, inner, name, depth + 1);
-            if (!ts_node_is_null(v))
+            SynNode inner = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
+            SynNode v = find_prop_depth(x, inner, name, depth + 1);
+            if (!syn_null(v))
                 hit = v;
             continue;
         }
@@ -944,7 +933,7 @@ static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
                 hit = p;
             continue;
         }
-        TSNode k = is(p, "pair") ? field(p, "key") : (TSNode){0};
+        SynNode k = is(p, "pair") ? field(p, "key") : (SynNode){0};
         if (is(k, "property_identifier")) { /* no copy for the common case */
             if (ex_text_eq(x, k, name))
                 hit = field(p, "value");
@@ -952,22 +941,22 @@ static TSNode find_prop_depth(Ex *x, TSNode obj, const char *name, int depth)
         }
         const char *pn = ex_prop_name(x, p);
         if (pn && !strcmp(pn, name))
-            hit = syn_prop_value(p);
+            hit = syn_prop_value(x->syn, p);
     }
     return hit;
 }
 
 /* The value of property `name` in object literal `obj` (also set by a
  * later `var.name = value`, or brought in by a spread), or a null node. */
-TSNode ex_find_prop(Ex *x, TSNode obj, const char *name)
+SynNode ex_find_prop(Ex *x, SynNode obj, const char *name)
 {
     return find_prop_depth(x, obj, name, 0);
 }
 
-bool ex_value_can_be_key(TSNode v)
+bool ex_value_can_be_key(Ex *x, SynNode v)
 {
     v = unwrap(v);
-    const char *t = ts_node_type(v);
+    const char *t = syn_type(v);
     static const char *const ok[] = {
         "string", "template_string", "binary_expression", "identifier",
         "member_expression", "call_expression", "array", "subscript_expression",
@@ -978,15 +967,15 @@ bool ex_value_can_be_key(TSNode v)
     return false;
 }
 
-static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int depth);
+static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth);
 
 /* `...expr` inside an object of keys: an object built here (or in a
  * variable) adds its keys; a call is a helper returning an object of keys,
  * expanded by resolution. */
-static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
+static size_t spread_keys(Ex *x, SynNode spread, KeySite site, int op, int depth)
 {
-    TSNode e = ex_follow(x, ts_node_named_child(spread, 0), NULL, NULL);
-    if (depth > 4 || ts_node_is_null(e))
+    SynNode e = ex_follow(x, syn_child(x->syn, spread, 0), NULL, NULL);
+    if (depth > 4 || syn_null(e))
         return 0;
     if (is(e, "object"))
         return key_object_depth(x, e, site, op, depth + 1);
@@ -1002,34 +991,34 @@ static size_t spread_keys(Ex *x, TSNode spread, KeySite site, int op, int depth)
 }
 
 /* Every key attribute of an object literal (followed through a variable). */
-size_t ex_key_object(Ex *x, TSNode objn, KeySite site, int op)
+size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op)
 {
     return key_object_depth(x, objn, site, op, 0);
 }
 
-static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int depth)
+static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
-    TSNode obj = ex_follow(x, objn, NULL, NULL);
+    SynNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return 0;
     ex_consume(x, obj);
     size_t added = 0;
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         if (is(p, "spread_element")) {
             added += spread_keys(x, p, site, op, depth);
             continue;
         }
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        bool deferred = role < 0 && name && name[0] == '[';
+        bool deferred = role < 0 && attr_is_deferred(name);
         if (role < 0 && !deferred)
             continue;
-        TSNode v = syn_prop_value(p);
-        if (ts_node_is_null(v) || !ex_value_can_be_key(v))
+        SynNode v = syn_prop_value(x->syn, p);
+        if (syn_null(v) || !ex_value_can_be_key(x, v))
             continue;
-        TSNode av = ex_attribute_value(x, v);
+        SynNode av = ex_attribute_value(x, v);
         if (is(av, "object") || is(av, "arrow_function"))
             continue;
         if (is(p, "shorthand_property_identifier")) {
@@ -1040,7 +1029,7 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
         }
         if (deferred) {
             KeyExpr *k = &x->ir->extracted.v[x->ir->extracted.n - 1];
-            k->attr_const = arena_strndup(x->a, name + 1, strlen(name) - 2);
+            k->attr_const = attr_deferred_const(x->a, name);
         }
         added++;
     }
@@ -1048,13 +1037,13 @@ static size_t key_object_depth(Ex *x, TSNode objn, KeySite site, int op, int dep
 }
 
 /* Map `#name` through ExpressionAttributeNames. */
-static const char *map_name(Ex *x, TSNode names, const char *n)
+static const char *map_name(Ex *x, SynNode names, const char *n)
 {
-    if (n[0] != '#' || ts_node_is_null(names))
+    if (n[0] != '#' || syn_null(names))
         return n;
-    TSNode v = ex_find_prop(x, names, n);
+    SynNode v = ex_find_prop(x, names, n);
     const char *s;
-    if (!ts_node_is_null(v) && ex_string_value(x, v, &s))
+    if (!syn_null(v) && ex_string_value(x, v, &s))
         return s;
     v = unwrap(v);
     if (is(v, "identifier") || is(v, "member_expression"))
@@ -1067,11 +1056,11 @@ static const char *map_name(Ex *x, TSNode names, const char *n)
 /* Build a string expression's text: literals, templates and `+` of
  * literals and constants of this file (local or module level); a ternary
  * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
-static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, int depth)
+static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)
 {
     n = unwrap(n);
     const char *s;
-    if (depth > 16 || ts_node_is_null(n))
+    if (depth > 16 || syn_null(n))
         return false;
     if (ex_string_value(x, n, &s)) {
         size_t l = strlen(s);
@@ -1081,11 +1070,11 @@ static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, 
         return true;
     }
     if (is(n, "template_string")) {
-        uint32_t cnt = ts_node_named_child_count(n);
+        uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode c = ts_node_named_child(n, i);
+            SynNode c = syn_child(x->syn, n, i);
             if (is(c, "template_substitution")) {
-                if (!build_string(x, ts_node_named_child(c, 0), buf, len, cap, depth + 1))
+                if (!build_string(x, syn_child(x->syn, c, 0), buf, len, cap, depth + 1))
                     return false;
                 continue;
             }
@@ -1113,25 +1102,25 @@ static bool build_string(Ex *x, TSNode n, char **buf, size_t *len, size_t *cap, 
     if (is(n, "identifier")) {
         const char *name = ex_ntext(x, n);
         Binding b = find_binding(x, n, name, true);
-        if (b.found && !b.param && !ts_node_is_null(b.value))
+        if (b.found && !b.param && !syn_null(b.value))
             return build_string(x, b.value, buf, len, cap, depth + 1);
     }
     return false;
 }
 
 /* A DynamoDB expression string as the code builds it, or NULL. */
-static const char *expr_string(Ex *x, TSNode n)
+static const char *expr_string(Ex *x, SynNode n)
 {
     char *buf = NULL;
     size_t len = 0, cap = 0;
     arena_grow(x->a, (void **)&buf, &cap, 1, 1);
     buf[0] = '\0';
-    if (ts_node_is_null(n) || !build_string(x, n, &buf, &len, &cap, 0))
+    if (syn_null(n) || !build_string(x, n, &buf, &len, &cap, 0))
         return NULL;
     return buf;
 }
 
-void ex_key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
+void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, int op,
                            bool on_index)
 {
     KeyConds kc = {0};
@@ -1146,13 +1135,13 @@ void ex_key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int 
         for (int j = 0; j < 2; j++) {
             if (!c->values[j] || c->values[j][0] != ':')
                 continue;
-            TSNode v = ex_find_prop(x, values, c->values[j]);
-            if (ts_node_is_null(v))
+            SynNode v = ex_find_prop(x, values, c->values[j]);
+            if (syn_null(v))
                 continue;
             ex_add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
-            if (attr[0] == '[') /* the name comes from a constant */
+            if (attr_is_deferred(attr)) /* the name comes from a constant */
                 x->ir->extracted.v[x->ir->extracted.n - 1].attr_const =
-                    arena_strndup(x->a, attr + 1, strlen(attr) - 2);
+                    attr_deferred_const(x->a, attr);
         }
     }
 }
@@ -1182,25 +1171,25 @@ static OpKind op_kind_of_command(const char *name, bool *ok)
     return OP_GET;
 }
 
-static void params_object(Ex *x, TSNode obj, int op);
+static void params_object(Ex *x, SynNode obj, int op);
 
 /* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
-static void transact_items(Ex *x, TSNode arr, OpApi api, const char *callee)
+static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
 {
     arr = ex_follow(x, arr, NULL, NULL);
     if (!is(arr, "array"))
         return;
-    uint32_t cnt = ts_node_named_child_count(arr);
+    uint32_t cnt = syn_count(x->syn, arr);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode el = ex_follow(x, ts_node_named_child(arr, i), NULL, NULL);
+        SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
         if (!is(el, "object"))
             continue;
         static const struct { const char *name; OpKind kind; } kinds[] = {
             {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
             {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
         for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-            TSNode inner = ex_find_prop(x, el, kinds[k].name);
-            if (ts_node_is_null(inner))
+            SynNode inner = ex_find_prop(x, el, kinds[k].name);
+            if (syn_null(inner))
                 continue;
             int op = ex_add_op(x, kinds[k].kind, api, el,
                             arena_printf(x->a, "%s.%s", callee, kinds[k].name));
@@ -1211,38 +1200,38 @@ static void transact_items(Ex *x, TSNode arr, OpApi api, const char *callee)
 
 /* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
  * or { [table]: { Keys: [...] } } */
-static void request_items(Ex *x, TSNode objn, int op)
+static void request_items(Ex *x, SynNode objn, int op)
 {
-    TSNode obj = ex_follow(x, objn, NULL, NULL);
+    SynNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return;
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         if (!is(p, "pair"))
             continue;
         if (!x->ir->ops.v[op].table) {
-            TSNode k = field(p, "key");
+            SynNode k = field(p, "key");
             const char *s;
             x->ir->ops.v[op].table_literal = ex_string_value(x, k, &s);
             x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ex_ntext(x, k);
         }
-        TSNode v = ex_follow(x, field(p, "value"), NULL, NULL);
+        SynNode v = ex_follow(x, field(p, "value"), NULL, NULL);
         if (is(v, "object")) { /* batch get: { Keys: [...] } */
-            TSNode keys = ex_follow(x, ex_find_prop(x, v, "Keys"), NULL, NULL);
+            SynNode keys = ex_follow(x, ex_find_prop(x, v, "Keys"), NULL, NULL);
             if (is(keys, "array"))
-                for (uint32_t j = 0; j < ts_node_named_child_count(keys); j++)
-                    ex_key_object(x, ts_node_named_child(keys, j), SITE_READ, op);
+                for (uint32_t j = 0; j < syn_count(x->syn, keys); j++)
+                    ex_key_object(x, syn_child(x->syn, keys, j), SITE_READ, op);
             else
                 ex_key_object(x, mapped_object(x, keys), SITE_READ, op);
             continue;
         }
         if (!is(v, "array"))
             continue;
-        for (uint32_t j = 0; j < ts_node_named_child_count(v); j++) {
-            TSNode req = ex_follow(x, ts_node_named_child(v, j), NULL, NULL);
-            TSNode put = ex_follow(x, ex_find_prop(x, req, "PutRequest"), NULL, NULL);
-            TSNode del = ex_follow(x, ex_find_prop(x, req, "DeleteRequest"), NULL, NULL);
+        for (uint32_t j = 0; j < syn_count(x->syn, v); j++) {
+            SynNode req = ex_follow(x, syn_child(x->syn, v, j), NULL, NULL);
+            SynNode put = ex_follow(x, ex_find_prop(x, req, "PutRequest"), NULL, NULL);
+            SynNode del = ex_follow(x, ex_find_prop(x, req, "DeleteRequest"), NULL, NULL);
             if (is(put, "object"))
                 ex_key_object(x, ex_find_prop(x, put, "Item"), SITE_WRITE, op);
             if (is(del, "object"))
@@ -1252,17 +1241,17 @@ static void request_items(Ex *x, TSNode objn, int op)
 }
 
 /* The parameters of an SDK command or DocumentClient call. */
-static void params_object(Ex *x, TSNode objn, int op)
+static void params_object(Ex *x, SynNode objn, int op)
 {
-    TSNode obj = ex_follow(x, objn, NULL, NULL);
+    SynNode obj = ex_follow(x, objn, NULL, NULL);
     if (!is(obj, "object"))
         return;
     ex_consume(x, obj);
     DataOp *d = &x->ir->ops.v[op];
-    TSNode table = ex_find_prop(x, obj, "TableName");
-    if (!ts_node_is_null(table)) {
+    SynNode table = ex_find_prop(x, obj, "TableName");
+    if (!syn_null(table)) {
         const char *s;
-        TSNode tv = unwrap(table);
+        SynNode tv = unwrap(table);
         if (ex_string_value(x, tv, &s)) {
             d->table = s;
             d->table_literal = true;
@@ -1270,53 +1259,53 @@ static void params_object(Ex *x, TSNode objn, int op)
             d->table = ex_ntext(x, tv);
         }
     }
-    TSNode index = ex_find_prop(x, obj, "IndexName");
-    if (!ts_node_is_null(index)) {
+    SynNode index = ex_find_prop(x, obj, "IndexName");
+    if (!syn_null(index)) {
         const char *s;
         d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
     }
-    TSNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
-    TSNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
+    SynNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
+    SynNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
     if (is(values, "object"))
         ex_consume(x, values);
 
-    TSNode key = ex_find_prop(x, obj, "Key");
-    if (!ts_node_is_null(key))
+    SynNode key = ex_find_prop(x, obj, "Key");
+    if (!syn_null(key))
         ex_key_object(x, key, SITE_READ, op);
-    TSNode item = ex_find_prop(x, obj, "Item");
-    if (!ts_node_is_null(item))
+    SynNode item = ex_find_prop(x, obj, "Item");
+    if (!syn_null(item))
         ex_key_object(x, item, SITE_WRITE, op);
-    TSNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
-    if (!ts_node_is_null(start))
+    SynNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
+    if (!syn_null(start))
         ex_key_object(x, start, SITE_READ, op);
 
-    TSNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
-    if (!ts_node_is_null(kce)) {
+    SynNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
+    if (!syn_null(kce)) {
         const char *s = expr_string(x, kce);
         if (s) {
             d->key_condition = s;
             ex_key_conditions(x, s, names, values, op, d->index != NULL);
         }
     }
-    TSNode ue = ex_find_prop(x, obj, "UpdateExpression");
-    if (!ts_node_is_null(ue)) {
+    SynNode ue = ex_find_prop(x, obj, "UpdateExpression");
+    if (!syn_null(ue)) {
         const char *s = expr_string(x, ue);
         StrList targets = {0};
         if (s && ddb_parse_update_targets(x->a, s, &targets))
             for (size_t i = 0; i < targets.n; i++)
                 strlist_push(x->a, &x->ir->ops.v[op].sets, map_name(x, names, targets.v[i]));
     }
-    TSNode ri = ex_find_prop(x, obj, "RequestItems");
-    if (!ts_node_is_null(ri))
+    SynNode ri = ex_find_prop(x, obj, "RequestItems");
+    if (!syn_null(ri))
         request_items(x, ri, op);
-    TSNode ti = ex_find_prop(x, obj, "TransactItems");
-    if (!ts_node_is_null(ti))
+    SynNode ti = ex_find_prop(x, obj, "TransactItems");
+    if (!syn_null(ti))
         transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
 }
 
-static void sdk_command(Ex *x, TSNode n)
+static void sdk_command(Ex *x, SynNode n)
 {
-    TSNode ctor = field(n, "constructor");
+    SynNode ctor = field(n, "constructor");
     if (!is(ctor, "identifier") && !is(ctor, "member_expression"))
         return;
     const char *name = ex_ntext(x, ctor);
@@ -1329,17 +1318,17 @@ static void sdk_command(Ex *x, TSNode n)
     const Import *im = ex_find_import(x, dot ? name : name);
     if (im && strncmp(im->source, "@aws-sdk/", 9) && !dot)
         return;
-    TSNode args = field(n, "arguments");
-    TSNode a0 = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+    SynNode args = field(n, "arguments");
+    SynNode a0 = syn_null(args) ? args : syn_child(x->syn, args, 0);
     int op = ex_add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
-    if (!ts_node_is_null(a0))
+    if (!syn_null(a0))
         params_object(x, a0, op);
 }
 
 /* The receiver's last name: `this.dataService.getItem` -> "dataService". */
-const char *ex_receiver_name(Ex *x, TSNode member)
+const char *ex_receiver_name(Ex *x, SynNode member)
 {
-    TSNode obj = unwrap(field(member, "object"));
+    SynNode obj = unwrap(field(member, "object"));
     if (is(obj, "member_expression"))
         return ex_ntext(x, field(obj, "property"));
     if (is(obj, "identifier"))
@@ -1347,18 +1336,18 @@ const char *ex_receiver_name(Ex *x, TSNode member)
     return "";
 }
 
-bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names)
+bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
 {
     for (; *names; names++)
-        if (!ts_node_is_null(ex_find_prop(x, obj, *names)))
+        if (!syn_null(ex_find_prop(x, obj, *names)))
             return true;
     return false;
 }
 
-static void data_call(Ex *x, TSNode n);
-static void call_site(Ex *x, TSNode n);
+static void data_call(Ex *x, SynNode n);
+static void call_site(Ex *x, SynNode n);
 
-static void mbc_call(Ex *x, TSNode n, const char *recv, const char *method, TSNode args)
+static void mbc_call(Ex *x, SynNode n, const char *recv, const char *method, SynNode args)
 {
     OpApi api;
     if (lower_contains(recv, "historyservice"))
@@ -1370,42 +1359,42 @@ static void mbc_call(Ex *x, TSNode n, const char *recv, const char *method, TSNo
     else
         return;
     const char *callee = arena_printf(x->a, "%s.%s", recv, method);
-    TSNode a0 = ts_node_named_child(args, 0);
+    SynNode a0 = syn_child(x->syn, args, 0);
     if (!strcmp(method, "getItem") || !strcmp(method, "getLatestItem")) {
         int op = ex_add_op(x, OP_GET, api, n, callee);
         ex_key_object(x, a0, SITE_READ, op);
     } else if (!strncmp(method, "listItemsByPk", 13) || !strncmp(method, "listAllItemsByPk", 16)) {
         int op = ex_add_op(x, OP_QUERY, api, n, callee);
-        if (!ts_node_is_null(a0) && ex_value_can_be_key(a0))
+        if (!syn_null(a0) && ex_value_can_be_key(x, a0))
             ex_add_key(x, a0, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
-        TSNode opts = ex_follow(x, ts_node_named_child(args, 1), NULL, NULL);
-        TSNode sk = ex_follow(x, ex_find_prop(x, opts, "sk"), NULL, NULL);
+        SynNode opts = ex_follow(x, syn_child(x->syn, args, 1), NULL, NULL);
+        SynNode sk = ex_follow(x, ex_find_prop(x, opts, "sk"), NULL, NULL);
         if (is(sk, "object")) {
             ex_consume(x, sk);
-            TSNode ex = ex_find_prop(x, sk, "skExpession");
-            if (ts_node_is_null(ex))
+            SynNode ex = ex_find_prop(x, sk, "skExpession");
+            if (syn_null(ex))
                 ex = ex_find_prop(x, sk, "skExpression");
-            TSNode vals = ex_follow(x, ex_find_prop(x, sk, "skAttributeValues"), NULL, NULL);
-            const char *s = ts_node_is_null(ex) ? NULL : expr_string(x, ex);
+            SynNode vals = ex_follow(x, ex_find_prop(x, sk, "skAttributeValues"), NULL, NULL);
+            const char *s = syn_null(ex) ? NULL : expr_string(x, ex);
             if (s) {
                 x->ir->ops.v[op].key_condition = s;
-                TSNode none = {0};
+                SynNode none = {0};
                 ex_key_conditions(x, s, none, vals, op, false);
             }
         }
     } else if (!strncmp(method, "publish", 7)) {
         OpKind k = strstr(method, "PartialUpdate") ? OP_UPDATE : OP_PUT;
         int op = ex_add_op(x, k, api, n, callee);
-        TSNode dto = ex_follow(x, a0, NULL, NULL);
+        SynNode dto = ex_follow(x, a0, NULL, NULL);
         if (is(dto, "new_expression")) {
-            TSNode da = field(dto, "arguments");
-            dto = ts_node_is_null(da) ? da : ts_node_named_child(da, 0);
+            SynNode da = field(dto, "arguments");
+            dto = syn_null(da) ? da : syn_child(x->syn, da, 0);
         }
         ex_key_object(x, dto, SITE_WRITE, op);
     }
 }
 
-static void call_expression(Ex *x, TSNode n)
+static void call_expression(Ex *x, SynNode n)
 {
     if (ex_lib_call(x, n))
         return;
@@ -1415,13 +1404,13 @@ static void call_expression(Ex *x, TSNode n)
         call_site(x, n);
 }
 
-static void data_call(Ex *x, TSNode n)
+static void data_call(Ex *x, SynNode n)
 {
-    TSNode fn = unwrap(field(n, "function"));
+    SynNode fn = unwrap(field(n, "function"));
     if (!is(fn, "member_expression"))
         return;
-    TSNode args = field(n, "arguments");
-    if (ts_node_is_null(args))
+    SynNode args = field(n, "arguments");
+    if (syn_null(args))
         return;
     const char *method = ex_ntext(x, field(fn, "property"));
     const char *recv = ex_receiver_name(x, fn);
@@ -1440,7 +1429,7 @@ static void data_call(Ex *x, TSNode n)
     for (size_t i = 0; i < sizeof v2 / sizeof *v2; i++) {
         if (strcmp(method, v2[i].name))
             continue;
-        TSNode obj = ex_follow(x, ts_node_named_child(args, 0), NULL, NULL);
+        SynNode obj = ex_follow(x, syn_child(x->syn, args, 0), NULL, NULL);
         static const char *const shape[] = {
             "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
             "TransactItems", NULL};
@@ -1455,22 +1444,22 @@ static void data_call(Ex *x, TSNode n)
 
 /* The name other code calls a function by: a declaration's name, the
  * variable an arrow is assigned to, Class.method; NULL when anonymous. */
-static const char *function_name(Ex *x, TSNode fn, bool *exported)
+static const char *function_name(Ex *x, SynNode fn, bool *exported)
 {
     *exported = false;
     const char *name = NULL;
-    TSNode p = ex_parent(x, fn);
+    SynNode p = ex_parent(x, fn);
     if (is(fn, "function_declaration") || is(fn, "generator_function_declaration")) {
         name = ex_ntext(x, field(fn, "name"));
     } else if (is(fn, "method_definition")) {
-        TSNode body = ex_parent(x, fn), cls = ex_parent(x, body);
-        if (!is(body, "class_body") || ts_node_is_null(field(cls, "name")))
+        SynNode body = ex_parent(x, fn), cls = ex_parent(x, body);
+        if (!is(body, "class_body") || syn_null(field(cls, "name")))
             return NULL;
         name = arena_printf(x->a, "%s.%s", ex_ntext(x, field(cls, "name")),
                             ex_ntext(x, field(fn, "name")));
         p = ex_parent(x, cls);
     } else if (is(p, "variable_declarator")) {
-        TSNode n = field(p, "name");
+        SynNode n = field(p, "name");
         if (!is(n, "identifier"))
             return NULL;
         name = ex_ntext(x, n);
@@ -1483,7 +1472,7 @@ static const char *function_name(Ex *x, TSNode fn, bool *exported)
     return name;
 }
 
-static HelperDef *function_def(Ex *x, TSNode fn)
+static HelperDef *function_def(Ex *x, SynNode fn)
 {
     bool exported;
     const char *name = function_name(x, fn, &exported);
@@ -1510,16 +1499,16 @@ static HelperDef *function_def(Ex *x, TSNode fn)
 
 /* A call that passes text to a function: a candidate for the function's
  * key sinks (settled by resolution). */
-static void call_site(Ex *x, TSNode n)
+static void call_site(Ex *x, SynNode n)
 {
-    TSNode args = field(n, "arguments");
-    TSNode fn = unwrap(field(n, "function"));
-    if (ts_node_is_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+    SynNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return;
     bool text = false;
-    uint32_t cnt = ts_node_named_child_count(args);
+    uint32_t cnt = syn_count(x->syn, args);
     for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
-        text = ex_is_string_like(ex_follow(x, ts_node_named_child(args, i), NULL, NULL));
+        text = ex_is_string_like(x, ex_follow(x, syn_child(x->syn, args, i), NULL, NULL));
     if (!text)
         return;
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
@@ -1531,64 +1520,64 @@ static void call_site(Ex *x, TSNode n)
 
 /* ---- module level: imports, constants, helpers ------------------------- */
 
-static void import_statement(Ex *x, TSNode n)
+static void import_statement(Ex *x, SynNode n)
 {
-    TSNode srcn = field(n, "source");
+    SynNode srcn = field(n, "source");
     const char *src;
     if (!ex_string_value(x, srcn, &src))
         return;
-    TSNode clause = ts_node_named_child(n, 0);
+    SynNode clause = syn_child(x->syn, n, 0);
     if (!is(clause, "import_clause"))
         return;
-    uint32_t cnt = ts_node_named_child_count(clause);
+    uint32_t cnt = syn_count(x->syn, clause);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode c = ts_node_named_child(clause, i);
+        SynNode c = syn_child(x->syn, clause, i);
         if (is(c, "identifier")) {
             Import im = {ex_ntext(x, c), "default", src};
             VEC_PUSH(x->a, &x->ir->imports, im);
         } else if (is(c, "namespace_import")) {
-            Import im = {ex_ntext(x, ts_node_named_child(c, 0)), "*", src};
+            Import im = {ex_ntext(x, syn_child(x->syn, c, 0)), "*", src};
             VEC_PUSH(x->a, &x->ir->imports, im);
         } else if (is(c, "named_imports")) {
-            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
-                TSNode sp = ts_node_named_child(c, j);
+            for (uint32_t j = 0; j < syn_count(x->syn, c); j++) {
+                SynNode sp = syn_child(x->syn, c, j);
                 if (!is(sp, "import_specifier"))
                     continue;
-                TSNode name = field(sp, "name"), alias = field(sp, "alias");
+                SynNode name = field(sp, "name"), alias = field(sp, "alias");
                 const char *nm;
                 if (!ex_string_value(x, name, &nm))
                     nm = ex_ntext(x, name);
-                Import im = {ts_node_is_null(alias) ? nm : ex_ntext(x, alias), nm, src};
+                Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
                 VEC_PUSH(x->a, &x->ir->imports, im);
             }
         }
     }
 }
 
-static void reexport(Ex *x, TSNode n)
+static void reexport(Ex *x, SynNode n)
 {
-    TSNode srcn = field(n, "source");
+    SynNode srcn = field(n, "source");
     const char *src;
-    if (ts_node_is_null(srcn) || !ex_string_value(x, srcn, &src))
+    if (syn_null(srcn) || !ex_string_value(x, srcn, &src))
         return;
-    TSNode clause = ts_node_named_child(n, 0);
+    SynNode clause = syn_child(x->syn, n, 0);
     if (is(clause, "export_clause")) {
-        for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
-            TSNode sp = ts_node_named_child(clause, j);
-            TSNode name = field(sp, "name"), alias = field(sp, "alias");
+        for (uint32_t j = 0; j < syn_count(x->syn, clause); j++) {
+            SynNode sp = syn_child(x->syn, clause, j);
+            SynNode name = field(sp, "name"), alias = field(sp, "alias");
             const char *nm = ex_ntext(x, name);
-            Import im = {ts_node_is_null(alias) ? nm : ex_ntext(x, alias), nm, src};
+            Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
             VEC_PUSH(x->a, &x->ir->reexports, im);
         }
     } else {
         Import im = {"*", "*", src};
         if (is(clause, "namespace_export"))
-            im.local = ex_ntext(x, ts_node_named_child(clause, 0));
+            im.local = ex_ntext(x, syn_child(x->syn, clause, 0));
         VEC_PUSH(x->a, &x->ir->reexports, im);
     }
 }
 
-static void add_const(Ex *x, const char *name, TSNode value, bool exported)
+static void add_const(Ex *x, const char *name, SynNode value, bool exported)
 {
     ConstDef c = {.name = name, .exported = exported, .span = nspan(value)};
     ex_expr_segs(x, value, &c.value, 0);
@@ -1596,20 +1585,20 @@ static void add_const(Ex *x, const char *name, TSNode value, bool exported)
 }
 
 /* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
-static void object_consts(Ex *x, const char *prefix, TSNode obj, bool exported, int depth)
+static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported, int depth)
 {
     if (depth > 4)
         return;
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         if (!is(p, "pair"))
             continue;
         const char *pn = ex_prop_name(x, p);
         if (!pn)
             continue;
         const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
-        TSNode v = unwrap(field(p, "value"));
+        SynNode v = unwrap(field(p, "value"));
         if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
             add_const(x, name, v, exported);
         else if (is(v, "object"))
@@ -1617,16 +1606,16 @@ static void object_consts(Ex *x, const char *prefix, TSNode obj, bool exported, 
     }
 }
 
-static void enum_declaration(Ex *x, TSNode n, bool exported)
+static void enum_declaration(Ex *x, SynNode n, bool exported)
 {
     const char *ename = ex_ntext(x, field(n, "name"));
-    TSNode body = field(n, "body");
-    uint32_t cnt = ts_node_named_child_count(body);
+    SynNode body = field(n, "body");
+    uint32_t cnt = syn_count(x->syn, body);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode m = ts_node_named_child(body, i);
+        SynNode m = syn_child(x->syn, body, i);
         if (!is(m, "enum_assignment"))
             continue;
-        TSNode v = unwrap(field(m, "value"));
+        SynNode v = unwrap(field(m, "value"));
         if (!is(v, "string") && !is(v, "template_string"))
             continue;
         const char *mn = ex_ntext(x, field(m, "name"));
@@ -1710,23 +1699,23 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
 }
 
 /* A function's parameter names, in order ("?" for destructured ones). */
-static void function_params(Ex *x, TSNode fn, HelperDef *h)
+static void function_params(Ex *x, SynNode fn, HelperDef *h)
 {
-    TSNode ps = field(fn, "parameters");
-    if (ts_node_is_null(ps)) { /* x => ... */
-        TSNode p1 = field(fn, "parameter");
-        if (!ts_node_is_null(p1)) {
+    SynNode ps = field(fn, "parameters");
+    if (syn_null(ps)) { /* x => ... */
+        SynNode p1 = field(fn, "parameter");
+        if (!syn_null(p1)) {
             h->params = arena_alloc(x->a, sizeof *h->params);
             h->params[h->nparams++] = ex_ntext(x, p1);
         }
         return;
     }
-    uint32_t cnt = ts_node_named_child_count(ps);
+    uint32_t cnt = syn_count(x->syn, ps);
     h->params = arena_alloc(x->a, (cnt + 1) * sizeof *h->params);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p1 = ts_node_named_child(ps, i);
-        TSNode pat = field(p1, "pattern");
-        if (ts_node_is_null(pat))
+        SynNode p1 = syn_child(x->syn, ps, i);
+        SynNode pat = field(p1, "pattern");
+        if (syn_null(pat))
             pat = p1;
         if (is(pat, "assignment_pattern"))
             pat = field(pat, "left");
@@ -1735,15 +1724,15 @@ static void function_params(Ex *x, TSNode fn, HelperDef *h)
 }
 
 /* The key attributes of an object a helper returns. */
-static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
+static bool object_fields(Ex *x, SynNode obj, HelperDef *h)
 {
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = unwrap(syn_prop_value(p));
-        if (role < 0 || ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
+        SynNode v = unwrap(syn_prop_value(x->syn, p));
+        if (role < 0 || syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
             continue;
         HelperField f = {.attr = name, .role = (KeyRole)role};
         if (is(p, "shorthand_property_identifier"))
@@ -1757,39 +1746,39 @@ static bool object_fields(Ex *x, TSNode obj, HelperDef *h)
 
 /* The expression a function returns, if it returns one key-shaped value:
  * an arrow's expression body or the first key-shaped `return`. */
-static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
+static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
 {
-    TSNode body = field(fn, "body");
-    if (ts_node_is_null(body))
+    SynNode body = field(fn, "body");
+    if (syn_null(body))
         return;
-    TSNode ret = {0};
+    SynNode ret = {0};
     if (!is(body, "statement_block")) {
         ret = body;
     } else {
         /* the returns of this function (not of nested ones), in order */
         size_t i, to;
-        bool ok = syn_subtree(x->index, body, &i, &to);
+        bool ok = syn_subtree(x->syn, body, &i, &to);
         while (ok && i < to) {
-            TSNode cur = x->index->nodes[i];
+            SynNode cur = syn_node_at(x->syn, i);
             if (is_function_node(cur) || is(cur, "class_declaration")) {
-                i = syn_skip(x->index, i, to);
+                i = syn_end_of(x->syn, i);
                 continue;
             }
             if (is(cur, "return_statement")) {
-                TSNode e = ts_node_named_child(cur, 0);
-                if (!ts_node_is_null(e) && (ex_is_string_like(e) || is(unwrap(e), "object"))) {
+                SynNode e = syn_child(x->syn, cur, 0);
+                if (!syn_null(e) && (ex_is_string_like(x, e) || is(unwrap(e), "object"))) {
                     ret = e;
                     break;
                 }
-                if (!ts_node_is_null(e) && is(unwrap(e), "call_expression") && ts_node_is_null(ret))
+                if (!syn_null(e) && is(unwrap(e), "call_expression") && syn_null(ret))
                     ret = e;
-                i = syn_skip(x->index, i, to);
+                i = syn_end_of(x->syn, i);
                 continue;
             }
             i++;
         }
     }
-    if (ts_node_is_null(ret))
+    if (syn_null(ret))
         return;
     ret = unwrap(ret);
     HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
@@ -1813,11 +1802,11 @@ static void helper_function(Ex *x, const char *name, TSNode fn, bool exported)
 }
 
 /* Helper objects: `export const Keys = { order: (id) => ..., ... }` */
-static void object_helpers(Ex *x, const char *prefix, TSNode obj, bool exported)
+static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported)
 {
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         if (is(p, "method_definition")) {
             helper_function(x, arena_printf(x->a, "%s.%s", prefix, ex_ntext(x, field(p, "name"))),
                             p, exported);
@@ -1825,25 +1814,25 @@ static void object_helpers(Ex *x, const char *prefix, TSNode obj, bool exported)
         }
         if (!is(p, "pair"))
             continue;
-        TSNode v = unwrap(field(p, "value"));
+        SynNode v = unwrap(field(p, "value"));
         const char *pn = ex_prop_name(x, p);
         if (pn && (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")))
             helper_function(x, arena_printf(x->a, "%s.%s", prefix, pn), v, exported);
     }
 }
 
-static void module_declaration(Ex *x, TSNode n, bool exported)
+static void module_declaration(Ex *x, SynNode n, bool exported)
 {
     if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
-        uint32_t cnt = ts_node_named_child_count(n);
+        uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode d = ts_node_named_child(n, i);
-            TSNode nm = field(d, "name");
+            SynNode d = syn_child(x->syn, n, i);
+            SynNode nm = field(d, "name");
             if (!is(d, "variable_declarator") || !is(nm, "identifier"))
                 continue;
             const char *name = ex_ntext(x, nm);
-            TSNode v = unwrap(field(d, "value"));
-            if (ts_node_is_null(v))
+            SynNode v = unwrap(field(d, "value"));
+            if (syn_null(v))
                 continue;
             if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
                 add_const(x, name, v, exported);
@@ -1860,15 +1849,15 @@ static void module_declaration(Ex *x, TSNode n, bool exported)
         /* methods that return keys: Class.method from outside, this.method
          * from inside */
         const char *cname = ex_ntext(x, field(n, "name"));
-        TSNode body = field(n, "body");
-        uint32_t cnt = ts_node_named_child_count(body);
+        SynNode body = field(n, "body");
+        uint32_t cnt = syn_count(x->syn, body);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode m = ts_node_named_child(body, i);
+            SynNode m = syn_child(x->syn, body, i);
             if (!is(m, "method_definition"))
                 continue;
             const char *mname = ex_ntext(x, field(m, "name"));
-            if (key_role_for_name(x->cfg, mname) >= 0 && !ts_node_is_null(ts_node_child(m, 0)) &&
-                ex_text_eq(x, ts_node_child(m, 0), "get"))
+            if (key_role_for_name(x->cfg, mname) >= 0 && !syn_null(syn_token(x->syn, m, 0)) &&
+                ex_text_eq(x, syn_token(x->syn, m, 0), "get"))
                 continue; /* key getters are the entity's keys (visit_objects) */
             size_t before = x->ir->helpers.n;
             helper_function(x, arena_printf(x->a, "%s.%s", cname, mname), m, exported);
@@ -1884,27 +1873,27 @@ static void module_declaration(Ex *x, TSNode n, bool exported)
     }
 }
 
-static void module_pass(Ex *x, TSNode root)
+static void module_pass(Ex *x, SynNode root)
 {
-    uint32_t cnt = ts_node_named_child_count(root);
+    uint32_t cnt = syn_count(x->syn, root);
     /* imports first: later passes ask where names come from */
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode n = ts_node_named_child(root, i);
+        SynNode n = syn_child(x->syn, root, i);
         if (is(n, "import_statement"))
             import_statement(x, n);
     }
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode n = ts_node_named_child(root, i);
+        SynNode n = syn_child(x->syn, root, i);
         if (is(n, "export_statement")) {
-            TSNode decl = field(n, "declaration");
-            if (!ts_node_is_null(decl)) {
+            SynNode decl = field(n, "declaration");
+            if (!syn_null(decl)) {
                 module_declaration(x, decl, true);
-            } else if (!ts_node_is_null(field(n, "source"))) {
+            } else if (!syn_null(field(n, "source"))) {
                 reexport(x, n);
             } else {
                 /* export default <expr> / export { a, b } */
-                TSNode v = field(n, "value");
-                if (!ts_node_is_null(v)) {
+                SynNode v = field(n, "value");
+                if (!syn_null(v)) {
                     v = unwrap(v);
                     if (is(v, "arrow_function") || is(v, "function_expression") ||
                         is(v, "function"))
@@ -1914,14 +1903,14 @@ static void module_pass(Ex *x, TSNode root)
                         VEC_PUSH(x->a, &x->ir->reexports, im);
                     }
                 }
-                TSNode clause = ts_node_named_child(n, 0);
+                SynNode clause = syn_child(x->syn, n, 0);
                 if (is(clause, "export_clause")) {
-                    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
-                        TSNode sp = ts_node_named_child(clause, j);
-                        TSNode name = field(sp, "name"), alias = field(sp, "alias");
-                        if (ts_node_is_null(name))
+                    for (uint32_t j = 0; j < syn_count(x->syn, clause); j++) {
+                        SynNode sp = syn_child(x->syn, clause, j);
+                        SynNode name = field(sp, "name"), alias = field(sp, "alias");
+                        if (syn_null(name))
                             continue;
-                        Import im = {ts_node_is_null(alias) ? ex_ntext(x, name) : ex_ntext(x, alias),
+                        Import im = {syn_null(alias) ? ex_ntext(x, name) : ex_ntext(x, alias),
                                      ex_ntext(x, name), ""};
                         VEC_PUSH(x->a, &x->ir->reexports, im);
                     }
@@ -1936,26 +1925,31 @@ static void module_pass(Ex *x, TSNode root)
 
 /* ---- the tree walks ---------------------------------------------------- */
 
-typedef void (*Visit)(Ex *x, TSNode n);
+typedef void (*Visit)(Ex *x, SynNode n);
 
 /* Every named node in preorder (from the file's SyntaxIndex). */
 static void walk(Ex *x, Visit visit)
 {
-    for (size_t i = 0; i < x->index->n; i++)
-        visit(x, x->index->nodes[i]);
+    for (size_t i = 0; i < syn_node_count(x->syn); i++)
+        visit(x, syn_node_at(x->syn, i));
 }
 
-static void visit_ops(Ex *x, TSNode n)
+/* Comments that mention keylint (suppression directives), in order. */
+static void keylint_comments(Ex *x)
 {
-    const char *t = ts_node_type(n);
-    if (!strcmp(t, "comment")) {
-        const char *c = ex_ntext(x, n);
-        if (strstr(c, "keylint")) {
-            Comment cm = {nspan(n), c};
+    for (size_t i = 0; i < syn_comment_count(x->syn); i++) {
+        SynNode n = syn_comment_at(x->syn, i);
+        uint32_t b = syn_start(n), e = syn_end(n);
+        if (e <= x->len && b < e && memmem(x->src + b, e - b, "keylint", 7)) {
+            Comment cm = {nspan(n), ex_ntext(x, n)};
             VEC_PUSH(x->a, &x->ir->comments, cm);
         }
-        return;
     }
+}
+
+static void visit_ops(Ex *x, SynNode n)
+{
+    const char *t = syn_type(n);
     if (!strcmp(t, "new_expression")) {
         if (!ex_lib_new(x, n))
             sdk_command(x, n);
@@ -1965,11 +1959,11 @@ static void visit_ops(Ex *x, TSNode n)
 }
 
 /* Is this object literal what a function returns? */
-static bool is_returned(Ex *x, TSNode obj)
+static bool is_returned(Ex *x, SynNode obj)
 {
-    TSNode p = ex_parent(x, obj);
-    for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
-        const char *t = ts_node_type(p);
+    SynNode p = ex_parent(x, obj);
+    for (int i = 0; i < 4 && !syn_null(p); i++) {
+        const char *t = syn_type(p);
         if (!strcmp(t, "return_statement"))
             return true;
         if (!strcmp(t, "arrow_function"))
@@ -1984,7 +1978,7 @@ static bool is_returned(Ex *x, TSNode obj)
 
 /* Method names of data-access wrappers: an object literal passed to one is
  * a key at a read or write site even when the API is the project's own. */
-static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
+static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
 {
     static const char *const writes[] = {"put", "create", "save", "insert", "upsert", "write",
                                          "add", "publish", "store", "persist", NULL};
@@ -1992,13 +1986,13 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
                                         "delete", "remove", "update", "exists", "scan",
                                         "batch", "transact", NULL};
     *found = false;
-    TSNode args = ex_parent(x, obj);
+    SynNode args = ex_parent(x, obj);
     if (!is(args, "arguments"))
         return SITE_OBJECT;
-    TSNode call = ex_parent(x, args);
+    SynNode call = ex_parent(x, args);
     if (!is(call, "call_expression"))
         return SITE_OBJECT;
-    TSNode fn = unwrap(field(call, "function"));
+    SynNode fn = unwrap(field(call, "function"));
     const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
                      : is(fn, "identifier")        ? ex_ntext(x, fn)
                                                    : "";
@@ -2016,25 +2010,25 @@ static KeySite call_site_of(Ex *x, TSNode obj, bool *found)
 }
 
 /* `get pk() { return `USER#${this.id}`; }` in a class: the entity's key. */
-static void key_getter(Ex *x, TSNode n)
+static void key_getter(Ex *x, SynNode n)
 {
-    TSNode first = ts_node_child(n, 0);
-    if (ts_node_is_null(first) || !ex_text_eq(x, first, "get"))
+    SynNode first = syn_token(x->syn, n, 0);
+    if (syn_null(first) || !ex_text_eq(x, first, "get"))
         return;
-    TSNode name = field(n, "name");
+    SynNode name = field(n, "name");
     int role = key_role_for_name(x->cfg, ex_ntext(x, name));
     if (role < 0)
         return;
-    TSNode body = field(n, "body");
+    SynNode body = field(n, "body");
     if (!is(body, "statement_block"))
         return;
-    uint32_t cnt = ts_node_named_child_count(body);
+    uint32_t cnt = syn_count(x->syn, body);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode st = ts_node_named_child(body, i);
+        SynNode st = syn_child(x->syn, body, i);
         if (!is(st, "return_statement"))
             continue;
-        TSNode e = unwrap(ts_node_named_child(st, 0));
-        if (!ts_node_is_null(e) && (ex_is_string_like(e) || is(e, "call_expression")))
+        SynNode e = unwrap(syn_child(x->syn, st, 0));
+        if (!syn_null(e) && (ex_is_string_like(x, e) || is(e, "call_expression")))
             ex_add_key(x, e, (KeyRole)role, ex_ntext(x, name), SITE_ENTITY, -1, COND_NONE);
         return;
     }
@@ -2042,17 +2036,17 @@ static void key_getter(Ex *x, TSNode n)
 
 /* An object handed to a call that is not data access: a response body
  * (`callback(null, {...})`, `res.json({...})`), a log line, an assertion. */
-static bool passed_to_non_data_call(Ex *x, TSNode obj)
+static bool passed_to_non_data_call(Ex *x, SynNode obj)
 {
     static const char *const names[] = {
         "callback", "cb", "done", "next", "resolve", "reject", "json", "send", "end",
         "render", "log", "info", "warn", "error", "debug", "trace", "stringify", "expect",
         "toEqual", "toStrictEqual", "toMatchObject", "toHaveBeenCalledWith", "emit", NULL};
-    TSNode args = ex_parent(x, obj);
+    SynNode args = ex_parent(x, obj);
     if (!is(args, "arguments"))
         return false;
-    TSNode call = ex_parent(x, args);
-    TSNode fn = unwrap(field(call, "function"));
+    SynNode call = ex_parent(x, args);
+    SynNode fn = unwrap(field(call, "function"));
     const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
                      : is(fn, "identifier")        ? ex_ntext(x, fn)
                                                    : "";
@@ -2063,27 +2057,27 @@ static bool passed_to_non_data_call(Ex *x, TSNode obj)
 }
 
 /* `const row = {...}; ... return row;` (or return f(row)) in a function. */
-static bool returned_through_variable(Ex *x, TSNode obj)
+static bool returned_through_variable(Ex *x, SynNode obj)
 {
-    TSNode decl = ex_parent(x, obj);
+    SynNode decl = ex_parent(x, obj);
     if (!is(decl, "variable_declarator"))
         return false;
-    TSNode name = field(decl, "name");
+    SynNode name = field(decl, "name");
     if (!is(name, "identifier"))
         return false;
     const char *var = ex_ntext(x, name);
     size_t vl = strlen(var);
-    TSNode p = decl;
-    for (int i = 0; i < 64 && !ts_node_is_null(p) && !is_function_node(p); i++)
+    SynNode p = decl;
+    for (int i = 0; i < 64 && !syn_null(p) && !is_function_node(p); i++)
         p = ex_parent(x, p);
-    if (ts_node_is_null(p))
+    if (syn_null(p))
         return false;
-    TSNode body = field(p, "body");
+    SynNode body = field(p, "body");
     if (!is(body, "statement_block"))
         return false;
-    uint32_t cnt = ts_node_named_child_count(body);
+    uint32_t cnt = syn_count(x->syn, body);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode st = ts_node_named_child(body, i);
+        SynNode st = syn_child(x->syn, body, i);
         if (!is(st, "return_statement"))
             continue;
         const char *t = ex_ntext(x, st);
@@ -2103,24 +2097,24 @@ static bool returned_through_variable(Ex *x, TSNode obj)
  * only to response and log calls (`callback(null, product)`: not a key). */
 typedef enum { USE_OTHER, USE_DATA, USE_RESPONSE } VarUse;
 
-static bool passed_to_non_data_call(Ex *x, TSNode obj);
+static bool passed_to_non_data_call(Ex *x, SynNode obj);
 
-static VarUse variable_use(Ex *x, TSNode obj, KeySite *site)
+static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
 {
-    TSNode decl = ex_parent(x, obj);
+    SynNode decl = ex_parent(x, obj);
     if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
         return USE_OTHER;
     const char *var = ex_ntext(x, field(decl, "name"));
-    TSNode fn = decl;
-    for (int i = 0; i < 64 && !ts_node_is_null(fn) && !is_function_node(fn); i++)
+    SynNode fn = decl;
+    for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
         fn = ex_parent(x, fn);
-    if (ts_node_is_null(fn))
+    if (syn_null(fn))
         return USE_OTHER;
-    uint32_t from = ts_node_end_byte(decl), to = ts_node_end_byte(fn);
+    uint32_t from = syn_end(decl), to = syn_end(fn);
     bool response = false;
-    for (size_t i = 0; i < x->index->n; i++) {
-        TSNode n = x->index->nodes[i];
-        uint32_t b = ts_node_start_byte(n);
+    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
+        SynNode n = syn_node_at(x->syn, i);
+        uint32_t b = syn_start(n);
         if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
             continue;
         if (!is(ex_parent(x, n), "arguments"))
@@ -2140,23 +2134,23 @@ static VarUse variable_use(Ex *x, TSNode obj, KeySite *site)
 /* An object with the SDK's own parameter names is a data operation's
  * parameters wherever it is built (`{ Delete: { TableName, Key } }`
  * pushed into TransactItems later, params assembled for a wrapper). */
-static bool params_shaped(Ex *x, TSNode obj)
+static bool params_shaped(Ex *x, SynNode obj)
 {
     static const char *const shape[] = {"Key", "Item", "KeyConditionExpression", NULL};
-    return !ts_node_is_null(ex_find_prop(x, obj, "TableName")) && ex_has_any_prop(x, obj, shape);
+    return !syn_null(ex_find_prop(x, obj, "TableName")) && ex_has_any_prop(x, obj, shape);
 }
 
-static void params_op(Ex *x, TSNode obj)
+static void params_op(Ex *x, SynNode obj)
 {
     OpKind kind = OP_GET;
     const char *callee = "params";
-    TSNode pair = ex_parent(x, obj);
+    SynNode pair = ex_parent(x, obj);
     const char *wrapper = is(pair, "pair") ? ex_prop_name(x, pair) : NULL;
-    if (!ts_node_is_null(ex_find_prop(x, obj, "KeyConditionExpression")))
+    if (!syn_null(ex_find_prop(x, obj, "KeyConditionExpression")))
         kind = OP_QUERY;
-    else if (!ts_node_is_null(ex_find_prop(x, obj, "UpdateExpression")))
+    else if (!syn_null(ex_find_prop(x, obj, "UpdateExpression")))
         kind = OP_UPDATE;
-    else if (!ts_node_is_null(ex_find_prop(x, obj, "Item")))
+    else if (!syn_null(ex_find_prop(x, obj, "Item")))
         kind = OP_PUT;
     if (wrapper && !strcmp(wrapper, "Delete"))
         kind = OP_DELETE;
@@ -2168,7 +2162,7 @@ static void params_op(Ex *x, TSNode obj)
     params_object(x, obj, op);
 }
 
-static void visit_objects(Ex *x, TSNode n)
+static void visit_objects(Ex *x, SynNode n)
 {
     if (is(n, "method_definition")) {
         key_getter(x, n);
@@ -2181,19 +2175,19 @@ static void visit_objects(Ex *x, TSNode n)
         return;
     }
     /* at least one key attribute whose value is built here, or two */
-    uint32_t cnt = ts_node_named_child_count(n);
+    uint32_t cnt = syn_count(x->syn, n);
     int keys = 0, built = 0;
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(n, i);
+        SynNode p = syn_child(x->syn, n, i);
         const char *pn = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, pn);
-        if (role < 0 && !(pn && pn[0] == '['))
+        if (role < 0 && !attr_is_deferred(pn))
             continue;
-        TSNode v = unwrap(syn_prop_value(p));
-        if (ts_node_is_null(v) || !ex_value_can_be_key(v) || is(v, "object"))
+        SynNode v = unwrap(syn_prop_value(x->syn, p));
+        if (syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
             continue;
         keys++;
-        if (ex_is_string_like(v) || is(v, "call_expression"))
+        if (ex_is_string_like(x, v) || is(v, "call_expression"))
             built++;
     }
     if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n))
@@ -2213,29 +2207,26 @@ static void visit_objects(Ex *x, TSNode n)
 
 /* ---- entry points ------------------------------------------------------ */
 
-static void first_error(TSNode root, TSPoint *at)
+enum { MAX_REGION_NOTES = 20 }; /* per file; the rest are counted */
+
+/* A note for each region of the file left unread (syntax.h): the rest of
+ * the file is extracted, and a note never changes the exit code. */
+static void note_regions(const SynTree *syn, const char *path, Problems *problems)
 {
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    *at = ts_node_start_point(root);
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (ts_node_is_missing(n) || !strcmp(ts_node_type(n), "ERROR")) {
-            *at = ts_node_start_point(n);
-            break;
-        }
-        if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c))
-            continue;
-        bool next = false;
-        do {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                next = true;
-                break;
-            }
-        } while (ts_tree_cursor_goto_parent(&c));
-        if (!next)
-            break;
+    size_t n = syn_region_count(syn);
+    for (size_t i = 0; i < n && i < MAX_REGION_NOTES; i++) {
+        const Span *r = &syn_region_at(syn, i)->span;
+        problems_add_kind(problems, PROBLEM_NOTE, path, r->start_row + 1, r->start_col + 1,
+                          "syntax error, or syntax the parser does not know: lines %u-%u "
+                          "not read (the rest of the file is)",
+                          r->start_row + 1, r->end_row + 1);
     }
-    ts_tree_cursor_delete(&c);
+    if (n > MAX_REGION_NOTES) {
+        const Span *r = &syn_region_at(syn, MAX_REGION_NOTES)->span;
+        problems_add_kind(problems, PROBLEM_NOTE, path, r->start_row + 1, r->start_col + 1,
+                          "%zu more regions with syntax errors not read, from line %u on",
+                          n - MAX_REGION_NOTES, r->start_row + 1);
+    }
 }
 
 FileIR *extract_file(const char *path, const char *text, size_t len, const Config *cfg,
@@ -2246,33 +2237,21 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     ir->arena = a;
     ir->path = arena_strdup(a, path);
 
-    TSParser *parser = ts_parser_new();
-    const TSLanguage *lang = is_tsx_path(path) ? tree_sitter_tsx() : tree_sitter_typescript();
-    ts_parser_set_language(parser, lang);
-    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
-    ts_parser_delete(parser);
-    if (!tree) {
+    bool jsx = is_tsx_path(path);
+    SynTree *syn = syn_parse(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a);
+    if (!syn) {
         ir->parse_failed = true;
-        problems_add(problems, path, 0, 0, "could not be parsed; skipped");
+        problems_add(problems, path, 0, 0, "could not be parsed (out of memory?); skipped");
         return ir;
     }
-    TSNode root = ts_tree_root_node(tree);
-    if (ts_node_has_error(root)) {
-        TSPoint at;
-        first_error(root, &at);
-        ir->parse_failed = true;
-        problems_add(problems, path, at.row + 1, at.column + 1,
-                     "syntax error; file skipped (keylint reads only files that parse)");
-        ts_tree_delete(tree);
-        return ir;
-    }
-    Ex x = {.source = {text, len, a}, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
-    x.index = syn_index(a, root, lang);
-    module_pass(&x, root);
+    note_regions(syn, path, problems);
+    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    module_pass(&x, syn_root(syn));
+    keylint_comments(&x);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(&x.source, x.index, ir, cfg); /* tables in code: linter/tables.c */
-    ts_tree_delete(tree);
+    extract_tables(syn, a, ir, cfg); /* tables in code: linter/tables.c */
+    syn_free(syn);
     return ir;
 }
 

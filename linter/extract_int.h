@@ -4,22 +4,19 @@
 #ifndef KEYLINT_EXTRACT_INT_H
 #define KEYLINT_EXTRACT_INT_H
 
-#include <tree_sitter/api.h>
 
 #include "config.h"
 #include "ir.h"
 #include "syntax.h"
 
 typedef struct Ex {
-    Source source; /* text, length and arena, for syntax.h */
+    SynTree *syn; /* the file's tree (syntax.h); its strings go to `a` */
     Arena *a;
     FileIR *ir;
     const char *src;
     size_t len;
     const Config *cfg;
     VEC(uint32_t) consumed; /* start bytes of object literals already read */
-    /* Named nodes in preorder, parents and field ids (syntax.h). */
-    SyntaxIndex *index;
     /* Later `var.prop = value` assignments of params objects, per object. */
     VEC(struct Assigned) assigned;
 } Ex;
@@ -32,55 +29,55 @@ typedef struct Assigned {
 
 typedef struct AssignedProp {
     const char *name;
-    TSNode value;
+    SynNode value;
 } AssignedProp;
 
 /* The parent of a node of this file's tree. */
-TSNode ex_parent(Ex *x, TSNode n);
+SynNode ex_parent(Ex *x, SynNode n);
 /* A node's child by field name (`name` a string literal). */
-TSNode ex_field(Ex *x, TSNode n, const char *name);
+SynNode ex_field(Ex *x, SynNode n, const char *name);
 
 /* Node text and strings (copies in the file's arena). */
-const char *ex_ntext(Ex *x, TSNode n);
-bool ex_text_eq(Ex *x, TSNode n, const char *s);
-bool ex_string_value(Ex *x, TSNode n, const char **out);
+const char *ex_ntext(Ex *x, SynNode n);
+bool ex_text_eq(Ex *x, SynNode n, const char *s);
+bool ex_string_value(Ex *x, SynNode n, const char **out);
 
 /* Where a local name comes from (NULL if not imported). */
 const Import *ex_find_import(Ex *x, const char *local);
 /* Follow identifiers to the value they were assigned (object literals,
  * calls); `via` gets the first variable's name when not NULL. */
-TSNode ex_follow(Ex *x, TSNode n, const char **via, Span *via_span);
+SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span);
 /* Object literal properties (spreads and later `v.p = x` included). */
-TSNode ex_find_prop(Ex *x, TSNode obj, const char *name);
-const char *ex_prop_name(Ex *x, TSNode prop);
-bool ex_has_any_prop(Ex *x, TSNode obj, const char *const *names);
-bool ex_value_can_be_key(TSNode v);
-bool ex_is_string_like(TSNode n);
+SynNode ex_find_prop(Ex *x, SynNode obj, const char *name);
+const char *ex_prop_name(Ex *x, SynNode prop);
+bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names);
+bool ex_value_can_be_key(Ex *x, SynNode v);
+bool ex_is_string_like(Ex *x, SynNode n);
 bool ex_name_has_word(const char *name, const char *w);
 /* `this.dataService.getItem` -> "dataService". */
-const char *ex_receiver_name(Ex *x, TSNode member);
+const char *ex_receiver_name(Ex *x, SynNode member);
 
 /* Building the IR. */
-int ex_add_op(Ex *x, OpKind kind, OpApi api, TSNode node, const char *callee);
-void ex_add_key(Ex *x, TSNode value, KeyRole role, const char *attr, KeySite site, int op,
+int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
+void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);
 /* Every key attribute of an object literal (followed through variables). */
-size_t ex_key_object(Ex *x, TSNode objn, KeySite site, int op);
-void ex_expr_segs(Ex *x, TSNode n, SegList *out, int depth);
+size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op);
+void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text, Span span);
-void ex_consume(Ex *x, TSNode obj);
-bool ex_consumed(Ex *x, TSNode obj);
+void ex_consume(Ex *x, SynNode obj);
+bool ex_consumed(Ex *x, SynNode obj);
 /* Keys of a KeyConditionExpression's values map. */
-void ex_key_conditions(Ex *x, const char *kce, TSNode names, TSNode values, int op,
+void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, int op,
                        bool on_index);
 
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
-bool ex_lib_call(Ex *x, TSNode call);
+bool ex_lib_call(Ex *x, SynNode call);
 /* Same for `new X(...)` (dynamodb-toolbox entities). */
-bool ex_lib_new(Ex *x, TSNode newexpr);
+bool ex_lib_new(Ex *x, SynNode newexpr);
 /* Segments of a library's key builder call (PatternHelpers.entityKey...);
  * false when `call` is not one. */
-bool ex_lib_key_call(Ex *x, TSNode call, SegList *out, int depth);
+bool ex_lib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 
 #endif

@@ -38,9 +38,9 @@ static bool file_imports(Ex *x, const char *prefix)
 
 /* The name of what a call calls: `f(...)` -> f, `a.b.f(...)` -> f, with
  * the root identifier (`a`) in *root. */
-static const char *callee_parts(Ex *x, TSNode call, TSNode *member, const char **root)
+static const char *callee_parts(Ex *x, SynNode call, SynNode *member, const char **root)
 {
-    TSNode fn = syn_unwrap(syn_field(call, "function"));
+    SynNode fn = syn_unwrap(x->syn, syn_field(x->syn, call, "function"));
     *member = fn;
     *root = "";
     if (syn_is(fn, "identifier")) {
@@ -49,25 +49,25 @@ static const char *callee_parts(Ex *x, TSNode call, TSNode *member, const char *
     }
     if (!syn_is(fn, "member_expression"))
         return "";
-    TSNode r = fn;
+    SynNode r = fn;
     for (int i = 0; i < 8 && syn_is(r, "member_expression"); i++)
-        r = syn_field(r, "object");
+        r = syn_field(x->syn, r, "object");
     if (syn_is(r, "identifier"))
         *root = ex_ntext(x, r);
-    return ex_ntext(x, syn_field(fn, "property"));
+    return ex_ntext(x, syn_field(x->syn, fn, "property"));
 }
 
-static TSNode arg(TSNode call, uint32_t i)
+static SynNode arg(Ex *x, SynNode call, uint32_t i)
 {
-    TSNode args = syn_field(call, "arguments");
-    TSNode none = {0};
-    return ts_node_is_null(args) ? none : ts_node_named_child(args, i);
+    SynNode args = syn_field(x->syn, call, "arguments");
+    SynNode none = {0};
+    return syn_null(args) ? none : syn_child(x->syn, args, i);
 }
 
 /* ---- key conditions written as objects --------------------------------- */
 
 /* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
-static void condition_value(Ex *x, TSNode v, KeyRole role, const char *attr, int op)
+static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
 {
     static const struct { const char *name; CondOp op; } ops[] = {
         {"equals", COND_EQ},          {"eq", COND_EQ},
@@ -78,38 +78,38 @@ static void condition_value(Ex *x, TSNode v, KeyRole role, const char *attr, int
         {"lessThanOrEquals", COND_LE}, {"lte", COND_LE}, {"le", COND_LE},
         {"between", COND_BETWEEN},
     };
-    v = syn_unwrap(v);
+    v = syn_unwrap(x->syn, v);
     if (!syn_is(v, "object")) {
-        if (ex_value_can_be_key(v))
+        if (ex_value_can_be_key(x, v))
             ex_add_key(x, v, role, attr, SITE_CONDITION, op, COND_EQ);
         return;
     }
     ex_consume(x, v);
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-        TSNode c = ex_find_prop(x, v, ops[i].name);
-        if (ts_node_is_null(c))
+        SynNode c = ex_find_prop(x, v, ops[i].name);
+        if (syn_null(c))
             continue;
-        c = syn_unwrap(c);
+        c = syn_unwrap(x->syn, c);
         if (ops[i].op == COND_BETWEEN && syn_is(c, "array")) {
-            for (uint32_t j = 0; j < ts_node_named_child_count(c) && j < 2; j++)
-                ex_add_key(x, ts_node_named_child(c, j), role, attr, SITE_CONDITION, op,
+            for (uint32_t j = 0; j < syn_count(x->syn, c) && j < 2; j++)
+                ex_add_key(x, syn_child(x->syn, c, j), role, attr, SITE_CONDITION, op,
                            COND_BETWEEN);
-        } else if (ex_value_can_be_key(c)) {
+        } else if (ex_value_can_be_key(x, c)) {
             ex_add_key(x, c, role, attr, SITE_CONDITION, op, ops[i].op);
         }
     }
 }
 
 /* Every key attribute of a condition object ({ pk: ..., sk: { ... } }). */
-static void condition_object(Ex *x, TSNode obj, int op, bool on_index)
+static void condition_object(Ex *x, SynNode obj, int op, bool on_index)
 {
     obj = ex_follow(x, obj, NULL, NULL);
     if (!syn_is(obj, "object"))
         return;
     ex_consume(x, obj);
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(x->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(x->syn, obj, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
         if (role < 0)
@@ -118,49 +118,49 @@ static void condition_object(Ex *x, TSNode obj, int op, bool on_index)
             role = ROLE_INDEX_PK;
         if (on_index && role == ROLE_SK)
             role = ROLE_INDEX_SK;
-        condition_value(x, syn_prop_value(p), (KeyRole)role, name, op);
+        condition_value(x, syn_prop_value(x->syn, p), (KeyRole)role, name, op);
     }
 }
 
-static const char *index_name(Ex *x, TSNode obj, const char *prop)
+static const char *index_name(Ex *x, SynNode obj, const char *prop)
 {
-    TSNode v = ex_find_prop(x, obj, prop);
+    SynNode v = ex_find_prop(x, obj, prop);
     const char *s;
-    if (ts_node_is_null(v))
+    if (syn_null(v))
         return NULL;
-    return ex_string_value(x, v, &s) ? s : ex_ntext(x, syn_unwrap(v));
+    return ex_string_value(x, v, &s) ? s : ex_ntext(x, syn_unwrap(x->syn, v));
 }
 
 /* ---- Turbine ------------------------------------------------------------ */
 
 /* defineEntity({ keys: { pk: (u) => ["user", u.id], sk: () => "profile" } }) */
-static bool turbine_entity(Ex *x, TSNode call)
+static bool turbine_entity(Ex *x, SynNode call)
 {
-    TSNode def = ex_follow(x, arg(call, 0), NULL, NULL);
-    TSNode keys = ex_follow(x, ex_find_prop(x, def, "keys"), NULL, NULL);
+    SynNode def = ex_follow(x, arg(x, call, 0), NULL, NULL);
+    SynNode keys = ex_follow(x, ex_find_prop(x, def, "keys"), NULL, NULL);
     if (!syn_is(keys, "object"))
         return false;
     ex_consume(x, def);
     ex_consume(x, keys);
-    uint32_t cnt = ts_node_named_child_count(keys);
+    uint32_t cnt = syn_count(x->syn, keys);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(keys, i);
+        SynNode p = syn_child(x->syn, keys, i);
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
-        TSNode v = syn_unwrap(syn_prop_value(p));
-        if (role < 0 || ts_node_is_null(v))
+        SynNode v = syn_unwrap(x->syn, syn_prop_value(x->syn, p));
+        if (role < 0 || syn_null(v))
             continue;
         if (syn_is(v, "arrow_function") || syn_is(v, "function_expression")) {
-            TSNode body = syn_unwrap(syn_field(v, "body"));
+            SynNode body = syn_unwrap(x->syn, syn_field(x->syn, v, "body"));
             if (syn_is(body, "statement_block")) {
-                TSNode ret = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+                SynNode ret = syn_child(x->syn, body, syn_count(x->syn, body) - 1);
                 if (!syn_is(ret, "return_statement"))
                     continue;
-                body = syn_unwrap(ts_node_named_child(ret, 0));
+                body = syn_unwrap(x->syn, syn_child(x->syn, ret, 0));
             }
-            if (!ts_node_is_null(body) && ex_value_can_be_key(body))
+            if (!syn_null(body) && ex_value_can_be_key(x, body))
                 ex_add_key(x, body, (KeyRole)role, name, SITE_ENTITY, -1, COND_NONE);
-        } else if (ex_value_can_be_key(v)) {
+        } else if (ex_value_can_be_key(x, v)) {
             ex_add_key(x, v, (KeyRole)role, name, SITE_ENTITY, -1, COND_NONE);
         }
     }
@@ -168,11 +168,11 @@ static bool turbine_entity(Ex *x, TSNode call)
 }
 
 /* entity.query/queryAll/queryOne({ index, pk: [...], sk: { beginsWith } }) */
-static bool turbine_query(Ex *x, TSNode call, const char *method)
+static bool turbine_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query") && strcmp(method, "queryAll") && strcmp(method, "queryOne"))
         return false;
-    TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+    SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
     if (!syn_is(obj, "object") || ex_consumed(x, obj))
         return false;
     /* Turbine's shape: key attributes at the top level, no SDK names. */
@@ -181,7 +181,7 @@ static bool turbine_query(Ex *x, TSNode call, const char *method)
     if (ex_has_any_prop(x, obj, sdk))
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
-                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(call, "function")),
+                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     x->ir->ops.v[op].index = index_name(x, obj, "index");
     condition_object(x, obj, op, false);
@@ -192,7 +192,7 @@ static bool turbine_query(Ex *x, TSNode call, const char *method)
 
 /* TableClient: put({ item } | item), get({ key } | key), query({ keyCondition,
  * indexName }), scan(...), update, delete. */
-static bool ddblib_table_call(Ex *x, TSNode call, const char *method)
+static bool ddblib_table_call(Ex *x, SynNode call, const char *method)
 {
     static const struct { const char *name; OpKind kind; } methods[] = {
         {"put", OP_PUT}, {"get", OP_GET}, {"query", OP_QUERY}, {"scan", OP_SCAN},
@@ -206,39 +206,39 @@ static bool ddblib_table_call(Ex *x, TSNode call, const char *method)
         }
     if (!known)
         return false;
-    TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+    SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
     if (!syn_is(obj, "object") || ex_consumed(x, obj))
         return false;
     static const char *const shape[] = {"keyCondition", "item", "key", "pk", "PK", NULL};
     if (kind != OP_SCAN && !ex_has_any_prop(x, obj, shape))
         return false;
     int op = ex_add_op(x, kind, API_DDB_LIB, call,
-                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(call, "function")),
+                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     ex_consume(x, obj);
     const char *index = index_name(x, obj, "indexName");
     x->ir->ops.v[op].index = index;
-    TSNode kc = ex_find_prop(x, obj, "keyCondition");
-    TSNode item = ex_find_prop(x, obj, "item");
-    TSNode key = ex_find_prop(x, obj, "key");
-    if (!ts_node_is_null(kc))
+    SynNode kc = ex_find_prop(x, obj, "keyCondition");
+    SynNode item = ex_find_prop(x, obj, "item");
+    SynNode key = ex_find_prop(x, obj, "key");
+    if (!syn_null(kc))
         condition_object(x, kc, op, index != NULL);
-    else if (!ts_node_is_null(item))
+    else if (!syn_null(item))
         ex_key_object(x, item, SITE_WRITE, op);
-    else if (!ts_node_is_null(key))
+    else if (!syn_null(key))
         ex_key_object(x, key, SITE_READ, op);
     else if (kind != OP_SCAN) /* the item or key itself */
         ex_key_object(x, obj, kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
     return true;
 }
 
-static void join_args(Ex *x, TSNode list, SegList *out, int depth, const char *sep)
+static void join_args(Ex *x, SynNode list, SegList *out, int depth, const char *sep)
 {
-    uint32_t cnt = ts_node_named_child_count(list);
+    uint32_t cnt = syn_count(x->syn, list);
     for (uint32_t i = 0; i < cnt; i++) {
         if (i)
             ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep, syn_span(list));
-        ex_expr_segs(x, ts_node_named_child(list, i), out, depth + 1);
+        ex_expr_segs(x, syn_child(x->syn, list, i), out, depth + 1);
     }
 }
 
@@ -246,22 +246,22 @@ static void join_args(Ex *x, TSNode list, SegList *out, int depth, const char *s
  * hierarchicalKey(...), timeSeriesKey(...), distributedKey(base, n) ->
  * base#SHARD#{n}, createMultiAttributeKey({ a, b }) -> {a}#{b}. Parsing
  * helpers (parseEntityKey...) build nothing. */
-static bool ddblib_key_call(Ex *x, TSNode call, SegList *out, int depth)
+static bool ddblib_key_call(Ex *x, SynNode call, SegList *out, int depth)
 {
-    TSNode member;
+    SynNode member;
     const char *root;
     const char *name = callee_parts(x, call, &member, &root);
     if (!imported_from(x, root, DDB_LIB))
         return false;
     const char *sep = x->cfg->separator;
-    TSNode args = syn_field(call, "arguments");
-    TSNode a0 = syn_unwrap(arg(call, 0));
+    SynNode args = syn_field(x->syn, call, "arguments");
+    SynNode a0 = syn_unwrap(x->syn, arg(x, call, 0));
     if (!strcmp(name, "createMultiAttributeKey") && syn_is(a0, "object")) {
-        uint32_t cnt = ts_node_named_child_count(a0), k = 0;
+        uint32_t cnt = syn_count(x->syn, a0), k = 0;
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode p = ts_node_named_child(a0, i);
-            TSNode v = syn_prop_value(p);
-            if (ts_node_is_null(v))
+            SynNode p = syn_child(x->syn, a0, i);
+            SynNode v = syn_prop_value(x->syn, p);
+            if (syn_null(v))
                 continue;
             if (k++)
                 ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep, syn_span(a0));
@@ -273,7 +273,7 @@ static bool ddblib_key_call(Ex *x, TSNode call, SegList *out, int depth)
         return false;
     if (!strcmp(name, "compositeKey") || !strcmp(name, "hierarchicalKey") ||
         !strcmp(name, "timeSeriesKey") || !strcmp(name, "entityKey")) {
-        if (syn_is(a0, "array") && ts_node_named_child_count(args) == 1)
+        if (syn_is(a0, "array") && syn_count(x->syn, args) == 1)
             join_args(x, a0, out, depth, sep);
         else
             join_args(x, args, out, depth, sep);
@@ -291,7 +291,7 @@ static bool ddblib_key_call(Ex *x, TSNode call, SegList *out, int depth)
 
 /* ---- AppSync JS resolvers ----------------------------------------------- */
 
-static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
+static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root)
 {
     static const struct { const char *name; OpKind kind; } fns[] = {
         {"get", OP_GET}, {"put", OP_PUT}, {"update", OP_UPDATE}, {"remove", OP_DELETE},
@@ -304,21 +304,21 @@ static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
         if (strcmp(fn, fns[i].name))
             continue;
-        TSNode obj = ex_follow(x, arg(call, 0), NULL, NULL);
+        SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
         int op = ex_add_op(x, fns[i].kind, API_APPSYNC, call, arena_printf(x->a, "appsync.%s", fn));
         if (!syn_is(obj, "object"))
             return true;
         ex_consume(x, obj);
         const char *index = index_name(x, obj, "index");
         x->ir->ops.v[op].index = index;
-        TSNode key = ex_find_prop(x, obj, "key");
-        TSNode item = ex_find_prop(x, obj, "item");
-        TSNode q = ex_find_prop(x, obj, "query");
-        if (!ts_node_is_null(q))
+        SynNode key = ex_find_prop(x, obj, "key");
+        SynNode item = ex_find_prop(x, obj, "item");
+        SynNode q = ex_find_prop(x, obj, "query");
+        if (!syn_null(q))
             condition_object(x, q, op, index != NULL);
-        if (!ts_node_is_null(key))
+        if (!syn_null(key))
             ex_key_object(x, key, fns[i].kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
-        if (!ts_node_is_null(item))
+        if (!syn_null(item))
             ex_key_object(x, item, SITE_WRITE, op);
         return true;
     }
@@ -328,50 +328,50 @@ static bool appsync_call(Ex *x, TSNode call, const char *name, const char *root)
 /* ---- dynamodb-toolbox (v0) ---------------------------------------------- */
 
 /* new Entity({ attributes: { id: { partitionKey: true, default: (d) => `A#${d.x}` } } }) */
-static bool toolbox_entity(Ex *x, TSNode newexpr)
+static bool toolbox_entity(Ex *x, SynNode newexpr)
 {
-    TSNode ctor = syn_field(newexpr, "constructor");
+    SynNode ctor = syn_field(x->syn, newexpr, "constructor");
     if (!syn_is(ctor, "identifier") || !imported_from(x, ex_ntext(x, ctor), TOOLBOX) ||
         strcmp(ex_find_import(x, ex_ntext(x, ctor))->imported, "Entity"))
         return false;
-    TSNode def = ex_follow(x, arg(newexpr, 0), NULL, NULL);
-    TSNode attrs = ex_follow(x, ex_find_prop(x, def, "attributes"), NULL, NULL);
+    SynNode def = ex_follow(x, arg(x, newexpr, 0), NULL, NULL);
+    SynNode attrs = ex_follow(x, ex_find_prop(x, def, "attributes"), NULL, NULL);
     if (!syn_is(attrs, "object"))
         return false;
     ex_consume(x, def);
     ex_consume(x, attrs);
-    uint32_t cnt = ts_node_named_child_count(attrs);
+    uint32_t cnt = syn_count(x->syn, attrs);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(attrs, i);
-        TSNode spec = syn_unwrap(syn_prop_value(p));
+        SynNode p = syn_child(x->syn, attrs, i);
+        SynNode spec = syn_unwrap(x->syn, syn_prop_value(x->syn, p));
         const char *name = ex_prop_name(x, p);
         if (!syn_is(spec, "object") || !name)
             continue;
         ex_consume(x, spec);
-        TSNode pkn = ex_find_prop(x, spec, "partitionKey");
-        TSNode skn = ex_find_prop(x, spec, "sortKey");
-        TSNode mapped = ex_find_prop(x, spec, "map");
+        SynNode pkn = ex_find_prop(x, spec, "partitionKey");
+        SynNode skn = ex_find_prop(x, spec, "sortKey");
+        SynNode mapped = ex_find_prop(x, spec, "map");
         const char *s;
         int role = -1;
         /* partitionKey: true for the table, partitionKey: 'GSI1' for an index */
-        if (!ts_node_is_null(pkn))
+        if (!syn_null(pkn))
             role = ex_text_eq(x, pkn, "true") ? ROLE_PK : ROLE_INDEX_PK;
-        else if (!ts_node_is_null(skn))
+        else if (!syn_null(skn))
             role = ex_text_eq(x, skn, "true") ? ROLE_SK : ROLE_INDEX_SK;
         if (role < 0)
             continue;
-        const char *attr = !ts_node_is_null(mapped) && ex_string_value(x, mapped, &s) ? s : name;
-        TSNode dflt = syn_unwrap(ex_find_prop(x, spec, "default"));
+        const char *attr = !syn_null(mapped) && ex_string_value(x, mapped, &s) ? s : name;
+        SynNode dflt = syn_unwrap(x->syn, ex_find_prop(x, spec, "default"));
         if (syn_is(dflt, "arrow_function") || syn_is(dflt, "function_expression")) {
-            TSNode body = syn_unwrap(syn_field(dflt, "body"));
+            SynNode body = syn_unwrap(x->syn, syn_field(x->syn, dflt, "body"));
             if (syn_is(body, "statement_block")) {
-                TSNode ret = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
-                body = syn_is(ret, "return_statement") ? syn_unwrap(ts_node_named_child(ret, 0))
-                                                       : (TSNode){0};
+                SynNode ret = syn_child(x->syn, body, syn_count(x->syn, body) - 1);
+                body = syn_is(ret, "return_statement") ? syn_unwrap(x->syn, syn_child(x->syn, ret, 0))
+                                                       : (SynNode){0};
             }
-            if (!ts_node_is_null(body) && ex_value_can_be_key(body))
+            if (!syn_null(body) && ex_value_can_be_key(x, body))
                 ex_add_key(x, body, (KeyRole)role, attr, SITE_ENTITY, -1, COND_NONE);
-        } else if (!ts_node_is_null(dflt) && ex_value_can_be_key(dflt)) {
+        } else if (!syn_null(dflt) && ex_value_can_be_key(x, dflt)) {
             ex_add_key(x, dflt, (KeyRole)role, attr, SITE_ENTITY, -1, COND_NONE);
         }
     }
@@ -379,19 +379,19 @@ static bool toolbox_entity(Ex *x, TSNode newexpr)
 }
 
 /* entity.query(pk, { index, eq | beginsWith | between | gt | gte | lt | lte }) */
-static bool toolbox_query(Ex *x, TSNode call, const char *method)
+static bool toolbox_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query"))
         return false;
-    TSNode pk = syn_unwrap(arg(call, 0));
-    TSNode opts = ex_follow(x, arg(call, 1), NULL, NULL);
+    SynNode pk = syn_unwrap(x->syn, arg(x, call, 0));
+    SynNode opts = ex_follow(x, arg(x, call, 1), NULL, NULL);
     static const char *const shape[] = {"index", "eq", "beginsWith", "between", "gt", "gte",
                                         "lt", "lte", NULL};
-    if (ts_node_is_null(pk) || !ex_value_can_be_key(pk) || syn_is(pk, "object") ||
+    if (syn_null(pk) || !ex_value_can_be_key(x, pk) || syn_is(pk, "object") ||
         !syn_is(opts, "object") || !ex_has_any_prop(x, opts, shape))
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
-                       arena_printf(x->a, "%s.query", ex_receiver_name(x, syn_field(call, "function"))));
+                       arena_printf(x->a, "%s.query", ex_receiver_name(x, syn_field(x->syn, call, "function"))));
     const char *index = index_name(x, opts, "index");
     x->ir->ops.v[op].index = index;
     ex_consume(x, opts);
@@ -401,16 +401,16 @@ static bool toolbox_query(Ex *x, TSNode call, const char *method)
         {"eq", COND_EQ}, {"beginsWith", COND_BEGINS_WITH}, {"gt", COND_GT}, {"gte", COND_GE},
         {"lt", COND_LT}, {"lte", COND_LE}, {"between", COND_BETWEEN}};
     for (size_t i = 0; i < sizeof conds / sizeof *conds; i++) {
-        TSNode v = syn_unwrap(ex_find_prop(x, opts, conds[i].name));
-        if (ts_node_is_null(v))
+        SynNode v = syn_unwrap(x->syn, ex_find_prop(x, opts, conds[i].name));
+        if (syn_null(v))
             continue;
         KeyRole role = index ? ROLE_INDEX_SK : ROLE_SK;
         const char *attr = index ? "index-sk" : "sk";
         if (conds[i].op == COND_BETWEEN && syn_is(v, "array")) {
-            for (uint32_t j = 0; j < ts_node_named_child_count(v) && j < 2; j++)
-                ex_add_key(x, ts_node_named_child(v, j), role, attr, SITE_CONDITION, op,
+            for (uint32_t j = 0; j < syn_count(x->syn, v) && j < 2; j++)
+                ex_add_key(x, syn_child(x->syn, v, j), role, attr, SITE_CONDITION, op,
                            COND_BETWEEN);
-        } else if (ex_value_can_be_key(v)) {
+        } else if (ex_value_can_be_key(x, v)) {
             ex_add_key(x, v, role, attr, SITE_CONDITION, op, conds[i].op);
         }
     }
@@ -420,17 +420,17 @@ static bool toolbox_query(Ex *x, TSNode call, const char *method)
 /* ---- configured wrappers --------------------------------------------------- */
 
 /* "1.keyCondition": argument 1's property keyCondition; "0": argument 0. */
-static TSNode wrapper_path(Ex *x, TSNode call, const char *path)
+static SynNode wrapper_path(Ex *x, SynNode call, const char *path)
 {
-    TSNode none = {0};
+    SynNode none = {0};
     if (!path || !*path)
         return none;
     char *end;
     long i = strtol(path, &end, 10);
     if (end == path || i < 0)
         return none;
-    TSNode n = ex_follow(x, arg(call, (uint32_t)i), NULL, NULL);
-    while (*end == '.' && !ts_node_is_null(n)) {
+    SynNode n = ex_follow(x, arg(x, call, (uint32_t)i), NULL, NULL);
+    while (*end == '.' && !syn_null(n)) {
         const char *p = end + 1;
         end = strchr(p, '.');
         if (!end)
@@ -441,28 +441,28 @@ static TSNode wrapper_path(Ex *x, TSNode call, const char *path)
     return n;
 }
 
-static bool wrapper_call(Ex *x, TSNode call)
+static bool wrapper_call(Ex *x, SynNode call)
 {
     if (!x->cfg || !x->cfg->wrappers.n)
         return false;
-    const char *callee = ex_ntext(x, syn_unwrap(syn_field(call, "function")));
+    const char *callee = ex_ntext(x, syn_unwrap(x->syn, syn_field(x->syn, call, "function")));
     for (size_t w = 0; w < x->cfg->wrappers.n; w++) {
         const Wrapper *wr = &x->cfg->wrappers.v[w];
         if (!glob_match(wr->call, callee))
             continue;
         int op = ex_add_op(x, wr->operation, API_WRAPPER, call, callee);
         DataOp *d = &x->ir->ops.v[op];
-        TSNode t = wrapper_path(x, call, wr->table);
+        SynNode t = wrapper_path(x, call, wr->table);
         const char *s;
-        if (!ts_node_is_null(t)) {
+        if (!syn_null(t)) {
             d->table_literal = ex_string_value(x, t, &s);
             d->table = d->table_literal ? s : ex_ntext(x, t);
         }
-        TSNode ix = wrapper_path(x, call, wr->index);
-        if (!ts_node_is_null(ix))
+        SynNode ix = wrapper_path(x, call, wr->index);
+        if (!syn_null(ix))
             d->index = ex_string_value(x, ix, &s) ? s : ex_ntext(x, ix);
-        TSNode kc = wrapper_path(x, call, wr->key_condition);
-        if (!ts_node_is_null(kc)) {
+        SynNode kc = wrapper_path(x, call, wr->key_condition);
+        if (!syn_null(kc)) {
             if (syn_is(kc, "object")) {
                 condition_object(x, kc, op, d->index != NULL);
             } else if (ex_string_value(x, kc, &s)) {
@@ -472,11 +472,11 @@ static bool wrapper_call(Ex *x, TSNode call)
                                   x->ir->ops.v[op].index != NULL);
             }
         }
-        TSNode key = wrapper_path(x, call, wr->key);
-        if (!ts_node_is_null(key))
+        SynNode key = wrapper_path(x, call, wr->key);
+        if (!syn_null(key))
             ex_key_object(x, key, SITE_READ, op);
-        TSNode item = wrapper_path(x, call, wr->item);
-        if (!ts_node_is_null(item))
+        SynNode item = wrapper_path(x, call, wr->item);
+        if (!syn_null(item))
             ex_key_object(x, item, SITE_WRITE, op);
         return true;
     }
@@ -485,11 +485,11 @@ static bool wrapper_call(Ex *x, TSNode call)
 
 /* ---- entry points ------------------------------------------------------ */
 
-bool ex_lib_call(Ex *x, TSNode call)
+bool ex_lib_call(Ex *x, SynNode call)
 {
     if (wrapper_call(x, call))
         return true;
-    TSNode member;
+    SynNode member;
     const char *root;
     const char *name = callee_parts(x, call, &member, &root);
     if (!*name)
@@ -511,12 +511,12 @@ bool ex_lib_call(Ex *x, TSNode call)
     return false;
 }
 
-bool ex_lib_new(Ex *x, TSNode newexpr)
+bool ex_lib_new(Ex *x, SynNode newexpr)
 {
     return toolbox_entity(x, newexpr);
 }
 
-bool ex_lib_key_call(Ex *x, TSNode call, SegList *out, int depth)
+bool ex_lib_key_call(Ex *x, SynNode call, SegList *out, int depth)
 {
     return ddblib_key_call(x, call, out, depth);
 }

@@ -162,3 +162,14 @@ void seglist_case(Arena *a, SegList *l, size_t from, uint32_t flags)
         s->text = t;
     }
 }
+
+bool attr_is_deferred(const char *name)
+{
+    size_t l = name ? strlen(name) : 0;
+    return l >= 3 && name[0] == '[' && name[l - 1] == ']';
+}
+
+const char *attr_deferred_const(Arena *a, const char *name)
+{
+    return attr_is_deferred(name) ? arena_strndup(a, name + 1, strlen(name) - 2) : NULL;
+}

@@ -223,6 +223,13 @@ typedef struct Comment {
     const char *text;
 } Comment;
 
+/* A helper some key of this file calls: the defining file (absolute path)
+ * and the helper's name. */
+typedef struct HelperUse {
+    const char *file;
+    const char *name;
+} HelperUse;
+
 typedef struct FileIR {
     Arena *arena;         /* extraction's allocations */
     Arena *resolved;      /* resolution's output, replaced at each resolution */
@@ -231,6 +238,8 @@ typedef struct FileIR {
     /* What rules read: the keys after resolution (rebuilt from `extracted`
      * at each resolution, in the `resolved` arena). */
     KeyExprList keys;
+    /* The helpers those keys call (in `resolved`). */
+    VEC(HelperUse) helper_uses;
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;
@@ -259,6 +268,15 @@ TableKind api_table_kind(OpApi api);
 
 bool op_is_read(OpKind k);  /* get, query, scan, batch/transact get */
 bool op_is_write(OpKind k); /* put, update, delete, batch/transact write */
+
+/* During extraction a key attribute named by a constant (`[Keys.PK]: v`,
+ * `'#pk': Keys.PK` in ExpressionAttributeNames) is written "[Keys.PK]"
+ * until resolution settles it. Is `name` such a name: '[' + at least one
+ * character + ']'? A lone '[' or '[]' (a string key) is an ordinary name. */
+bool attr_is_deferred(const char *name);
+/* The constant a deferred name stands for ("Keys.PK"), copied into `a`;
+ * NULL when `name` is not a deferred name. */
+const char *attr_deferred_const(Arena *a, const char *name);
 
 /* Segment list helpers (arena-backed). */
 void seglist_push(Arena *a, SegList *l, Seg s);

@@ -212,8 +212,8 @@ const char *lsp_rule_href(const Server *s, const char *rule)
 void lsp_span_offsets(const Doc *d, const LineIndex *rows, const Span *sp, size_t *start,
                       size_t *end)
 {
-    *start = ts_point_offset(d->text, d->len, rows, sp->start_row, sp->start_col);
-    *end = ts_point_offset(d->text, d->len, rows, sp->end_row, sp->end_col);
+    *start = row_col_offset(d->text, d->len, rows, sp->start_row, sp->start_col);
+    *end = row_col_offset(d->text, d->len, rows, sp->end_row, sp->end_col);
     if (*end < *start)
         *end = *start;
 }
@@ -271,14 +271,15 @@ json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
     return j;
 }
 
-/* An input problem of a file (a syntax error): 1-based line and byte
- * column, 0 for none; shown on the character there. */
+/* An input problem or a note of a file (a region not read): 1-based line
+ * and byte column, 0 for none; shown on the character there, notes as
+ * information. */
 static json_t *problem_json(const Server *s, const Doc *d, const LineIndex *lines,
                             const LineIndex *rows, const Problem *pr)
 {
     size_t a = 0;
     if (pr->line)
-        a = ts_point_offset(d->text, d->len, rows, pr->line - 1, pr->col ? pr->col - 1 : 0);
+        a = row_col_offset(d->text, d->len, rows, pr->line - 1, pr->col ? pr->col - 1 : 0);
     size_t b = a;
     if (b < d->len && d->text[b] != '\n' && d->text[b] != '\r') {
         b++;
@@ -286,7 +287,8 @@ static json_t *problem_json(const Server *s, const Doc *d, const LineIndex *line
             b++;
     }
     return json_pack("{s:o, s:i, s:s, s:s}", "range", lsp_range_json(s, d, lines, a, b),
-                     "severity", 1, "source", "keylint", "message", pr->message);
+                     "severity", pr->kind == PROBLEM_NOTE ? 3 : 1, "source", "keylint",
+                     "message", pr->message);
 }
 
 /* ---- documents --------------------------------------------------------------- */

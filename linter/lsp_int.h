@@ -74,7 +74,7 @@ void lsp_position(const char *text, size_t len, const LineIndex *li, size_t off,
                   PosEncoding enc, uint32_t *line, uint32_t *character);
 /* Byte offset of a tree-sitter point (0-based row, byte column) with the
  * rows of rows_build, clamped to its row and to the text. */
-size_t ts_point_offset(const char *text, size_t len, const LineIndex *rows,
+size_t row_col_offset(const char *text, size_t len, const LineIndex *rows,
                        uint32_t row, uint32_t col);
 
 /* Replace text[start..end) with ins[0..n); *text is malloc'd and grows.

@@ -142,7 +142,7 @@ void lsp_position(const char *text, size_t len, const LineIndex *li, size_t off,
     *character = u;
 }
 
-size_t ts_point_offset(const char *text, size_t len, const LineIndex *rows, uint32_t row,
+size_t row_col_offset(const char *text, size_t len, const LineIndex *rows, uint32_t row,
                        uint32_t col)
 {
     (void)text;

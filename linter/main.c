@@ -43,8 +43,9 @@ static const char usage_text[] =
     "      --fail-on LEVEL   exit 1 on findings at this level or above:\n"
     "                        error (default) or warning\n"
     "      --max-warnings N  also exit 1 when there are more than N warnings\n"
-    "      --exit-zero       exit 0 whatever the findings (input and usage\n"
-    "                        errors still exit 2)\n"
+    "      --exit-zero       exit 0 whatever the findings and unreadable\n"
+    "                        files (usage and configuration errors still\n"
+    "                        exit 2)\n"
     "      --baseline FILE   report only findings that FILE does not record\n"
     "      --baseline-write FILE\n"
     "                        record every current finding in FILE (a baseline)\n"
@@ -74,19 +75,22 @@ static const char usage_text[] =
     "\n"
     "exit codes: 0 no finding at the failing level, 1 findings at that level\n"
     "(or more warnings than --max-warnings), 2 usage, configuration or input\n"
-    "errors (unreadable, binary, non-UTF-8 or unparsable files, a bad\n"
-    "baseline; the rest is still linted).\n";
+    "errors (a missing path, unreadable, binary, non-UTF-8 or too large files,\n"
+    "a bad baseline; the rest is still linted). A file with a syntax error is\n"
+    "linted outside the error, with a note naming the lines not read; notes\n"
+    "never change the exit code.\n";
 
 static void print_problems(const Problems *pr)
 {
     for (size_t i = 0; i < pr->items.n; i++) {
         const Problem *p = &pr->items.v[i];
+        const char *level = problem_level(p);
         if (p->line)
-            fprintf(stderr, "%s:%u:%u: error: %s\n", p->path, p->line, p->col, p->message);
+            fprintf(stderr, "%s:%u:%u: %s: %s\n", p->path, p->line, p->col, level, p->message);
         else if (p->path[0])
-            fprintf(stderr, "%s: error: %s\n", p->path, p->message);
+            fprintf(stderr, "%s: %s: %s\n", p->path, level, p->message);
         else
-            fprintf(stderr, "keylint: error: %s\n", p->message);
+            fprintf(stderr, "keylint: %s: %s\n", level, p->message);
     }
 }
 
@@ -652,7 +656,10 @@ int main(int argc, char **argv)
         rc = report(p, &run, bl, &problems);
     }
     print_problems(&problems);
-    if (problems.items.n)
+    /* notes never change the exit code; an input that could not be read
+     * does, unless --exit-zero; a wrong configuration always does */
+    if (problems_have(&problems, PROBLEM_CONFIG) ||
+        (problems_have(&problems, PROBLEM_INPUT) && !run.exit_zero))
         rc = EXIT_USAGE;
     problems_free(&problems);
     baseline_free(bl);

@@ -4,14 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tree_sitter/api.h>
 
 #include "arena.h"
 #include "common.h"
 #include "syntax.h"
 #include "walk.h"
 
-const TSLanguage *tree_sitter_typescript(void);
 
 enum { MAX_EXTENDS = 8, MAX_TSCONFIG_BYTES = 1 << 20 };
 
@@ -190,31 +188,27 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
         return;
     char *wrapped = arena_printf(m->a, "(%s\n)", text);
     free(text);
-    Source src = {wrapped, strlen(wrapped), m->a};
-    TSParser *parser = ts_parser_new();
-    ts_parser_set_language(parser, tree_sitter_typescript());
-    TSTree *tree = ts_parser_parse_string(parser, NULL, src.text, (uint32_t)src.len);
-    ts_parser_delete(parser);
-    if (!tree)
+    SynTree *st = syn_parse(wrapped, strlen(wrapped), SYN_TYPESCRIPT, m->a);
+    if (!st)
         return;
     tc->found = true;
-    TSNode root = ts_tree_root_node(tree);
-    TSNode obj = syn_unwrap(ts_node_named_child(ts_node_named_child(root, 0), 0));
+    SynNode root = syn_root(st);
+    SynNode obj = syn_unwrap(st, syn_child(st, syn_child(st, root, 0), 0));
     const char *dir = dir_of(m->a, path);
     const char *s;
     /* extends: rules of the base first; ours replace them */
-    TSNode ext = {0}, opts = {0};
-    for (uint32_t i = 0; syn_is(obj, "object") && i < ts_node_named_child_count(obj); i++) {
-        TSNode p = ts_node_named_child(obj, i);
-        TSNode k = syn_field(p, "key");
-        if (!syn_is(p, "pair") || !syn_string_value(&src, k, &s))
+    SynNode ext = {0}, opts = {0};
+    for (uint32_t i = 0; syn_is(obj, "object") && i < syn_count(st, obj); i++) {
+        SynNode p = syn_child(st, obj, i);
+        SynNode k = syn_field(st, p, "key");
+        if (!syn_is(p, "pair") || !syn_string_value(st, k, &s))
             continue;
         if (!strcmp(s, "extends"))
-            ext = syn_field(p, "value");
+            ext = syn_field(st, p, "value");
         else if (!strcmp(s, "compilerOptions"))
-            opts = syn_field(p, "value");
+            opts = syn_field(st, p, "value");
     }
-    if (!ts_node_is_null(ext) && syn_string_value(&src, ext, &s) && depth < MAX_EXTENDS &&
+    if (!syn_null(ext) && syn_string_value(st, ext, &s) && depth < MAX_EXTENDS &&
         s[0] == '.') {
         const char *base = join(m->a, dir, s);
         if (!strstr(base + strlen(base) - 5, ".json"))
@@ -222,27 +216,27 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
         tsconfig_read(m, tc, base, depth + 1);
     }
     const char *base_url = dir;
-    TSNode paths = {0};
-    for (uint32_t i = 0; syn_is(opts, "object") && i < ts_node_named_child_count(opts); i++) {
-        TSNode p = ts_node_named_child(opts, i);
-        if (!syn_is(p, "pair") || !syn_string_value(&src, syn_field(p, "key"), &s))
+    SynNode paths = {0};
+    for (uint32_t i = 0; syn_is(opts, "object") && i < syn_count(st, opts); i++) {
+        SynNode p = syn_child(st, opts, i);
+        if (!syn_is(p, "pair") || !syn_string_value(st, syn_field(st, p, "key"), &s))
             continue;
-        if (!strcmp(s, "baseUrl") && syn_string_value(&src, syn_field(p, "value"), &s))
+        if (!strcmp(s, "baseUrl") && syn_string_value(st, syn_field(st, p, "value"), &s))
             base_url = join(m->a, dir, s);
         else if (!strcmp(s, "paths"))
-            paths = syn_field(p, "value");
+            paths = syn_field(st, p, "value");
     }
-    for (uint32_t i = 0; syn_is(paths, "object") && i < ts_node_named_child_count(paths); i++) {
-        TSNode p = ts_node_named_child(paths, i);
-        TSNode v = syn_field(p, "value");
-        if (!syn_is(p, "pair") || !syn_string_value(&src, syn_field(p, "key"), &s) ||
+    for (uint32_t i = 0; syn_is(paths, "object") && i < syn_count(st, paths); i++) {
+        SynNode p = syn_child(st, paths, i);
+        SynNode v = syn_field(st, p, "value");
+        if (!syn_is(p, "pair") || !syn_string_value(st, syn_field(st, p, "key"), &s) ||
             !syn_is(v, "array"))
             continue;
         PathRule r = {.pattern = s};
-        uint32_t cnt = ts_node_named_child_count(v);
+        uint32_t cnt = syn_count(st, v);
         r.targets = arena_alloc(m->a, (cnt + 1) * sizeof *r.targets);
         for (uint32_t j = 0; j < cnt; j++)
-            if (syn_string_value(&src, ts_node_named_child(v, j), &s))
+            if (syn_string_value(st, syn_child(st, v, j), &s))
                 r.targets[r.ntargets++] = join(m->a, base_url, s);
         /* a later definition of the same pattern replaces the base's */
         bool replaced = false;
@@ -254,7 +248,7 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
         if (!replaced)
             VEC_PUSH(m->a, &tc->rules, r);
     }
-    ts_tree_delete(tree);
+    syn_free(st);
 }
 
 /* The nearest tsconfig.json of a directory (cached per directory). */

@@ -50,6 +50,7 @@ static json_t *json_problems(Arena *a, const Problems *pr)
     for (size_t i = 0; pr && i < pr->items.n; i++) {
         const Problem *p = &pr->items.v[i];
         json_t *o = json_object();
+        json_object_set_new(o, "level", json_string(problem_level(p)));
         json_object_set_new(o, "path", jstr(a, p->path));
         json_object_set_new(o, "line", json_integer(p->line));
         json_object_set_new(o, "column", json_integer(p->col));
@@ -96,8 +97,15 @@ bool output_json(FILE *out, const OutputInput *in)
     json_object_set_new(sum, "errors", json_integer((json_int_t)errors));
     json_object_set_new(sum, "warnings", json_integer((json_int_t)warnings));
     json_object_set_new(sum, "filesLinted", json_integer((json_int_t)in->files_linted));
-    json_object_set_new(sum, "problems",
-                        json_integer(in->problems ? (json_int_t)in->problems->items.n : 0));
+    size_t nproblems = 0, nnotes = 0;
+    for (size_t i = 0; in->problems && i < in->problems->items.n; i++) {
+        if (in->problems->items.v[i].kind == PROBLEM_NOTE)
+            nnotes++;
+        else
+            nproblems++;
+    }
+    json_object_set_new(sum, "problems", json_integer((json_int_t)nproblems));
+    json_object_set_new(sum, "notes", json_integer((json_int_t)nnotes));
     json_object_set_new(sum, "baselined", json_integer((json_int_t)in->baselined));
     json_object_set_new(doc, "summary", sum);
     bool ok = dump(doc, out);
@@ -249,7 +257,7 @@ static json_t *sarif_notifications(Arena *a, const OutputInput *in)
     for (size_t i = 0; in->problems && i < in->problems->items.n; i++) {
         const Problem *p = &in->problems->items.v[i];
         json_t *n = json_object();
-        json_object_set_new(n, "level", json_string("error"));
+        json_object_set_new(n, "level", json_string(problem_level(p)));
         json_t *msg = json_object();
         const char *text = p->path[0] ? arena_printf(a, "%s: %s", p->path, p->message)
                                       : p->message;
@@ -296,7 +304,9 @@ bool output_sarif(FILE *out, const OutputInput *in)
     json_object_set_new(run, "tool", tool);
 
     json_t *inv = json_object();
-    bool clean = !in->problems || in->problems->items.n == 0;
+    /* notes (regions not read) do not make the run unsuccessful */
+    bool clean = !in->problems || (!problems_have(in->problems, PROBLEM_INPUT) &&
+                                   !problems_have(in->problems, PROBLEM_CONFIG));
     json_object_set_new(inv, "executionSuccessful", json_boolean(clean));
     json_object_set_new(inv, "toolExecutionNotifications", sarif_notifications(a, in));
     json_t *invs = json_array();
@@ -407,7 +417,7 @@ void output_github(FILE *out, const OutputInput *in)
     Arena *a = arena_new();
     for (size_t i = 0; in->problems && i < in->problems->items.n; i++) {
         const Problem *p = &in->problems->items.v[i];
-        fputs("::error ", out);
+        fputs(p->kind == PROBLEM_NOTE ? "::notice " : "::error ", out);
         if (p->path[0]) {
             bool under = false;
             const char *rel = findings_relative(a, in->root, p->path, &under);
@@ -563,12 +573,22 @@ void output_markdown_summary(FILE *out, const OutputInput *in, size_t max_rows)
                     n - rows, plural(n - rows, "finding", "findings"));
         fputs("\n", out);
     }
-    if (in->problems && in->problems->items.n) {
-        size_t np = in->problems->items.n;
-        fprintf(out, "%zu input %s (files keylint could not lint):\n\n", np,
-                plural(np, "problem", "problems"));
-        for (size_t i = 0; i < np; i++) {
+    for (int notes = 0; notes < 2 && in->problems; notes++) {
+        size_t np = 0;
+        for (size_t i = 0; i < in->problems->items.n; i++)
+            np += (in->problems->items.v[i].kind == PROBLEM_NOTE) == notes;
+        if (!np)
+            continue;
+        if (notes)
+            fprintf(out, "%zu %s (parts of files keylint could not read; the rest was linted):\n\n",
+                    np, plural(np, "note", "notes"));
+        else
+            fprintf(out, "%zu input %s (files keylint could not lint):\n\n", np,
+                    plural(np, "problem", "problems"));
+        for (size_t i = 0; i < in->problems->items.n; i++) {
             const Problem *p = &in->problems->items.v[i];
+            if ((p->kind == PROBLEM_NOTE) != notes)
+                continue;
             if (p->path[0] && p->line)
                 fprintf(out, "- %s:%u: %s\n", md_cell(a, p->path), p->line,
                         md_cell(a, p->message));

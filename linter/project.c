@@ -307,7 +307,7 @@ void project_problems(const Project *p, Problems *out)
     for (size_t l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->items.n; i++) {
             const Problem *pr = &lists[l]->items.v[i];
-            problems_add(out, pr->path, pr->line, pr->col, "%s", pr->message);
+            problems_add_kind(out, pr->kind, pr->path, pr->line, pr->col, "%s", pr->message);
         }
     for (size_t f = 0; f < p->files.n; f++) {
         const SourceFile *sf = &p->files.v[f];
@@ -315,7 +315,7 @@ void project_problems(const Project *p, Problems *out)
             continue;
         for (size_t i = 0; i < sf->problems.items.n; i++) {
             const Problem *pr = &sf->problems.items.v[i];
-            problems_add(out, pr->path, pr->line, pr->col, "%s", pr->message);
+            problems_add_kind(out, pr->kind, pr->path, pr->line, pr->col, "%s", pr->message);
         }
     }
     problems_sort(out);
@@ -440,6 +440,7 @@ void project_analyze(Project *p)
         irs[n++] = f->ir;
     }
     resolve_project(rf, n);
+    resolve_drop_unused_helpers(rf, n, irs, n);
     begin_analysis(p, rf, irs, n);
 
     for (size_t i = 0; i < n; i++)
@@ -597,8 +598,10 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         if (resolve[i])
             rr[nr++] = (ResolveFile){f->ir, f->abspath, f->config};
     }
-    if (nr)
+    if (nr) {
         resolve_project(rr, nr);
+        resolve_drop_unused_helpers(rr, nr, irs, n);
+    }
     begin_analysis(p, rf, irs, n);
 
     for (size_t i = 0; i < n; i++) {

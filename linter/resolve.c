@@ -12,17 +12,11 @@
 
 enum { MAX_RESOLVE_DEPTH = 12 };
 
-typedef struct UsedHelper {
-    size_t file;
-    const char *name;
-} UsedHelper;
-
 typedef struct Resolver {
     ResolveFile *files;
     size_t n;
     ModuleMap *mods;
     Arena *scratch;          /* for this pass only */
-    VEC(UsedHelper) used;    /* helpers some key of the project calls */
 } Resolver;
 
 typedef struct Found {
@@ -157,6 +151,7 @@ typedef struct Ctx {
     Resolver *r;
     Arena *a;           /* the arena of the file being resolved */
     const Config *cfg;  /* its configuration */
+    FileIR *ir;         /* the file being resolved */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -200,11 +195,13 @@ static void mark(Ctx *c, Seg *s)
  * helper's own text takes the call's position. */
 static void mark_used(Ctx *c, Found f)
 {
-    for (size_t i = 0; i < c->r->used.n; i++)
-        if (c->r->used.v[i].file == f.file && c->r->used.v[i].name == f.h->name)
+    const char *file = c->r->files[f.file].abspath;
+    for (size_t i = 0; i < c->ir->helper_uses.n; i++)
+        if (!strcmp(c->ir->helper_uses.v[i].name, f.h->name) &&
+            !strcmp(c->ir->helper_uses.v[i].file, file))
             return;
-    UsedHelper u = {f.file, f.h->name};
-    VEC_PUSH(c->r->scratch, &c->r->used, u);
+    HelperUse u = {arena_strdup(c->a, file), arena_strdup(c->a, f.h->name)};
+    VEC_PUSH(c->a, &c->ir->helper_uses, u);
 }
 
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
@@ -461,37 +458,53 @@ static void resolve_table(Ctx *c, size_t file, DataOp *op)
         op->table_kind = table_kind_for(c->cfg, op->table);
 }
 
-static bool helper_used(const Resolver *r, size_t file, const char *name)
+static int use_cmp(const void *x, const void *y)
 {
-    const char *dot = strrchr(name, '.');
-    for (size_t i = 0; i < r->used.n; i++) {
-        const UsedHelper *u = &r->used.v[i];
-        if (u->file != file)
-            continue;
-        if (!strcmp(u->name, name))
-            return true;
-        /* Class.method is also called as this.method inside the class */
-        if (dot && !strncmp(u->name, "this.", 5) && !strcmp(u->name + 5, dot + 1))
-            return true;
-    }
-    return false;
+    const HelperUse *a = x, *b = y;
+    int c = strcmp(a->file, b->file);
+    return c ? c : strcmp(a->name, b->name);
 }
 
-/* A helper's own key is judged only when the project uses the helper in a
- * key: a function that formats a Redis or S3 key looks the same. */
-static void drop_unused_helpers(Resolver *r)
+static bool use_listed(const HelperUse *uses, size_t n, const char *file, const char *name)
 {
-    for (size_t f = 0; f < r->n; f++) {
-        KeyExprList *keys = &r->files[f].ir->keys;
+    HelperUse key = {file, name};
+    return n && bsearch(&key, uses, n, sizeof *uses, use_cmp);
+}
+
+void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *all, size_t nall)
+{
+    size_t nuses = 0;
+    for (size_t f = 0; f < nall; f++)
+        nuses += all[f]->helper_uses.n;
+    HelperUse *uses = malloc((nuses ? nuses : 1) * sizeof *uses);
+    if (!uses)
+        abort();
+    size_t u = 0;
+    for (size_t f = 0; f < nall; f++)
+        for (size_t i = 0; i < all[f]->helper_uses.n; i++)
+            uses[u++] = all[f]->helper_uses.v[i];
+    qsort(uses, nuses, sizeof *uses, use_cmp);
+    char buf[512];
+    for (size_t f = 0; f < n; f++) {
+        KeyExprList *keys = &files[f].ir->keys;
+        const char *path = files[f].abspath;
         size_t w = 0;
         for (size_t k = 0; k < keys->n; k++) {
             const KeyExpr *ke = &keys->v[k];
-            if (ke->site == SITE_HELPER && ke->attr && !helper_used(r, f, ke->attr))
-                continue;
+            if (ke->site == SITE_HELPER && ke->attr) {
+                bool used = use_listed(uses, nuses, path, ke->attr);
+                /* Class.method is also called as this.method inside the class */
+                const char *dot = strrchr(ke->attr, '.');
+                if (!used && dot && snprintf(buf, sizeof buf, "this.%s", dot + 1) < (int)sizeof buf)
+                    used = use_listed(uses, nuses, path, buf);
+                if (!used)
+                    continue;
+            }
             keys->v[w++] = keys->v[k];
         }
         keys->n = w;
     }
+    free(uses);
 }
 
 void resolve_project(ResolveFile *files, size_t n)
@@ -512,8 +525,9 @@ void resolve_project(ResolveFile *files, size_t n)
         FileIR *ir = files[f].ir;
         arena_free(ir->resolved);
         ir->resolved = arena_new();
-        Ctx c = {&r, ir->resolved, files[f].config};
+        Ctx c = {&r, ir->resolved, files[f].config, ir};
         memset(&ir->keys, 0, sizeof ir->keys);
+        memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
         for (size_t k = 0; k < ir->extracted.n; k++) {
             KeyExpr ke = ir->extracted.v[k];
             if (ke.spread) {
@@ -534,7 +548,6 @@ void resolve_project(ResolveFile *files, size_t n)
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
     }
-    drop_unused_helpers(&r);
     modmap_free(r.mods);
     arena_free(r.scratch);
     free(paths);

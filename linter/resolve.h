@@ -22,4 +22,10 @@ typedef struct ResolveFile {
  * dangling pointers in the others once they are resolved again. */
 void resolve_project(ResolveFile *files, size_t n);
 
+/* A helper's own key is judged only when the project uses the helper in a
+ * key (a function that formats a Redis or S3 key looks the same): drop
+ * from the keys of `files` (just resolved) those of helpers that no file
+ * of `all` (every analysable file, `files` among them) uses. */
+void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *all, size_t nall);
+
 #endif

@@ -1,73 +1,600 @@
-/* Reading tree-sitter nodes: shared by every pass that reads a syntax tree
- * (extraction of keys and operations, table definitions in code). */
+/* Syntax access (syntax.h): parsing, the index of a tree, and null-safe
+ * accessors. The only file that calls tree-sitter's node and cursor API. */
 #include "syntax.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+enum { NONE = UINT32_MAX };
 
-bool syn_is(TSNode n, const char *type)
+typedef struct Slot {
+    const void *id;
+    uint32_t pos;
+} Slot;
+
+typedef struct SynFields {
+    struct {
+        const char *name;
+        TSFieldId id;
+    } v[96];
+    size_t n;
+} SynFields;
+
+struct SynTree {
+    TSTree *tree;
+    const TSLanguage *lang;
+    const char *text;
+    size_t len;
+    Arena *strings; /* the caller's: copies of text */
+    Arena *own;     /* the index */
+    /* named nodes in preorder, and per node: its parent's position (NONE
+     * for the root), the end of its subtree, its children (kids[off, off+n)) */
+    SynNode *nodes;
+    uint32_t *parent, *end, *kid_off, *kid_n, *kids;
+    size_t n;
+    Slot *slots; /* node id -> position, open addressing */
+    size_t cap;
+    SynNode *comments;
+    size_t ncomments;
+    SynRegion *regions;
+    size_t nregions;
+    SynFields *fields; /* field ids by name pointer (mutable cache) */
+};
+
+/* ---- a set of node ids (open addressing) --------------------------------- */
+
+static size_t slot_of(const Slot *slots, size_t cap, const void *id)
+{
+    uintptr_t h = (uintptr_t)id;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 7) & (cap - 1);
+    while (slots[i].id && slots[i].id != id)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static size_t table_cap(size_t n)
+{
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    return cap;
+}
+
+/* ---- unread regions --------------------------------------------------------- */
+
+/* A node that stands on its own: skipping it leaves the rest readable. */
+static bool is_statement_like(const char *type)
+{
+    size_t l = strlen(type);
+    static const char *const members[] = {
+        "method_definition", "public_field_definition", "method_signature",
+        "abstract_method_signature", "property_signature", "index_signature",
+        "call_signature", "construct_signature", "switch_case", "switch_default",
+        "attribute", "block", NULL}; /* the last two: HCL */
+    if ((l > 10 && !strcmp(type + l - 10, "_statement")) ||
+        (l > 12 && !strcmp(type + l - 12, "_declaration")))
+        return true;
+    for (const char *const *m = members; *m; m++)
+        if (!strcmp(type, *m))
+            return true;
+    return false;
+}
+
+/* A node whose children are statements or members: an ERROR right inside
+ * one is a region by itself. */
+static bool is_container(const char *type)
+{
+    static const char *const c[] = {"program", "statement_block", "class_body",
+                                    "switch_body", "interface_body", "object_type",
+                                    "enum_body", "body", "config_file", NULL};
+    for (const char *const *m = c; *m; m++)
+        if (!strcmp(type, *m))
+            return true;
+    return false;
+}
+
+typedef VEC(SynNode) NodeVec;
+
+/* Where the errors are: for every ERROR or MISSING node, the smallest
+ * statement-like node holding it is unread (`roots`). An ERROR node with
+ * no statement-like node above it before a container (the program, a
+ * block, a class body; tree-sitter's recovery often makes the whole
+ * program one ERROR) is `transparent` instead: the statements it holds
+ * are read, and only its other children are unread. Descends only into
+ * subtrees that hold an error (ts_node_has_error is O(1)). */
+static void find_regions(SynTree *t, SynNode root, NodeVec *roots, NodeVec *transparent)
+{
+    if (!ts_node_has_error(root))
+        return;
+    NodeVec stack = {0};
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    VEC_PUSH(t->own, &stack, root);
+    for (;;) {
+        SynNode n = ts_tree_cursor_current_node(&c);
+        bool error = ts_node_is_error(n), descend = ts_node_has_error(n);
+        if (error || ts_node_is_missing(n)) {
+            /* stack: ancestors, n last */
+            size_t k = stack.n - 1;
+            while (k > 0 && !is_statement_like(ts_node_type(stack.v[k])) &&
+                   !is_container(ts_node_type(stack.v[k - 1])))
+                k--;
+            bool stmt = is_statement_like(ts_node_type(stack.v[k]));
+            if (error && !stmt && ts_node_eq(stack.v[k], n)) {
+                VEC_PUSH(t->own, transparent, n); /* its statements may hold more */
+            } else {
+                VEC_PUSH(t->own, roots, stack.v[k]);
+                descend = false;
+            }
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c)) {
+            VEC_PUSH(t->own, &stack, ts_tree_cursor_current_node(&c));
+            continue;
+        }
+        bool moved = false;
+        while (!moved) {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                stack.v[stack.n - 1] = ts_tree_cursor_current_node(&c);
+                moved = true;
+            } else if (ts_tree_cursor_goto_parent(&c)) {
+                stack.n--;
+            } else {
+                break;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+/* ---- the index ---------------------------------------------------------------- */
+
+/* A comment (an extra the grammar names; an ERROR node can be an extra too) */
+static bool is_comment(SynNode n)
+{
+    return ts_node_is_extra(n) && ts_node_is_named(n) && !ts_node_is_error(n) &&
+           !ts_node_is_missing(n);
+}
+
+static void build_index(SynTree *t, SynNode root)
+{
+    NodeVec roots = {0}, transparent = {0};
+    find_regions(t, root, &roots, &transparent);
+    /* one set: pos 1 marks a region root, 2 a transparent ERROR node */
+    size_t rcap = table_cap(roots.n + transparent.n);
+    Slot *rset = arena_alloc(t->own, rcap * sizeof *rset);
+    for (size_t i = 0; i < roots.n; i++)
+        rset[slot_of(rset, rcap, roots.v[i].id)] = (Slot){roots.v[i].id, 1};
+    for (size_t i = 0; i < transparent.n; i++)
+        rset[slot_of(rset, rcap, transparent.v[i].id)] = (Slot){transparent.v[i].id, 2};
+    bool errors = roots.n + transparent.n > 0;
+
+    VEC(SynNode) nodes = {0}, comments = {0};
+    VEC(uint32_t) parent = {0}, end = {0};
+    VEC(SynRegion) regions = {0};
+    /* per cursor depth: the position of the node there (NONE when it is
+     * not indexed), the nearest indexed node at or above it, and whether
+     * it is a transparent ERROR node */
+    VEC(uint32_t) at = {0}, near = {0};
+    VEC(bool) clear = {0};
+    bool merge = false; /* the last node visited was left unread, a sibling */
+
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    size_t depth = 0;
+    for (bool first = true;; first = false) {
+        SynNode n = ts_tree_cursor_current_node(&c);
+        uint32_t up = depth ? near.v[depth - 1] : NONE;
+        uint32_t pos = NONE;
+        bool descend = true;
+        const Slot *mark = errors ? &rset[slot_of(rset, rcap, n.id)] : NULL;
+        bool unread = mark && mark->id == n.id && mark->pos == 1;
+        /* in a transparent ERROR node only statements (and comments) are read */
+        if (depth && clear.v[depth - 1] && !is_comment(n) &&
+            (!ts_node_is_named(n) || !is_statement_like(ts_node_type(n))))
+            unread = true;
+        if (unread) {
+            Span sp = syn_span(n);
+            if (merge && regions.n) {
+                SynRegion *last = &regions.v[regions.n - 1];
+                last->span.end_byte = sp.end_byte;
+                last->span.end_row = sp.end_row;
+                last->span.end_col = sp.end_col;
+            } else if (ts_node_is_named(n) || sp.end_byte > sp.start_byte) {
+                VEC_PUSH(t->own, &regions, ((SynRegion){sp}));
+            }
+            merge = regions.n > 0;
+            descend = false;
+        } else if (is_comment(n)) {
+            VEC_PUSH(t->own, &comments, n);
+            descend = false;
+        } else if (ts_node_is_named(n) || first) {
+            pos = (uint32_t)nodes.n;
+            VEC_PUSH(t->own, &nodes, n);
+            VEC_PUSH(t->own, &parent, up);
+            VEC_PUSH(t->own, &end, 0);
+        }
+        if (!unread && !is_comment(n))
+            merge = false;
+        if (at.n <= depth) {
+            VEC_PUSH(t->own, &at, NONE);
+            VEC_PUSH(t->own, &near, NONE);
+            VEC_PUSH(t->own, &clear, false);
+        }
+        at.v[depth] = pos;
+        near.v[depth] = pos != NONE ? pos : up;
+        clear.v[depth] = mark && mark->id == n.id && mark->pos == 2;
+
+        if (descend && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        /* this node's subtree is done; so are its ancestors' that have no
+         * next sibling */
+        bool moved = false;
+        for (;;) {
+            if (at.v[depth] != NONE)
+                end.v[at.v[depth]] = (uint32_t)nodes.n;
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                moved = true;
+                break;
+            }
+            if (!ts_tree_cursor_goto_parent(&c))
+                break;
+            depth--;
+        }
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+
+    t->nodes = nodes.v;
+    t->n = nodes.n;
+    t->parent = parent.v;
+    t->end = end.v;
+    t->comments = comments.v;
+    t->ncomments = comments.n;
+    t->regions = regions.v;
+    t->nregions = regions.n;
+
+    /* children: count, prefix sums, fill (preorder keeps them in order) */
+    size_t n = t->n ? t->n : 1;
+    t->kid_n = arena_alloc(t->own, n * sizeof *t->kid_n);
+    t->kid_off = arena_alloc(t->own, n * sizeof *t->kid_off);
+    t->kids = arena_alloc(t->own, n * sizeof *t->kids);
+    for (size_t i = 1; i < t->n; i++)
+        if (t->parent[i] != NONE)
+            t->kid_n[t->parent[i]]++;
+    uint32_t off = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        t->kid_off[i] = off;
+        off += t->kid_n[i];
+        t->kid_n[i] = 0;
+    }
+    for (size_t i = 1; i < t->n; i++) {
+        uint32_t p = t->parent[i];
+        if (p != NONE)
+            t->kids[t->kid_off[p] + t->kid_n[p]++] = (uint32_t)i;
+    }
+
+    t->cap = table_cap(t->n);
+    t->slots = arena_alloc(t->own, t->cap * sizeof *t->slots);
+    for (size_t i = 0; i < t->n; i++) {
+        Slot *s = &t->slots[slot_of(t->slots, t->cap, t->nodes[i].id)];
+        s->id = t->nodes[i].id;
+        s->pos = (uint32_t)i;
+    }
+}
+
+static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang,
+                            Arena *strings)
+{
+    TSParser *parser = ts_parser_new();
+    if (!parser)
+        return NULL;
+    if (!ts_parser_set_language(parser, lang)) {
+        ts_parser_delete(parser);
+        return NULL;
+    }
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ts_parser_delete(parser);
+    if (!tree)
+        return NULL;
+    Arena *own = arena_new();
+    SynTree *t = arena_alloc(own, sizeof *t);
+    t->own = own;
+    t->tree = tree;
+    t->lang = lang;
+    t->text = text;
+    t->len = len;
+    t->strings = strings;
+    t->fields = arena_alloc(own, sizeof *t->fields);
+    build_index(t, ts_tree_root_node(tree));
+    return t;
+}
+
+/* `&name;`, `&#123;` or `&#x1F;` at s[0..n): a character reference as the
+ * grammar reads one (names of up to 30 letters, up to 5 decimal or 6 hex
+ * digits). */
+static bool char_reference(const char *s, size_t n)
+{
+    size_t i = 1, digits = 0, max = 30;
+    bool hex = false, dec = false;
+    if (i < n && s[i] == '#') {
+        i++;
+        hex = i < n && (s[i] == 'x' || s[i] == 'X');
+        i += hex;
+        dec = !hex;
+        max = hex ? 6 : 5;
+    }
+    for (; i < n && digits <= max; i++, digits++) {
+        char c = s[i];
+        bool ok = dec   ? (c >= '0' && c <= '9')
+                : hex   ? ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+                        : ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+        if (!ok)
+            break;
+    }
+    return digits && digits <= max && i < n && s[i] == ';';
+}
+
+/* The TSX grammar (tree-sitter-typescript 0.23) rejects a bare `&` in JSX
+ * text and attribute strings (`Terms & Conditions`, `?a=1&b=2`, `&lt `),
+ * valid to every JSX compiler. Inside the unread regions of a first parse,
+ * such an `&` (not `&&`, `&=`, nor a character reference) becomes a space
+ * in a copy of the text, which is parsed again; offsets do not move. The
+ * second tree is kept when it leaves fewer bytes unread. */
+static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Arena *strings)
+{
+    const char *text = first->text;
+    size_t len = first->len;
+    char *copy = NULL;
+    for (size_t r = 0; r < first->nregions; r++) {
+        uint32_t from = first->regions[r].span.start_byte, to = first->regions[r].span.end_byte;
+        for (uint32_t i = from; i < to && i < len; i++) {
+            if (text[i] != '&' || (i + 1 < len && (text[i + 1] == '&' || text[i + 1] == '=')) ||
+                (i > 0 && text[i - 1] == '&') || char_reference(text + i, len - i))
+                continue;
+            if (!copy) {
+                copy = arena_alloc(strings, len + 1);
+                memcpy(copy, text, len);
+            }
+            copy[i] = ' ';
+        }
+    }
+    if (!copy)
+        return first;
+    SynTree *second = parse_index(copy, len, lang, strings);
+    if (!second)
+        return first;
+    size_t unread[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const SynTree *t = k ? second : first;
+        for (size_t r = 0; r < t->nregions; r++)
+            unread[k] += t->regions[r].span.end_byte - t->regions[r].span.start_byte;
+    }
+    if (unread[1] < unread[0]) {
+        syn_free(first);
+        return second;
+    }
+    syn_free(second);
+    return first;
+}
+
+const TSLanguage *tree_sitter_typescript(void);
+const TSLanguage *tree_sitter_tsx(void);
+const TSLanguage *tree_sitter_hcl(void);
+
+static const TSLanguage *language(SynLang lang)
+{
+    switch (lang) {
+    case SYN_TSX:
+        return tree_sitter_tsx();
+    case SYN_HCL:
+        return tree_sitter_hcl();
+    case SYN_TYPESCRIPT:
+        break;
+    }
+    return tree_sitter_typescript();
+}
+
+SynTree *syn_parse(const char *text, size_t len, SynLang which, Arena *strings)
+{
+    if (len > UINT32_MAX)
+        return NULL;
+    const TSLanguage *lang = language(which);
+    SynTree *t = parse_index(text, len, lang, strings);
+    if (t && which == SYN_TSX && t->nregions)
+        t = retry_bare_ampersands(t, lang, strings);
+    return t;
+}
+
+void syn_free(SynTree *t)
+{
+    if (!t)
+        return;
+    ts_tree_delete(t->tree);
+    arena_free(t->own);
+}
+
+SynNode syn_root(const SynTree *t)
+{
+    return t->n ? t->nodes[0] : (SynNode){0};
+}
+
+const char *syn_source(const SynTree *t, size_t *len)
+{
+    *len = t->len;
+    return t->text;
+}
+
+size_t syn_node_count(const SynTree *t) { return t->n; }
+SynNode syn_node_at(const SynTree *t, size_t i) { return i < t->n ? t->nodes[i] : (SynNode){0}; }
+size_t syn_end_of(const SynTree *t, size_t i) { return i < t->n ? t->end[i] : i; }
+size_t syn_comment_count(const SynTree *t) { return t->ncomments; }
+SynNode syn_comment_at(const SynTree *t, size_t i)
+{
+    return i < t->ncomments ? t->comments[i] : (SynNode){0};
+}
+size_t syn_region_count(const SynTree *t) { return t->nregions; }
+const SynRegion *syn_region_at(const SynTree *t, size_t i)
+{
+    return i < t->nregions ? &t->regions[i] : NULL;
+}
+
+bool syn_pos(const SynTree *t, SynNode n, size_t *pos)
+{
+    if (!n.id || !t->cap)
+        return false;
+    const Slot *s = &t->slots[slot_of(t->slots, t->cap, n.id)];
+    if (s->id != n.id)
+        return false;
+    *pos = s->pos;
+    return true;
+}
+
+bool syn_subtree(const SynTree *t, SynNode n, size_t *from, size_t *to)
+{
+    size_t p;
+    if (!syn_pos(t, n, &p))
+        return false;
+    *from = p + 1;
+    *to = t->end[p];
+    return true;
+}
+
+/* ---- nodes ------------------------------------------------------------------------ */
+
+bool syn_null(SynNode n) { return ts_node_is_null(n); }
+bool syn_eq(SynNode a, SynNode b) { return a.id == b.id && (!a.id || ts_node_eq(a, b)); }
+const char *syn_type(SynNode n) { return ts_node_is_null(n) ? "" : ts_node_type(n); }
+bool syn_is(SynNode n, const char *type)
 {
     return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
+bool syn_named(SynNode n) { return !ts_node_is_null(n) && ts_node_is_named(n); }
+uint32_t syn_start(SynNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+uint32_t syn_end(SynNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
 
-TSNode syn_field(TSNode n, const char *name)
+Span syn_span(SynNode n)
 {
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-Span syn_span(TSNode n)
-{
+    if (ts_node_is_null(n))
+        return (Span){0};
     TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
     return (Span){ts_node_start_byte(n), ts_node_end_byte(n), s.row, s.column,
                   e.row, e.column};
 }
 
-const char *syn_text(const Source *src, TSNode n)
+uint32_t syn_count(const SynTree *t, SynNode n)
 {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    if (e > src->len)
-        e = (uint32_t)src->len;
+    size_t p;
+    return syn_pos(t, n, &p) ? t->kid_n[p] : 0;
+}
+
+SynNode syn_child(const SynTree *t, SynNode n, uint32_t i)
+{
+    size_t p;
+    if (!syn_pos(t, n, &p) || i >= t->kid_n[p])
+        return (SynNode){0};
+    return t->nodes[t->kids[t->kid_off[p] + i]];
+}
+
+/* A child handed out: never a comment, never inside an unread region. */
+static SynNode readable(const SynTree *t, SynNode c)
+{
+    size_t p;
+    if (ts_node_is_null(c) || is_comment(c))
+        return (SynNode){0};
+    if (ts_node_is_named(c) && !syn_pos(t, c, &p))
+        return (SynNode){0};
+    return c;
+}
+
+uint32_t syn_token_count(const SynTree *t, SynNode n)
+{
+    size_t p;
+    return syn_pos(t, n, &p) ? ts_node_child_count(n) : 0;
+}
+
+SynNode syn_token(const SynTree *t, SynNode n, uint32_t i)
+{
+    size_t p;
+    if (!syn_pos(t, n, &p) || i >= ts_node_child_count(n))
+        return (SynNode){0};
+    return readable(t, ts_node_child(n, i));
+}
+
+static TSFieldId field_id(const SynTree *t, const char *name)
+{
+    SynFields *f = t->fields;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].name == name)
+            return f->v[i].id;
+    TSFieldId id = ts_language_field_id_for_name(t->lang, name, (uint32_t)strlen(name));
+    if (f->n < sizeof f->v / sizeof *f->v) {
+        f->v[f->n].name = name;
+        f->v[f->n++].id = id;
+    }
+    return id;
+}
+
+SynNode syn_field(const SynTree *t, SynNode n, const char *name)
+{
+    size_t p;
+    if (!syn_pos(t, n, &p))
+        return (SynNode){0};
+    TSFieldId id = field_id(t, name);
+    if (!id)
+        return (SynNode){0};
+    SynNode c = ts_node_child_by_field_id(n, id);
+    if (!ts_node_is_null(c) && is_comment(c)) {
+        /* a comment between the tokens of a field: the field's own node */
+        c = (SynNode){0};
+        TSTreeCursor cur = ts_tree_cursor_new(n);
+        for (bool ok = ts_tree_cursor_goto_first_child(&cur); ok;
+             ok = ts_tree_cursor_goto_next_sibling(&cur)) {
+            SynNode k = ts_tree_cursor_current_node(&cur);
+            if (ts_tree_cursor_current_field_id(&cur) == id && !is_comment(k)) {
+                c = k;
+                break;
+            }
+        }
+        ts_tree_cursor_delete(&cur);
+    }
+    return readable(t, c);
+}
+
+SynNode syn_parent(const SynTree *t, SynNode n)
+{
+    size_t p;
+    if (ts_node_is_null(n))
+        return (SynNode){0};
+    if (syn_pos(t, n, &p))
+        return t->parent[p] == NONE ? (SynNode){0} : t->nodes[t->parent[p]];
+    return readable(t, ts_node_parent(n));
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+const char *syn_text(const SynTree *t, SynNode n)
+{
+    uint32_t s = syn_start(n), e = syn_end(n);
+    if (e > t->len)
+        e = (uint32_t)t->len;
     if (s > e)
         s = e;
-    return arena_strndup(src->arena, src->text + s, e - s);
+    return arena_strndup(t->strings, t->text + s, e - s);
 }
 
-bool syn_text_eq(const Source *src, TSNode n, const char *s)
+bool syn_text_eq(const SynTree *t, SynNode n, const char *s)
 {
+    if (ts_node_is_null(n))
+        return false;
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     size_t l = strlen(s);
-    return e <= src->len && e - b == l && !memcmp(src->text + b, s, l);
-}
-
-/* Strip wrappers that do not change a value. */
-TSNode syn_unwrap(TSNode n)
-{
-    for (int i = 0; i < SYN_MAX_UNWRAP && !ts_node_is_null(n); i++) {
-        const char *t = ts_node_type(n);
-        if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "as_expression") ||
-            !strcmp(t, "satisfies_expression") || !strcmp(t, "non_null_expression") ||
-            !strcmp(t, "type_assertion") || !strcmp(t, "await_expression")) {
-            TSNode inner = ts_node_named_child(n, 0);
-            if (!strcmp(t, "type_assertion")) /* <T>expr: the expression is last */
-                inner = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
-            if (ts_node_is_null(inner))
-                return n;
-            n = inner;
-        } else {
-            break;
-        }
-    }
-    return n;
-}
-
-bool syn_is_function(TSNode n)
-{
-    const char *t = ts_node_type(n);
-    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
-           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
-           !strcmp(t, "generator_function_declaration") ||
-           !strcmp(t, "generator_function") || !strcmp(t, "function");
+    return e <= t->len && b <= e && e - b == l && !memcmp(t->text + b, s, l);
 }
 
 void syn_append_escape(char *out, size_t *o, const char *e, size_t n)
@@ -93,27 +620,25 @@ void syn_append_escape(char *out, size_t *o, const char *e, size_t n)
     }
 }
 
-/* The value of a string literal, or of a template literal without
- * substitutions. */
-bool syn_string_value(const Source *src, TSNode n, const char **out)
+bool syn_string_value(const SynTree *t, SynNode n, const char **out)
 {
-    n = syn_unwrap(n);
+    n = syn_unwrap(t, n);
     if (!syn_is(n, "string") && !syn_is(n, "template_string"))
         return false;
-    uint32_t cnt = ts_node_named_child_count(n);
-    size_t cap = ts_node_end_byte(n) - ts_node_start_byte(n) + 1;
-    char *buf = arena_alloc(src->arena, cap);
+    uint32_t cnt = syn_count(t, n);
+    size_t cap = (size_t)(syn_end(n) - syn_start(n)) + 1;
+    char *buf = arena_alloc(t->strings, cap);
     size_t o = 0;
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
-        if (e > src->len || b > e)
+        SynNode c = syn_child(t, n, i);
+        uint32_t b = syn_start(c), e = syn_end(c);
+        if (e > t->len || b > e || o + (e - b) >= cap)
             return false;
         if (syn_is(c, "string_fragment")) {
-            memcpy(buf + o, src->text + b, e - b);
+            memcpy(buf + o, t->text + b, e - b);
             o += e - b;
         } else if (syn_is(c, "escape_sequence")) {
-            syn_append_escape(buf, &o, src->text + b, e - b);
+            syn_append_escape(buf, &o, t->text + b, e - b);
         } else {
             return false; /* substitution */
         }
@@ -123,143 +648,53 @@ bool syn_string_value(const Source *src, TSNode n, const char **out)
     return true;
 }
 
+/* ---- TypeScript shapes ------------------------------------------------------------ */
 
-typedef struct SynParent {
-    const void *id;
-    TSNode parent;
-} SynParent;
-
-static size_t parent_slot(const SyntaxIndex *ix, const void *id)
+SynNode syn_unwrap(const SynTree *t, SynNode n)
 {
-    uintptr_t h = (uintptr_t)id;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15u;
-    size_t i = (size_t)(h >> 7) & (ix->cap - 1);
-    while (ix->parents[i].id && ix->parents[i].id != id)
-        i = (i + 1) & (ix->cap - 1);
-    return i;
-}
-
-SyntaxIndex *syn_index(Arena *a, TSNode root, const TSLanguage *lang)
-{
-    SyntaxIndex *ix = arena_alloc(a, sizeof *ix);
-    ix->lang = lang;
-    VEC(SynParent) pairs = {0};
-    VEC(TSNode) stack = {0}, nodes = {0};
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    VEC_PUSH(a, &stack, root);
-    VEC_PUSH(a, &nodes, root);
-    for (;;) {
-        bool moved = ts_tree_cursor_goto_first_child(&c);
-        while (!moved) {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                stack.n--;
-                moved = true;
-            } else if (ts_tree_cursor_goto_parent(&c)) {
-                stack.n--;
-            } else {
-                break;
-            }
-        }
-        if (!moved)
+    for (int i = 0; i < SYN_MAX_UNWRAP && !ts_node_is_null(n); i++) {
+        const char *ty = ts_node_type(n);
+        if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
+            !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression") ||
+            !strcmp(ty, "type_assertion") || !strcmp(ty, "await_expression")) {
+            SynNode inner = syn_child(t, n, 0);
+            if (!strcmp(ty, "type_assertion")) /* <T>expr: the expression is last */
+                inner = syn_child(t, n, syn_count(t, n) - 1);
+            if (ts_node_is_null(inner))
+                return n;
+            n = inner;
+        } else {
             break;
-        TSNode n = ts_tree_cursor_current_node(&c);
-        VEC_PUSH(a, &pairs, ((SynParent){n.id, stack.v[stack.n - 1]}));
-        VEC_PUSH(a, &stack, n);
-        if (ts_node_is_named(n))
-            VEC_PUSH(a, &nodes, n);
+        }
     }
-    ts_tree_cursor_delete(&c);
-    ix->nodes = nodes.v;
-    ix->n = nodes.n;
-    ix->cap = 16;
-    while (ix->cap < pairs.n * 2)
-        ix->cap *= 2;
-    ix->parents = arena_alloc(a, ix->cap * sizeof *ix->parents);
-    for (size_t i = 0; i < pairs.n; i++)
-        ix->parents[parent_slot(ix, pairs.v[i].id)] = pairs.v[i];
-    return ix;
+    return n;
 }
 
-TSNode syn_parent(const SyntaxIndex *ix, TSNode n)
+bool syn_is_function(SynNode n)
 {
-    if (ix && ix->cap && n.id) {
-        size_t i = parent_slot(ix, n.id);
-        if (ix->parents[i].id == n.id)
-            return ix->parents[i].parent;
-    }
-    return ts_node_parent(n);
+    const char *t = syn_type(n);
+    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
+           !strcmp(t, "generator_function_declaration") ||
+           !strcmp(t, "generator_function") || !strcmp(t, "function");
 }
 
-TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name)
+const char *syn_prop_name(const SynTree *t, SynNode prop, SynNode *computed)
 {
-    for (size_t i = 0; i < ix->nfields; i++)
-        if (ix->fields[i].name == name)
-            return ts_node_child_by_field_id(n, ix->fields[i].id);
-    TSFieldId id = ts_language_field_id_for_name(ix->lang, name, (uint32_t)strlen(name));
-    if (ix->nfields < sizeof ix->fields / sizeof *ix->fields) {
-        ix->fields[ix->nfields].name = name;
-        ix->fields[ix->nfields++].id = id;
-    }
-    return ts_node_child_by_field_id(n, id);
-}
-
-bool syn_subtree(const SyntaxIndex *ix, TSNode root, size_t *from, size_t *to)
-{
-    uint32_t start = ts_node_start_byte(root), end = ts_node_end_byte(root);
-    /* the first node starting at or after root's start, then root itself
-     * among those starting at the same byte (ancestors come first) */
-    size_t lo = 0, hi = ix->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ts_node_start_byte(ix->nodes[mid]) < start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    while (lo < ix->n && ts_node_start_byte(ix->nodes[lo]) == start &&
-           !ts_node_eq(ix->nodes[lo], root))
-        lo++;
-    if (lo >= ix->n || !ts_node_eq(ix->nodes[lo], root))
-        return false;
-    size_t i = lo + 1;
-    while (i < ix->n && ts_node_start_byte(ix->nodes[i]) < end)
-        i++;
-    /* zero-width nodes at the very end still belong to root */
-    while (i < ix->n && ts_node_start_byte(ix->nodes[i]) == end &&
-           ts_node_end_byte(ix->nodes[i]) == end && ts_node_start_byte(root) != end &&
-           ts_node_eq(syn_parent(ix, ix->nodes[i]), root))
-        i++;
-    *from = lo + 1;
-    *to = i;
-    return true;
-}
-
-size_t syn_skip(const SyntaxIndex *ix, size_t i, size_t to)
-{
-    uint32_t end = ts_node_end_byte(ix->nodes[i]);
-    size_t j = i + 1;
-    while (j < to && ts_node_start_byte(ix->nodes[j]) < end)
-        j++;
-    return j;
-}
-
-const char *syn_prop_name(const Source *src, TSNode prop, TSNode *computed)
-{
-    *computed = (TSNode){0};
+    *computed = (SynNode){0};
     if (syn_is(prop, "shorthand_property_identifier"))
-        return syn_text(src, prop);
+        return syn_text(t, prop);
     if (!syn_is(prop, "pair"))
         return NULL;
-    TSNode key = syn_field(prop, "key");
+    SynNode key = syn_field(t, prop, "key");
     const char *s;
     if (syn_is(key, "property_identifier") || syn_is(key, "number"))
-        return syn_text(src, key);
-    if (syn_is(key, "string") && syn_string_value(src, key, &s))
+        return syn_text(t, key);
+    if (syn_is(key, "string") && syn_string_value(t, key, &s))
         return s;
     if (syn_is(key, "computed_property_name")) {
-        TSNode inner = syn_unwrap(ts_node_named_child(key, 0));
-        if (syn_string_value(src, inner, &s))
+        SynNode inner = syn_unwrap(t, syn_child(t, key, 0));
+        if (syn_string_value(t, inner, &s))
             return s;
         if (syn_is(inner, "identifier") || syn_is(inner, "member_expression"))
             *computed = inner;
@@ -267,9 +702,9 @@ const char *syn_prop_name(const Source *src, TSNode prop, TSNode *computed)
     return NULL;
 }
 
-TSNode syn_prop_value(TSNode prop)
+SynNode syn_prop_value(const SynTree *t, SynNode prop)
 {
     if (syn_is(prop, "shorthand_property_identifier"))
         return prop;
-    return syn_field(prop, "value");
+    return syn_field(t, prop, "value");
 }

@@ -1,4 +1,27 @@
-/* Reading tree-sitter nodes of one source text. */
+/* Syntax access: the one layer between tree-sitter and every pass that
+ * reads a syntax tree (extraction, tables in code, tsconfig files).
+ *
+ * A SynTree is one parsed text: the tree, the text, and an index of the
+ * tree built by a single cursor walk. Every accessor takes the SynTree and
+ * treats what tree-sitter hands back anywhere as ordinary values:
+ *
+ *   - a null node has type "", empty text, no children, no parent, an
+ *     empty span; asking for the child or field of a null node, or a child
+ *     past the last one, gives a null node;
+ *   - comments are not children: they are listed apart (syn_comments), so
+ *     `f(/ * c * / x)` has one argument and an export clause holds only
+ *     its specifiers;
+ *   - a file that does not fully parse is read outside its errors: every
+ *     ERROR or MISSING node poisons the smallest statement, declaration or
+ *     class member holding it (or the ERROR node itself, when it sits
+ *     directly in a block, the program or a class body); these unread
+ *     regions are left out of the index, and no accessor ever returns a
+ *     node inside one (as a child or a field it is a null node).
+ *
+ * Nothing here recurses over the tree: the index is built with a
+ * TSTreeCursor and an explicit stack, so nesting depth costs memory, not
+ * stack. Outside this file nothing calls tree-sitter's node API
+ * (tests/layering_test.sh checks that). */
 #ifndef KEYLINT_SYNTAX_H
 #define KEYLINT_SYNTAX_H
 
@@ -6,65 +29,101 @@
 
 #include "common.h"
 
-/* The text a tree was parsed from, and the arena strings are copied into. */
-typedef struct Source {
-    const char *text;
-    size_t len;
-    Arena *arena;
-} Source;
+typedef struct SynTree SynTree;
+
+/* A node of a SynTree: a value, copied freely; a null node is ordinary. */
+typedef TSNode SynNode;
+
+typedef enum SynLang {
+    SYN_TYPESCRIPT, /* .ts .mts .cts, and JavaScript */
+    SYN_TSX,        /* .tsx .jsx: JSX, and a bare `&` in JSX text read as text */
+    SYN_HCL,        /* Terraform */
+} SynLang;
+
+/* A region of the text left unread because it holds a syntax error. */
+typedef struct SynRegion {
+    Span span;
+} SynRegion;
+
+/* Parse `text` as `lang` and index the tree. Strings the accessors copy
+ * (syn_text, syn_string_value, ...) go into `strings`; the index itself
+ * lives until syn_free. With SYN_TSX a bare `&` in JSX text, which the
+ * grammar rejects, is read as text. Returns NULL only if tree-sitter gives
+ * no tree (out of memory, a text over 4 GiB). */
+SynTree *syn_parse(const char *text, size_t len, SynLang lang, Arena *strings);
+void syn_free(SynTree *t);
+
+SynNode syn_root(const SynTree *t);
+const char *syn_source(const SynTree *t, size_t *len);
+
+/* Named nodes of the tree in preorder, root first, comments and unread
+ * regions left out. A subtree is a contiguous run: node i's subtree is
+ * [i + 1, syn_end_of(t, i)). */
+size_t syn_node_count(const SynTree *t);
+SynNode syn_node_at(const SynTree *t, size_t i);
+size_t syn_end_of(const SynTree *t, size_t i);
+/* The position of a node in that array; false for a null node, an unnamed
+ * node, a comment or a node inside an unread region. */
+bool syn_pos(const SynTree *t, SynNode n, size_t *pos);
+/* The named nodes strictly inside `n` as [*from, *to); false when `n` is
+ * not in the index. */
+bool syn_subtree(const SynTree *t, SynNode n, size_t *from, size_t *to);
+
+/* Comments (`//`, block and HTML comments), in order, wherever they are. */
+size_t syn_comment_count(const SynTree *t);
+SynNode syn_comment_at(const SynTree *t, size_t i);
+
+/* Unread regions, in order (none when the text parsed cleanly). */
+size_t syn_region_count(const SynTree *t);
+const SynRegion *syn_region_at(const SynTree *t, size_t i);
+
+/* ---- nodes --------------------------------------------------------------- */
+
+bool syn_null(SynNode n);
+bool syn_eq(SynNode a, SynNode b);
+const char *syn_type(SynNode n); /* "" for a null node */
+bool syn_is(SynNode n, const char *type); /* false for a null node */
+bool syn_named(SynNode n);
+uint32_t syn_start(SynNode n); /* byte offsets; 0 for a null node */
+uint32_t syn_end(SynNode n);
+Span syn_span(SynNode n);
+
+/* Named children, comments and unread regions left out. */
+uint32_t syn_count(const SynTree *t, SynNode n);
+SynNode syn_child(const SynTree *t, SynNode n, uint32_t i);
+/* Every child, tokens included (`get` of a getter, an operator). */
+uint32_t syn_token_count(const SynTree *t, SynNode n);
+SynNode syn_token(const SynTree *t, SynNode n, uint32_t i);
+/* A child by field name (`name` a string literal: its id is cached by
+ * pointer); null when the child is in an unread region. */
+SynNode syn_field(const SynTree *t, SynNode n, const char *name);
+SynNode syn_parent(const SynTree *t, SynNode n);
+
+/* ---- text ------------------------------------------------------------------ */
+
+const char *syn_text(const SynTree *t, SynNode n); /* copy in the strings arena */
+bool syn_text_eq(const SynTree *t, SynNode n, const char *s);
+/* The value of a string literal, or of a template literal without
+ * substitutions, escapes decoded (a copy in the strings arena). */
+bool syn_string_value(const SynTree *t, SynNode n, const char **out);
+/* Decode the escape sequence at e[0..n) (e[0] is the backslash) into out. */
+void syn_append_escape(char *out, size_t *o, const char *e, size_t n);
+
+/* ---- TypeScript shapes -------------------------------------------------------- */
 
 enum { SYN_MAX_UNWRAP = 48 };
 
-bool syn_is(TSNode n, const char *type); /* false for a null node */
-TSNode syn_field(TSNode n, const char *name);
-Span syn_span(TSNode n);
-const char *syn_text(const Source *src, TSNode n); /* arena copy */
-bool syn_text_eq(const Source *src, TSNode n, const char *s);
 /* Strip (parentheses), `as T`, `satisfies T`, `x!`, `<T>x`, `await x`. */
-TSNode syn_unwrap(TSNode n);
+SynNode syn_unwrap(const SynTree *t, SynNode n);
 /* Function declarations and expressions, arrows, methods, generators. */
-bool syn_is_function(TSNode n);
-/* The value of a string literal, or of a template literal without
- * substitutions, escapes decoded (arena copy). */
-bool syn_string_value(const Source *src, TSNode n, const char **out);
+bool syn_is_function(SynNode n);
 /* The name of an object literal property (a pair or a shorthand): an
  * identifier, string or number key, or a computed key that is a string
  * literal. A computed key naming a constant (`[Keys.PK]`, `[PK_NAME]`) is
  * the caller's to settle: NULL is returned and *computed set to that
  * expression (it is null otherwise). */
-const char *syn_prop_name(const Source *src, TSNode prop, TSNode *computed);
+const char *syn_prop_name(const SynTree *t, SynNode prop, SynNode *computed);
 /* A property's value (the shorthand itself for `{ pk }`). */
-TSNode syn_prop_value(TSNode prop);
-/* Decode the escape sequence at e[0..n) (e[0] is the backslash) into out. */
-void syn_append_escape(char *out, size_t *o, const char *e, size_t n);
-
-/* One file's tree, indexed by a single cursor walk: its named nodes in
- * preorder (the passes visit this array instead of walking the tree
- * again) and every node's parent (ts_node_parent walks down from the root
- * on every call in the 0.20 runtime). Lives in the given arena. */
-typedef struct SyntaxIndex {
-    const TSNode *nodes;  /* named nodes, preorder, root first */
-    size_t n;
-    struct SynParent *parents; /* open addressing by node id */
-    size_t cap;
-    /* field ids by name (names are literals: cached by pointer) */
-    const TSLanguage *lang;
-    struct { const char *name; TSFieldId id; } fields[64];
-    size_t nfields;
-} SyntaxIndex;
-
-SyntaxIndex *syn_index(Arena *a, TSNode root, const TSLanguage *lang);
-/* The named nodes strictly inside `root` (a node of the indexed tree), in
- * preorder, as a range [*from, *to) of ix->nodes: a subtree is contiguous
- * in preorder. Returns false when `root` is not in the index. */
-bool syn_subtree(const SyntaxIndex *ix, TSNode root, size_t *from, size_t *to);
-/* From node i of a subtree range, the index of the next node outside i's
- * own subtree: `i = syn_skip(ix, i, to)` steps over a nested function. */
-size_t syn_skip(const SyntaxIndex *ix, size_t i, size_t to);
-
-/* syn_field with the field id cached in the index (`name` a literal). */
-TSNode syn_field_at(SyntaxIndex *ix, TSNode n, const char *name);
-/* The parent of a node of the indexed tree (null for the root). */
-TSNode syn_parent(const SyntaxIndex *ix, TSNode n);
+SynNode syn_prop_value(const SynTree *t, SynNode prop);
 
 #endif

@@ -1,6 +1,6 @@
 /* Tables in code and table-related facts of one file: see tables.h.
  *
- * One walk with a TSTreeCursor over the whole tree; object literals are
+ * One walk over the syntax index of the whole tree; object literals are
  * converted to DocNode trees with an explicit work list (never deeper than
  * MAX_DOC_DEPTH), so the CloudFormation reader of schema.c also reads
  * CfnTable and CreateTable parameters. Names follow local and module
@@ -22,26 +22,25 @@ enum {
 };
 
 typedef struct T {
-    const Source *src;
+    const SynTree *syn; /* the file's tree (syntax.h) */
     Arena *a;
     FileIR *ir;
     const Config *cfg;
     FileTables *ft;
-    SyntaxIndex *index; /* nodes in preorder, parents, field ids */
     VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
     size_t doc_budget;      /* DocNodes to_doc may still make */
 } T;
 
-static bool is(TSNode n, const char *type) { return syn_is(n, type); }
-#define field(n, name) syn_field_at(t->index, (n), (name))
-static TSNode unwrap(TSNode n) { return syn_unwrap(n); }
-static const char *ntext(T *t, TSNode n) { return syn_text(t->src, n); }
-static bool string_value(T *t, TSNode n, const char **out)
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+#define field(n, name) syn_field(t->syn, (n), (name))
+#define unwrap(n) syn_unwrap(t->syn, (n))
+static const char *ntext(T *t, SynNode n) { return syn_text(t->syn, n); }
+static bool string_value(T *t, SynNode n, const char **out)
 {
-    return syn_string_value(t->src, unwrap(n), out);
+    return syn_string_value(t->syn, unwrap(n), out);
 }
 
-static const char *short_text(T *t, TSNode n)
+static const char *short_text(T *t, SynNode n)
 {
     const char *s = ntext(t, n);
     if (strlen(s) > MAX_TEXT)
@@ -51,40 +50,40 @@ static const char *short_text(T *t, TSNode n)
 
 /* ---- bindings ------------------------------------------------------------ */
 
-static bool params_bind(T *t, TSNode fn, const char *name)
+static bool params_bind(T *t, SynNode fn, const char *name)
 {
-    TSNode ps = field(fn, "parameters");
-    if (ts_node_is_null(ps)) {
-        TSNode p = field(fn, "parameter");
-        return is(p, "identifier") && syn_text_eq(t->src, p, name);
+    SynNode ps = field(fn, "parameters");
+    if (syn_null(ps)) {
+        SynNode p = field(fn, "parameter");
+        return is(p, "identifier") && syn_text_eq(t->syn, p, name);
     }
-    uint32_t cnt = ts_node_named_child_count(ps);
+    uint32_t cnt = syn_count(t->syn, ps);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(ps, i);
-        TSNode pat = field(p, "pattern");
-        if (ts_node_is_null(pat))
+        SynNode p = syn_child(t->syn, ps, i);
+        SynNode pat = field(p, "pattern");
+        if (syn_null(pat))
             pat = p;
         if (is(pat, "assignment_pattern"))
             pat = field(pat, "left");
-        if (is(pat, "identifier") && syn_text_eq(t->src, pat, name))
+        if (is(pat, "identifier") && syn_text_eq(t->syn, pat, name))
             return true;
     }
     return false;
 }
 
-static bool declares(T *t, TSNode st, const char *name, TSNode *value)
+static bool declares(T *t, SynNode st, const char *name, SynNode *value)
 {
     if (is(st, "export_statement"))
         st = field(st, "declaration");
     if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
         return false;
     bool hit = false;
-    uint32_t cnt = ts_node_named_child_count(st);
+    uint32_t cnt = syn_count(t->syn, st);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode d = ts_node_named_child(st, i);
-        TSNode nm = field(d, "name");
+        SynNode d = syn_child(t->syn, st, i);
+        SynNode nm = field(d, "name");
         if (is(d, "variable_declarator") && is(nm, "identifier") &&
-            syn_text_eq(t->src, nm, name)) {
+            syn_text_eq(t->syn, nm, name)) {
             *value = field(d, "value");
             hit = true;
         }
@@ -96,22 +95,22 @@ static bool declares(T *t, TSNode st, const char *name, TSNode *value)
  * in an enclosing block (any declaration at module level). Null node when
  * it is a parameter, unbound or declared without a value; *param says
  * which. */
-static TSNode binding(T *t, TSNode use, const char *name, bool *param, bool *found)
+static SynNode binding(T *t, SynNode use, const char *name, bool *param, bool *found)
 {
-    TSNode none = {0};
+    SynNode none = {0};
     *param = *found = false;
-    uint32_t at = ts_node_start_byte(use);
-    TSNode p = syn_parent(t->index, use);
-    for (int guard = 0; !ts_node_is_null(p) && guard < 4096; guard++) {
-        const char *ty = ts_node_type(p);
+    uint32_t at = syn_start(use);
+    SynNode p = syn_parent(t->syn, use);
+    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
+        const char *ty = syn_type(p);
         bool module = !strcmp(ty, "program");
         if (module || !strcmp(ty, "statement_block") || !strcmp(ty, "switch_case")) {
-            TSNode v = none;
+            SynNode v = none;
             bool hit = false;
-            uint32_t cnt = ts_node_named_child_count(p);
+            uint32_t cnt = syn_count(t->syn, p);
             for (uint32_t i = 0; i < cnt; i++) {
-                TSNode st = ts_node_named_child(p, i);
-                if (!module && ts_node_start_byte(st) >= at)
+                SynNode st = syn_child(t->syn, p, i);
+                if (!module && syn_start(st) >= at)
                     break;
                 if (declares(t, st, name, &v))
                     hit = true;
@@ -127,19 +126,19 @@ static TSNode binding(T *t, TSNode use, const char *name, bool *param, bool *fou
         }
         if (module)
             break;
-        p = syn_parent(t->index, p);
+        p = syn_parent(t->syn, p);
     }
     return none;
 }
 
 /* Follow identifiers to the value they hold (object literals, strings). */
-static TSNode follow(T *t, TSNode n)
+static SynNode follow(T *t, SynNode n)
 {
     n = unwrap(n);
     for (int hop = 0; hop < MAX_HOPS && (is(n, "identifier") || is(n, "shorthand_property_identifier")); hop++) {
         bool param, found;
-        TSNode v = binding(t, n, ntext(t, n), &param, &found);
-        if (!found || param || ts_node_is_null(v))
+        SynNode v = binding(t, n, ntext(t, n), &param, &found);
+        if (!found || param || syn_null(v))
             break;
         n = unwrap(v);
     }
@@ -174,26 +173,26 @@ static const char *const_text(T *t, const char *name)
 
 /* ---- object literals ------------------------------------------------------ */
 
-static const char *prop_name(T *t, TSNode prop)
+static const char *prop_name(T *t, SynNode prop)
 {
-    TSNode computed;
-    const char *name = syn_prop_name(t->src, prop, &computed);
-    if (name || ts_node_is_null(computed))
+    SynNode computed;
+    const char *name = syn_prop_name(t->syn, prop, &computed);
+    if (name || syn_null(computed))
         return name;
     return const_text(t, ntext(t, computed));
 }
 
-static TSNode find_prop(T *t, TSNode obj, const char *name)
+static SynNode find_prop(T *t, SynNode obj, const char *name)
 {
-    TSNode none = {0};
+    SynNode none = {0};
     if (!is(obj, "object"))
         return none;
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(t->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(obj, i);
+        SynNode p = syn_child(t->syn, obj, i);
         const char *pn = prop_name(t, p);
         if (pn && !strcmp(pn, name))
-            return syn_prop_value(p);
+            return syn_prop_value(t->syn, p);
     }
     return none;
 }
@@ -210,20 +209,20 @@ static bool all_caps_name(const char *s)
     return true;
 }
 
-static void name_ref_at(T *t, TSNode v, NameRef *out, int depth);
+static void name_ref_at(T *t, SynNode v, NameRef *out, int depth);
 
 /* A template literal as a name pattern: substitutions become "${}"
  * (constants of this file are read through). */
-static const char *template_pattern(T *t, TSNode n)
+static const char *template_pattern(T *t, SynNode n)
 {
     const char *acc = "";
-    uint32_t cnt = ts_node_named_child_count(n);
+    uint32_t cnt = syn_count(t->syn, n);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode c = ts_node_named_child(n, i);
+        SynNode c = syn_child(t->syn, n, i);
         if (is(c, "string_fragment")) {
             acc = arena_printf(t->a, "%s%s", acc, ntext(t, c));
         } else if (is(c, "template_substitution")) {
-            TSNode e = unwrap(ts_node_named_child(c, 0));
+            SynNode e = unwrap(syn_child(t->syn, c, 0));
             const char *k = is(e, "identifier") || is(e, "member_expression")
                                 ? const_text(t, ntext(t, e))
                                 : NULL;
@@ -237,33 +236,33 @@ static const char *template_pattern(T *t, TSNode n)
 
 /* `this.tableName`: a field initialiser or a constructor assignment of the
  * enclosing class. */
-static TSNode class_member_value(T *t, TSNode use, const char *member)
+static SynNode class_member_value(T *t, SynNode use, const char *member)
 {
-    TSNode none = {0};
-    TSNode p = syn_parent(t->index, use);
-    for (int i = 0; i < 256 && !ts_node_is_null(p) && !is(p, "class_body"); i++)
-        p = syn_parent(t->index, p);
+    SynNode none = {0};
+    SynNode p = syn_parent(t->syn, use);
+    for (int i = 0; i < 256 && !syn_null(p) && !is(p, "class_body"); i++)
+        p = syn_parent(t->syn, p);
     if (!is(p, "class_body"))
         return none;
-    uint32_t cnt = ts_node_named_child_count(p);
+    uint32_t cnt = syn_count(t->syn, p);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode m = ts_node_named_child(p, i);
+        SynNode m = syn_child(t->syn, p, i);
         if (is(m, "public_field_definition")) {
-            TSNode nm = field(m, "name");
-            if (syn_text_eq(t->src, nm, member) && !ts_node_is_null(field(m, "value")))
+            SynNode nm = field(m, "name");
+            if (syn_text_eq(t->syn, nm, member) && !syn_null(field(m, "value")))
                 return field(m, "value");
         }
-        if (is(m, "method_definition") && syn_text_eq(t->src, field(m, "name"), "constructor")) {
-            TSNode body = field(m, "body");
-            uint32_t bc = ts_node_named_child_count(body);
+        if (is(m, "method_definition") && syn_text_eq(t->syn, field(m, "name"), "constructor")) {
+            SynNode body = field(m, "body");
+            uint32_t bc = syn_count(t->syn, body);
             for (uint32_t j = 0; j < bc; j++) {
-                TSNode st = ts_node_named_child(body, j);
-                TSNode e = is(st, "expression_statement") ? ts_node_named_child(st, 0) : none;
+                SynNode st = syn_child(t->syn, body, j);
+                SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : none;
                 if (!is(e, "assignment_expression"))
                     continue;
-                TSNode l = field(e, "left");
+                SynNode l = field(e, "left");
                 if (is(l, "member_expression") && is(field(l, "object"), "this") &&
-                    syn_text_eq(t->src, field(l, "property"), member))
+                    syn_text_eq(t->syn, field(l, "property"), member))
                     return field(e, "right");
             }
         }
@@ -271,10 +270,10 @@ static TSNode class_member_value(T *t, TSNode use, const char *member)
     return none;
 }
 
-static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
+static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
 {
     v = unwrap(v);
-    if (ts_node_is_null(v) || depth > MAX_HOPS)
+    if (syn_null(v) || depth > MAX_HOPS)
         return;
     if (!out->text)
         out->text = short_text(t, v);
@@ -284,31 +283,31 @@ static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
             out->literal = s;
         return;
     }
-    const char *ty = ts_node_type(v);
+    const char *ty = syn_type(v);
     if (!strcmp(ty, "template_string")) {
         if (!out->literal)
             out->literal = template_pattern(t, v);
         return;
     }
     if (!strcmp(ty, "binary_expression")) {
-        TSNode op = field(v, "operator");
-        if (syn_text_eq(t->src, op, "??") || syn_text_eq(t->src, op, "||")) {
+        SynNode op = field(v, "operator");
+        if (syn_text_eq(t->syn, op, "??") || syn_text_eq(t->syn, op, "||")) {
             name_ref_at(t, field(v, "left"), out, depth + 1);
             name_ref_at(t, field(v, "right"), out, depth + 1);
         }
         return;
     }
     if (!strcmp(ty, "member_expression") || !strcmp(ty, "subscript_expression")) {
-        TSNode obj = unwrap(field(v, "object"));
-        if (syn_text_eq(t->src, obj, "process.env")) {
-            TSNode prop = !strcmp(ty, "member_expression") ? field(v, "property") : field(v, "index");
+        SynNode obj = unwrap(field(v, "object"));
+        if (syn_text_eq(t->syn, obj, "process.env")) {
+            SynNode prop = !strcmp(ty, "member_expression") ? field(v, "property") : field(v, "index");
             if (!out->env && !string_value(t, prop, &out->env))
                 out->env = ntext(t, prop);
             return;
         }
         if (is(obj, "this") && !strcmp(ty, "member_expression")) {
-            TSNode mv = class_member_value(t, v, ntext(t, field(v, "property")));
-            if (!ts_node_is_null(mv))
+            SynNode mv = class_member_value(t, v, ntext(t, field(v, "property")));
+            if (!syn_null(mv))
                 name_ref_at(t, mv, out, depth + 1);
             return;
         }
@@ -321,8 +320,8 @@ static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
     if (!strcmp(ty, "identifier") || !strcmp(ty, "shorthand_property_identifier")) {
         const char *name = ntext(t, v);
         bool param, found;
-        TSNode b = binding(t, v, name, &param, &found);
-        if (found && !param && !ts_node_is_null(b)) {
+        SynNode b = binding(t, v, name, &param, &found);
+        if (found && !param && !syn_null(b)) {
             name_ref_at(t, b, out, depth + 1);
             return;
         }
@@ -335,9 +334,9 @@ static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
     }
     if (!strcmp(ty, "call_expression")) {
         /* requireEnv('TABLE_NAME'), config.get('TABLE_NAME'), getEnv(...) */
-        TSNode fn = unwrap(field(v, "function"));
+        SynNode fn = unwrap(field(v, "function"));
         const char *callee = ntext(t, fn);
-        TSNode a0 = ts_node_named_child(field(v, "arguments"), 0);
+        SynNode a0 = syn_child(t->syn, field(v, "arguments"), 0);
         const char *arg;
         if ((strcasestr(callee, "env") || strcasestr(callee, "config")) &&
             string_value(t, a0, &arg) && all_caps_name(arg) && !out->env)
@@ -346,7 +345,7 @@ static void name_ref_at(T *t, TSNode v, NameRef *out, int depth)
     }
 }
 
-static NameRef name_ref(T *t, TSNode v)
+static NameRef name_ref(T *t, SynNode v)
 {
     NameRef r = {0};
     name_ref_at(t, v, &r, 0);
@@ -359,39 +358,39 @@ static const char *const param_props[] = {"TableName", "IndexName", "ExpressionA
                                           "FilterExpression", "ScanIndexForward",
                                           "KeyConditionExpression", NULL};
 
-static bool params_like(T *t, TSNode obj)
+static bool params_like(T *t, SynNode obj)
 {
     for (const char *const *p = param_props; *p; p++)
-        if (!ts_node_is_null(find_prop(t, obj, *p)))
+        if (!syn_null(find_prop(t, obj, *p)))
             return true;
     return false;
 }
 
-static void record_params(T *t, uint32_t at, TSNode obj)
+static void record_params(T *t, uint32_t at, SynNode obj)
 {
     for (size_t i = 0; i < t->ft->ops.n; i++)
         if (t->ft->ops.v[i].at == at)
             return;
     OpExtra e = {.at = at};
-    TSNode tn = find_prop(t, obj, "TableName");
-    if (!ts_node_is_null(tn)) {
+    SynNode tn = find_prop(t, obj, "TableName");
+    if (!syn_null(tn)) {
         e.has_table = true;
         e.table = name_ref(t, tn);
     }
-    TSNode in = find_prop(t, obj, "IndexName");
-    if (!ts_node_is_null(in)) {
+    SynNode in = find_prop(t, obj, "IndexName");
+    if (!syn_null(in)) {
         e.has_index = true;
         e.index = name_ref(t, in);
         e.index_span = syn_span(in);
     }
-    TSNode names = follow(t, find_prop(t, obj, "ExpressionAttributeNames"));
+    SynNode names = follow(t, find_prop(t, obj, "ExpressionAttributeNames"));
     if (is(names, "object")) {
-        uint32_t cnt = ts_node_named_child_count(names);
+        uint32_t cnt = syn_count(t->syn, names);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode p = ts_node_named_child(names, i);
+            SynNode p = syn_child(t->syn, names, i);
             const char *k = prop_name(t, p), *v = NULL;
-            TSNode pv = syn_prop_value(p);
-            if (!k || ts_node_is_null(pv))
+            SynNode pv = syn_prop_value(t->syn, p);
+            if (!k || syn_null(pv))
                 continue;
             if (!string_value(t, pv, &v)) {
                 NameRef r = name_ref(t, pv);
@@ -403,34 +402,34 @@ static void record_params(T *t, uint32_t at, TSNode obj)
             }
         }
     }
-    TSNode fe = find_prop(t, obj, "FilterExpression");
+    SynNode fe = find_prop(t, obj, "FilterExpression");
     const char *s;
-    if (!ts_node_is_null(fe) && string_value(t, follow(t, fe), &s))
+    if (!syn_null(fe) && string_value(t, follow(t, fe), &s))
         e.filter = s;
-    e.scan_index_forward = !ts_node_is_null(find_prop(t, obj, "ScanIndexForward"));
+    e.scan_index_forward = !syn_null(find_prop(t, obj, "ScanIndexForward"));
     VEC_PUSH(t->a, &t->ft->ops, e);
 }
 
 /* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
  * table.query({ indexName, keyCondition: { pk, sk } }) (ddb-lib): the
  * index and every attribute of the key condition. */
-static void record_lib_query(T *t, uint32_t at, TSNode obj)
+static void record_lib_query(T *t, uint32_t at, SynNode obj)
 {
     for (size_t i = 0; i < t->ft->ops.n; i++)
         if (t->ft->ops.v[i].at == at)
             return;
     OpExtra e = {.at = at, .library = true};
-    TSNode kc = follow(t, find_prop(t, obj, "keyCondition"));
-    TSNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
-    if (!ts_node_is_null(in)) {
+    SynNode kc = follow(t, find_prop(t, obj, "keyCondition"));
+    SynNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
+    if (!syn_null(in)) {
         e.has_index = true;
         e.index = name_ref(t, in);
         e.index_span = syn_span(in);
     }
-    TSNode conds = is(kc, "object") ? kc : obj;
-    uint32_t cnt = ts_node_named_child_count(conds);
+    SynNode conds = is(kc, "object") ? kc : obj;
+    uint32_t cnt = syn_count(t->syn, conds);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode p = ts_node_named_child(conds, i);
+        SynNode p = syn_child(t->syn, conds, i);
         const char *pn = prop_name(t, p);
         if (!pn) {
             if (is(p, "spread_element") || is(p, "pair"))
@@ -445,31 +444,31 @@ static void record_lib_query(T *t, uint32_t at, TSNode obj)
 }
 
 /* `new QueryCommand(params)`, `client.query(params)`: the params object. */
-static void call_params(T *t, TSNode call)
+static void call_params(T *t, SynNode call)
 {
-    TSNode args = field(call, "arguments");
-    if (ts_node_is_null(args) || !ts_node_named_child_count(args))
+    SynNode args = field(call, "arguments");
+    if (syn_null(args) || !syn_count(t->syn, args))
         return;
-    TSNode obj = follow(t, ts_node_named_child(args, 0));
+    SynNode obj = follow(t, syn_child(t->syn, args, 0));
     if (!is(obj, "object"))
         return;
     if (params_like(t, obj)) {
-        record_params(t, ts_node_start_byte(call), obj);
+        record_params(t, syn_start(call), obj);
         return;
     }
-    TSNode fn = unwrap(field(call, "function"));
+    SynNode fn = unwrap(field(call, "function"));
     if (is(call, "call_expression") && is(fn, "member_expression")) {
-        TSNode m = field(fn, "property");
-        if (syn_text_eq(t->src, m, "query") || syn_text_eq(t->src, m, "queryAll") ||
-            syn_text_eq(t->src, m, "queryOne"))
-            record_lib_query(t, ts_node_start_byte(call), obj);
+        SynNode m = field(fn, "property");
+        if (syn_text_eq(t->syn, m, "query") || syn_text_eq(t->syn, m, "queryAll") ||
+            syn_text_eq(t->syn, m, "queryOne"))
+            record_lib_query(t, syn_start(call), obj);
     }
 }
 
 /* ---- DocNode trees from object literals ------------------------------------------ */
 
 typedef struct Pend {
-    TSNode node;
+    SynNode node;
     DocNode *d;
     int depth;
 } Pend;
@@ -477,11 +476,11 @@ typedef struct Pend {
 typedef VEC(Pend) PendVec;
 
 /* CDK enum members read as their member name: AttributeType.STRING. */
-static bool enum_member(T *t, TSNode n, const char **out)
+static bool enum_member(T *t, SynNode n, const char **out)
 {
     if (!is(n, "member_expression"))
         return false;
-    TSNode obj = unwrap(field(n, "object"));
+    SynNode obj = unwrap(field(n, "object"));
     const char *on = is(obj, "member_expression") ? ntext(t, field(obj, "property"))
                    : is(obj, "identifier")        ? ntext(t, obj)
                                                   : "";
@@ -496,12 +495,12 @@ static bool enum_member(T *t, TSNode n, const char **out)
     return false;
 }
 
-static DocNode *doc_make(T *t, TSNode n, int depth, PendVec *todo)
+static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
 {
     DocNode *d = arena_alloc(t->a, sizeof *d);
-    TSNode v = unwrap(n);
-    d->span = syn_span(ts_node_is_null(v) ? n : v);
-    if (ts_node_is_null(v)) {
+    SynNode v = unwrap(n);
+    d->span = syn_span(syn_null(v) ? n : v);
+    if (syn_null(v)) {
         d->kind = DOC_NULL;
         return d;
     }
@@ -513,8 +512,8 @@ static DocNode *doc_make(T *t, TSNode n, int depth, PendVec *todo)
             d->text = k;
             return d;
         }
-        TSNode f = follow(t, v);
-        if (!ts_node_eq(f, v) && (is(f, "object") || is(f, "array") || is(f, "string") ||
+        SynNode f = follow(t, v);
+        if (!syn_eq(f, v) && (is(f, "object") || is(f, "array") || is(f, "string") ||
                                   is(f, "template_string")))
             v = f;
     }
@@ -524,7 +523,7 @@ static DocNode *doc_make(T *t, TSNode n, int depth, PendVec *todo)
         d->text = s;
         return d;
     }
-    const char *ty = ts_node_type(v);
+    const char *ty = syn_type(v);
     if (!strcmp(ty, "template_string")) {
         /* with substitutions: a name pattern, like CloudFormation's !Sub */
         d->kind = DOC_SCALAR;
@@ -566,19 +565,19 @@ static DocNode *doc_make(T *t, TSNode n, int depth, PendVec *todo)
     return d;
 }
 
-static DocNode *to_doc(T *t, TSNode n)
+static DocNode *to_doc(T *t, SynNode n)
 {
     PendVec todo = {0};
     t->doc_budget = MAX_DOC_NODES;
     DocNode *root = doc_make(t, n, 0, &todo);
     while (todo.n) {
         Pend p = todo.v[--todo.n];
-        uint32_t cnt = ts_node_named_child_count(p.node);
+        uint32_t cnt = syn_count(t->syn, p.node);
         p.d->vals = arena_alloc(t->a, (cnt ? cnt : 1) * sizeof *p.d->vals);
         if (p.d->kind == DOC_MAP)
             p.d->keys = arena_alloc(t->a, (cnt ? cnt : 1) * sizeof *p.d->keys);
         for (uint32_t i = 0; i < cnt; i++) {
-            TSNode c = ts_node_named_child(p.node, i);
+            SynNode c = syn_child(t->syn, p.node, i);
             if (is(c, "comment"))
                 continue;
             if (is(c, "spread_element")) {
@@ -600,7 +599,7 @@ static DocNode *to_doc(T *t, TSNode n)
             k->text = pn;
             k->span = syn_span(is(c, "pair") ? field(c, "key") : c);
             p.d->keys[p.d->n] = k;
-            p.d->vals[p.d->n++] = doc_make(t, syn_prop_value(c), p.depth + 1, &todo);
+            p.d->vals[p.d->n++] = doc_make(t, syn_prop_value(t->syn, c), p.depth + 1, &todo);
         }
     }
     return root;
@@ -648,14 +647,14 @@ static void key_attr(const DocNode *n, KeyAttr *k)
 }
 
 /* A table variable: `const t = new ...`, `this.t = new ...`, a field. */
-static const char *holder_of(T *t, TSNode expr)
+static const char *holder_of(T *t, SynNode expr)
 {
-    TSNode p = syn_parent(t->index, expr);
-    for (int i = 0; i < 4 && !ts_node_is_null(p); i++) {
-        const char *ty = ts_node_type(p);
+    SynNode p = syn_parent(t->syn, expr);
+    for (int i = 0; i < 4 && !syn_null(p); i++) {
+        const char *ty = syn_type(p);
         if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
             !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression")) {
-            p = syn_parent(t->index, p);
+            p = syn_parent(t->syn, p);
             continue;
         }
         if (!strcmp(ty, "variable_declarator"))
@@ -736,7 +735,7 @@ static void add_table(T *t, TableDef *tb)
 }
 
 /* new Table(scope, 'Id', { partitionKey, sortKey, tableName, ... }) */
-static void cdk_table(T *t, TSNode expr, TSNode id, TSNode props, bool cfn)
+static void cdk_table(T *t, SynNode expr, SynNode id, SynNode props, bool cfn)
 {
     const char *sid = NULL;
     TableDef tb = {.source = cfn ? TSRC_CDK_CFN : TSRC_CDK, .path = path_of(t),
@@ -772,18 +771,18 @@ static void cdk_table(T *t, TSNode expr, TSNode id, TSNode props, bool cfn)
     add_table(t, &tb);
 }
 
-static bool has_spread(TSNode obj)
+static bool has_spread(T *t, SynNode obj)
 {
-    uint32_t cnt = ts_node_named_child_count(obj);
+    uint32_t cnt = syn_count(t->syn, obj);
     for (uint32_t i = 0; i < cnt; i++)
-        if (is(ts_node_named_child(obj, i), "spread_element"))
+        if (is(syn_child(t->syn, obj, i), "spread_element"))
             return true;
     return false;
 }
 
 /* SST's new Table(stack, 'Id', { fields, primaryIndex: { partitionKey,
  * sortKey }, globalIndexes: { name: {...} }, localIndexes: { name: {...} } }) */
-static void sst_table(T *t, TSNode expr, TSNode id, TSNode props)
+static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
 {
     const char *sid = NULL;
     TableDef tb = {.source = TSRC_SST, .path = path_of(t), .span = syn_span(expr)};
@@ -817,7 +816,7 @@ static void sst_table(T *t, TSNode expr, TSNode id, TSNode props)
 }
 
 /* defineTable({ name, indexes: { table: { hashKey, rangeKey }, gsi1: {...} } }) */
-static void turbine_table(T *t, TSNode call, TSNode def)
+static void turbine_table(T *t, SynNode call, SynNode def)
 {
     TableDef tb = {.source = TSRC_TURBINE, .path = path_of(t), .span = syn_span(call)};
     tb.var = holder_of(t, call);
@@ -885,7 +884,7 @@ static void turbine_table(T *t, TSNode call, TSNode def)
 /* new Table({ name, partitionKey, sortKey, indexes }) (dynamodb-toolbox, v0
  * strings or v1 { name, type }) and new TableClient({ tableName,
  * partitionKey, sortKey }) (ddb-lib). */
-static void library_table(T *t, TSNode expr, TSNode def, TableSource src)
+static void library_table(T *t, SynNode expr, SynNode def, TableSource src)
 {
     TableDef tb = {.source = src, .path = path_of(t), .span = syn_span(expr)};
     tb.var = holder_of(t, expr);
@@ -920,7 +919,7 @@ static void library_table(T *t, TSNode expr, TSNode def, TableSource src)
 }
 
 /* CreateTableCommand({...}) / dynamodb.createTable({...}) */
-static void sdk_table(T *t, TSNode expr, TSNode params)
+static void sdk_table(T *t, SynNode expr, SynNode params)
 {
     TableDef tb = {.source = TSRC_SDK, .path = path_of(t), .span = syn_span(expr)};
     DocNode *d = to_doc(t, params);
@@ -932,7 +931,7 @@ static void sdk_table(T *t, TSNode expr, TSNode params)
 }
 
 /* table.addGlobalSecondaryIndex({...}) / addLocalSecondaryIndex */
-static void index_call(T *t, TSNode call, const char *method, TSNode recv, TSNode arg)
+static void index_call(T *t, SynNode call, const char *method, SynNode recv, SynNode arg)
 {
     IndexKind kind = !strcmp(method, "addLocalSecondaryIndex") ? INDEX_LOCAL : INDEX_GLOBAL;
     IndexCall ic = {.receiver = ntext(t, recv)};
@@ -949,7 +948,7 @@ static void index_call(T *t, TSNode call, const char *method, TSNode recv, TSNod
 
 /* ---- the walk ----------------------------------------------------------- */
 
-static const char *last_name(T *t, TSNode callee)
+static const char *last_name(T *t, SynNode callee)
 {
     callee = unwrap(callee);
     if (is(callee, "member_expression"))
@@ -957,58 +956,58 @@ static const char *last_name(T *t, TSNode callee)
     return ntext(t, callee);
 }
 
-static TSNode arg_at(TSNode args, uint32_t i)
+static SynNode arg_at(T *t, SynNode args, uint32_t i)
 {
-    TSNode none = {0};
-    if (ts_node_is_null(args) || ts_node_named_child_count(args) <= i)
+    SynNode none = {0};
+    if (syn_null(args) || syn_count(t->syn, args) <= i)
         return none;
-    return ts_node_named_child(args, i);
+    return syn_child(t->syn, args, i);
 }
 
-static void visit_new(T *t, TSNode n)
+static void visit_new(T *t, SynNode n)
 {
-    TSNode ctor = field(n, "constructor");
-    TSNode args = field(n, "arguments");
+    SynNode ctor = field(n, "constructor");
+    SynNode args = field(n, "arguments");
     const char *name = last_name(t, ctor);
     call_params(t, n);
-    uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    uint32_t nargs = syn_null(args) ? 0 : syn_count(t->syn, args);
     if (!strcmp(name, "Table") || !strcmp(name, "TableV2")) {
         if (nargs >= 3) {
-            TSNode props = follow(t, arg_at(args, 2));
-            if (is(props, "object") && !ts_node_is_null(find_prop(t, props, "primaryIndex")))
-                sst_table(t, n, arg_at(args, 1), props);
+            SynNode props = follow(t, arg_at(t, args, 2));
+            if (is(props, "object") && !syn_null(find_prop(t, props, "primaryIndex")))
+                sst_table(t, n, arg_at(t, args, 1), props);
             else if (is(props, "object") &&
-                     (!ts_node_is_null(find_prop(t, props, "partitionKey")) ||
-                      has_spread(props)))
-                cdk_table(t, n, arg_at(args, 1), props, false);
+                     (!syn_null(find_prop(t, props, "partitionKey")) ||
+                      has_spread(t, props)))
+                cdk_table(t, n, arg_at(t, args, 1), props, false);
         } else if (nargs == 1) {
-            TSNode def = follow(t, arg_at(args, 0));
-            if (is(def, "object") && !ts_node_is_null(find_prop(t, def, "partitionKey")))
+            SynNode def = follow(t, arg_at(t, args, 0));
+            if (is(def, "object") && !syn_null(find_prop(t, def, "partitionKey")))
                 library_table(t, n, def, TSRC_TOOLBOX);
         }
     } else if ((!strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable")) && nargs >= 3) {
-        TSNode props = follow(t, arg_at(args, 2));
+        SynNode props = follow(t, arg_at(t, args, 2));
         if (is(props, "object"))
-            cdk_table(t, n, arg_at(args, 1), props, true);
+            cdk_table(t, n, arg_at(t, args, 1), props, true);
     } else if (!strcmp(name, "TableClient") && nargs >= 1) {
-        TSNode def = follow(t, arg_at(args, 0));
+        SynNode def = follow(t, arg_at(t, args, 0));
         if (is(def, "object"))
             library_table(t, n, def, TSRC_DDB_LIB);
     } else if ((!strcmp(name, "CreateTableCommand") || !strcmp(name, "CreateTableInput")) &&
                nargs >= 1) {
-        TSNode params = follow(t, arg_at(args, 0));
+        SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object"))
             sdk_table(t, n, params);
     }
 }
 
-static void env_pair(T *t, const char *var, TSNode value, Span at)
+static void env_pair(T *t, const char *var, SynNode value, Span at)
 {
     value = unwrap(value);
     EnvBinding b = {.var = var, .path = path_of(t), .span = at};
     const char *s;
     if (is(value, "member_expression") &&
-        syn_text_eq(t->src, field(value, "property"), "tableName")) {
+        syn_text_eq(t->syn, field(value, "property"), "tableName")) {
         b.table_id = ntext(t, unwrap(field(value, "object")));
     } else if (string_value(t, value, &s)) {
         b.name = s;
@@ -1018,45 +1017,45 @@ static void env_pair(T *t, const char *var, TSNode value, Span at)
     VEC_PUSH(t->a, &t->ft->set.env, b);
 }
 
-static void visit_call(T *t, TSNode n)
+static void visit_call(T *t, SynNode n)
 {
-    TSNode fn = unwrap(field(n, "function"));
-    TSNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    SynNode args = field(n, "arguments");
     const char *name = last_name(t, fn);
     call_params(t, n);
     if (!strcmp(name, "defineTable")) {
-        TSNode def = follow(t, arg_at(args, 0));
+        SynNode def = follow(t, arg_at(t, args, 0));
         if (is(def, "object"))
             turbine_table(t, n, def);
     } else if (!strcmp(name, "defineEntity")) {
-        TSNode def = follow(t, arg_at(args, 0));
-        TSNode tv = unwrap(find_prop(t, def, "table"));
+        SynNode def = follow(t, arg_at(t, args, 0));
+        SynNode tv = unwrap(find_prop(t, def, "table"));
         const char *holder = holder_of(t, n);
-        if (holder && !ts_node_is_null(tv)) {
+        if (holder && !syn_null(tv)) {
             EntityTable e = {.entity = holder, .table = ntext(t, tv), .span = syn_span(n)};
             VEC_PUSH(t->a, &t->ft->entities, e);
         }
     } else if (!strcmp(name, "createTable") && is(fn, "member_expression")) {
-        TSNode params = follow(t, arg_at(args, 0));
-        if (is(params, "object") && !ts_node_is_null(find_prop(t, params, "KeySchema")))
+        SynNode params = follow(t, arg_at(t, args, 0));
+        if (is(params, "object") && !syn_null(find_prop(t, params, "KeySchema")))
             sdk_table(t, n, params);
     } else if ((!strcmp(name, "addGlobalSecondaryIndex") ||
                 !strcmp(name, "addLocalSecondaryIndex")) &&
                is(fn, "member_expression")) {
-        index_call(t, n, name, unwrap(field(fn, "object")), arg_at(args, 0));
+        index_call(t, n, name, unwrap(field(fn, "object")), arg_at(t, args, 0));
     } else if (!strcmp(name, "addEnvironment") && is(fn, "member_expression")) {
         const char *var;
-        if (string_value(t, arg_at(args, 0), &var))
-            env_pair(t, var, arg_at(args, 1), syn_span(n));
+        if (string_value(t, arg_at(t, args, 0), &var))
+            env_pair(t, var, arg_at(t, args, 1), syn_span(n));
     }
 }
 
 /* A key attribute (or a value inside one) that is a choice of constants. */
-static bool constant_branch(T *t, TSNode n, int depth)
+static bool constant_branch(T *t, SynNode n, int depth)
 {
     n = unwrap(n);
     const char *s;
-    if (depth > MAX_HOPS || ts_node_is_null(n))
+    if (depth > MAX_HOPS || syn_null(n))
         return false;
     if (string_value(t, n, &s))
         return true;
@@ -1068,11 +1067,11 @@ static bool constant_branch(T *t, TSNode n, int depth)
     return false;
 }
 
-static void visit_ternary(T *t, TSNode n)
+static void visit_ternary(T *t, SynNode n)
 {
-    TSNode parent = syn_parent(t->index, n);
+    SynNode parent = syn_parent(t->syn, n);
     while (is(parent, "parenthesized_expression"))
-        parent = syn_parent(t->index, parent);
+        parent = syn_parent(t->syn, parent);
     if (is(parent, "ternary_expression"))
         return; /* the outermost one is judged */
     if (!constant_branch(t, field(n, "consequence"), 0) ||
@@ -1088,39 +1087,39 @@ static void visit_ternary(T *t, TSNode n)
     VEC_PUSH(t->a, &t->ft->choices, c);
 }
 
-static void visit_pair(T *t, TSNode n)
+static void visit_pair(T *t, SynNode n)
 {
     /* environment: { ORDERS_TABLE: orders.tableName } */
     const char *k = prop_name(t, n);
     if (k && all_caps_name(k)) {
-        TSNode v = unwrap(field(n, "value"));
-        if (is(v, "member_expression") && syn_text_eq(t->src, field(v, "property"), "tableName"))
+        SynNode v = unwrap(field(n, "value"));
+        if (is(v, "member_expression") && syn_text_eq(t->syn, field(v, "property"), "tableName"))
             env_pair(t, k, v, syn_span(n));
     }
 }
 
-static void visit_class(T *t, TSNode n)
+static void visit_class(T *t, SynNode n)
 {
     static const char *const cmds[] = {"ScanCommand", "QueryCommand", "GetCommand",
                                        "PutCommand", "UpdateCommand", "DeleteCommand",
                                        "DynamoDBDocumentClient", "DocumentClient", NULL};
-    TSNode nm = field(n, "name");
-    if (ts_node_is_null(nm))
+    SynNode nm = field(n, "name");
+    if (syn_null(nm))
         return;
     for (const char *const *c = cmds; *c; c++)
-        if (syn_text_eq(t->src, nm, *c))
+        if (syn_text_eq(t->syn, nm, *c))
             strlist_push(t->a, &t->ft->local_commands, *c);
 }
 
-static void visit(T *t, TSNode n)
+static void visit(T *t, SynNode n)
 {
-    const char *ty = ts_node_type(n);
+    const char *ty = syn_type(n);
     if (!strcmp(ty, "new_expression"))
         visit_new(t, n);
     else if (!strcmp(ty, "call_expression"))
         visit_call(t, n);
     else if (!strcmp(ty, "object") && params_like(t, n))
-        record_params(t, ts_node_start_byte(n), n);
+        record_params(t, syn_start(n), n);
     else if (!strcmp(ty, "ternary_expression"))
         visit_ternary(t, n);
     else if (!strcmp(ty, "pair"))
@@ -1130,11 +1129,11 @@ static void visit(T *t, TSNode n)
 }
 
 /* Module constants that may name a table or an index. */
-static void module_consts(T *t, TSNode root)
+static void module_consts(T *t, SynNode root)
 {
-    uint32_t cnt = ts_node_named_child_count(root);
+    uint32_t cnt = syn_count(t->syn, root);
     for (uint32_t i = 0; i < cnt; i++) {
-        TSNode st = ts_node_named_child(root, i);
+        SynNode st = syn_child(t->syn, root, i);
         bool exported = false;
         if (is(st, "export_statement")) {
             st = field(st, "declaration");
@@ -1142,13 +1141,13 @@ static void module_consts(T *t, TSNode root)
         }
         if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
             continue;
-        uint32_t dc = ts_node_named_child_count(st);
+        uint32_t dc = syn_count(t->syn, st);
         for (uint32_t j = 0; j < dc; j++) {
-            TSNode d = ts_node_named_child(st, j);
-            TSNode nm = field(d, "name"), v = unwrap(field(d, "value"));
-            if (!is(d, "variable_declarator") || !is(nm, "identifier") || ts_node_is_null(v))
+            SynNode d = syn_child(t->syn, st, j);
+            SynNode nm = field(d, "name"), v = unwrap(field(d, "value"));
+            if (!is(d, "variable_declarator") || !is(nm, "identifier") || syn_null(v))
                 continue;
-            const char *ty = ts_node_type(v);
+            const char *ty = syn_type(v);
             if (strcmp(ty, "string") && strcmp(ty, "template_string") &&
                 strcmp(ty, "binary_expression") && strcmp(ty, "member_expression") &&
                 strcmp(ty, "subscript_expression") && strcmp(ty, "call_expression"))
@@ -1192,14 +1191,14 @@ static void attach_index_calls(T *t)
     }
 }
 
-void extract_tables(const Source *src, SyntaxIndex *index, FileIR *ir, const Config *cfg)
+void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg)
 {
-    FileTables *ft = arena_alloc(src->arena, sizeof *ft);
+    FileTables *ft = arena_alloc(a, sizeof *ft);
     ir->tables = ft;
-    T t = {.src = src, .a = src->arena, .ir = ir, .cfg = cfg, .ft = ft, .index = index};
-    module_consts(&t, index->nodes[0]);
-    for (size_t i = 0; i < index->n; i++)
-        visit(&t, index->nodes[i]);
+    T t = {.syn = syn, .a = a, .ir = ir, .cfg = cfg, .ft = ft};
+    module_consts(&t, syn_root(syn));
+    for (size_t i = 0; i < syn_node_count(syn); i++)
+        visit(&t, syn_node_at(syn, i));
     attach_index_calls(&t);
 }
 

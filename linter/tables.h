@@ -22,7 +22,6 @@
 #ifndef KEYLINT_TABLES_H
 #define KEYLINT_TABLES_H
 
-#include <tree_sitter/api.h>
 
 #include "config.h"
 #include "ir.h"
@@ -99,7 +98,7 @@ typedef struct FileTables {
 
 /* The pass; sets ir->tables (never NULL afterwards). `src` is the file's
  * text with the IR's arena. */
-void extract_tables(const Source *src, SyntaxIndex *index, FileIR *ir, const Config *cfg);
+void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg);
 
 /* The OpExtra of a DataOp (by the start of its span), NULL if none. */
 const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op);

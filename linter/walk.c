@@ -492,8 +492,9 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
             continue;
         struct stat st;
         if (stat(p, &st) != 0) {
-            problems_add(problems, p, 0, 0, "%s",
-                         err_text(errno, eb, sizeof eb));
+            /* a path on the command line that is not there: a usage error */
+            problems_add_kind(problems, PROBLEM_CONFIG, p, 0, 0, "%s",
+                              err_text(errno, eb, sizeof eb));
             continue;
         }
         if (!S_ISDIR(st.st_mode)) {

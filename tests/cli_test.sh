@@ -182,7 +182,7 @@ f = d["findings"]
 assert [x["rule"] for x in f] == ["magic-string", "missing-delimiter"], f
 assert f[1]["path"] == "src/a.ts" and f[1]["line"] == 3 and f[1]["column"] == 90, f[1]
 assert f[1]["endLine"] == 3 and f[1]["endColumn"] > 90 and ":" in f[1]["fingerprint"], f[1]
-assert d["summary"] == {"errors": 1, "warnings": 1, "filesLinted": 2, "problems": 0, "baselined": 0}, d["summary"]
+assert d["summary"] == {"errors": 1, "warnings": 1, "filesLinted": 2, "problems": 0, "notes": 0, "baselined": 0}, d["summary"]
 EOF_PY
 has json-summary-on-stderr "$err" "1 error, 1 warning in 2 files"
 lacks json-no-summary-on-stdout "$out" "1 error, 1 warning in 2 files"
@@ -224,8 +224,11 @@ run exit-zero 0 "$keylint" --exit-zero src
 has exit-zero "$out" "1 error, 1 warning in 2 files"
 run exit-zero-warning 0 "$keylint" --exit-zero --fail-on warning --max-warnings 0 src
 printf 'const a = 1;\0\0binary' >"$proj/src/bin.ts"
-run exit-zero-input-error 2 "$keylint" --exit-zero src
+run exit-zero-input-error 0 "$keylint" --exit-zero src
+has exit-zero-input-error "$err" "src/bin.ts: error: binary file; skipped"
 rm "$proj/src/bin.ts"
+run exit-zero-missing-path 2 "$keylint" --exit-zero src nowhere
+has exit-zero-missing-path "$err" "nowhere"
 
 # --- baseline ----------------------------------------------------------------
 run baseline-write 0 "$keylint" --baseline-write "$tmp/baseline.json" src

@@ -190,6 +190,7 @@ static void json_exact(void **state)
         "  ],\n"
         "  \"problems\": [\n"
         "    {\n"
+        "      \"level\": \"error\",\n"
         "      \"path\": \"src/bad.ts\",\n"
         "      \"line\": 3,\n"
         "      \"column\": 7,\n"
@@ -201,6 +202,7 @@ static void json_exact(void **state)
         "    \"warnings\": 2,\n"
         "    \"filesLinted\": 2,\n"
         "    \"problems\": 1,\n"
+        "    \"notes\": 0,\n"
         "    \"baselined\": 4\n"
         "  }\n"
         "}\n",

@@ -68,14 +68,18 @@ static void edits_and_reanalysis(void **state)
     assert_int_equal(count(p, "missing-delimiter", "keys.ts"), 0);
     assert_int_equal(p->diags.items.n, first);
 
-    /* a buffer that does not parse is a problem of that file only */
+    /* a buffer that does not parse is a note of that file only: the
+     * region it could not read */
     project_set_text(p, service, "const = ;", 9);
     project_analyze(p);
     Problems all;
     problems_init(&all);
     project_problems(p, &all);
     assert_int_equal(all.items.n, 1);
+    assert_int_equal(all.items.v[0].kind, PROBLEM_NOTE);
+    assert_int_equal(all.items.v[0].line, 1);
     assert_non_null(strstr(all.items.v[0].message, "syntax error"));
+    assert_non_null(strstr(all.items.v[0].message, "lines 1-1 not read"));
     problems_free(&all);
 
     /* removing a file drops its findings and problems */
