@@ -152,3 +152,50 @@ void problems_sort(Problems *p)
     if (p->items.n > 1)
         qsort(p->items.v, p->items.n, sizeof *p->items.v, problem_cmp);
 }
+
+size_t ctl_escape(const char *s, size_t n, char buf[8], size_t *used)
+{
+    unsigned char c = n ? (unsigned char)s[0] : 0;
+    *used = 1;
+    if (!n || c == '\t' || (c >= 0x20 && c < 0x7F))
+        return 0;
+    if (c == '\n' || c == '\r') {
+        buf[0] = '\\';
+        buf[1] = c == '\n' ? 'n' : 'r';
+        buf[2] = '\0';
+        return 2;
+    }
+    if (c < 0x20 || c == 0x7F)
+        return (size_t)snprintf(buf, 8, "\\x%02x", c);
+    /* U+0080..U+009F: C2 80..C2 9F; any other byte of UTF-8 is text */
+    if (c == 0xC2 && n > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9F) {
+        *used = 2;
+        return (size_t)snprintf(buf, 8, "\\u%04x", (unsigned char)s[1]);
+    }
+    return 0;
+}
+
+void fput_escaped(FILE *out, const char *s, size_t n)
+{
+    size_t from = 0, i = 0;
+    while (i < n) {
+        char buf[8];
+        size_t used;
+        size_t k = ctl_escape(s + i, n - i, buf, &used);
+        if (!k) {
+            i += used;
+            continue;
+        }
+        fwrite(s + from, 1, i - from, out);
+        fwrite(buf, 1, k, out);
+        i += used;
+        from = i;
+    }
+    fwrite(s + from, 1, n - from, out);
+}
+
+void fputs_escaped(FILE *out, const char *s)
+{
+    if (s)
+        fput_escaped(out, s, strlen(s));
+}

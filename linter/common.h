@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arena.h"
 
@@ -70,6 +71,17 @@ typedef struct Problems {
     Arena *arena;
     VEC(Problem) items;
 } Problems;
+
+/* Control characters in text that goes to a terminal or a log (messages,
+ * paths, source lines): C0 controls but tab, DEL and C1 controls are written
+ * as escapes (\n, \r, \x1b, \u0085), so that a key's template literal
+ * never prints a line of its own (which CI systems read as a command) nor
+ * drives the terminal. ctl_escape: the escape for the character at s[0]
+ * of s[0..n) into buf (at most 7 bytes + NUL) and its length in bytes in
+ * *used; 0 when the character is written as it is. */
+size_t ctl_escape(const char *s, size_t n, char buf[8], size_t *used);
+void fput_escaped(FILE *out, const char *s, size_t n);
+void fputs_escaped(FILE *out, const char *s);
 
 void problems_init(Problems *p);
 void problems_free(Problems *p);

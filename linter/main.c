@@ -84,13 +84,16 @@ static void print_problems(const Problems *pr)
 {
     for (size_t i = 0; i < pr->items.n; i++) {
         const Problem *p = &pr->items.v[i];
-        const char *level = problem_level(p);
-        if (p->line)
-            fprintf(stderr, "%s:%u:%u: %s: %s\n", p->path, p->line, p->col, level, p->message);
-        else if (p->path[0])
-            fprintf(stderr, "%s: %s: %s\n", p->path, level, p->message);
-        else
-            fprintf(stderr, "keylint: %s: %s\n", level, p->message);
+        if (p->path[0]) {
+            fputs_escaped(stderr, p->path);
+            if (p->line)
+                fprintf(stderr, ":%u:%u", p->line, p->col);
+        } else {
+            fputs("keylint", stderr);
+        }
+        fprintf(stderr, ": %s: ", problem_level(p));
+        fputs_escaped(stderr, p->message);
+        fputc('\n', stderr);
     }
 }
 

@@ -378,7 +378,7 @@ bool output_sarif(FILE *out, const OutputInput *in)
 char *github_escape(Arena *a, const char *s, bool property)
 {
     size_t n = strlen(s);
-    char *out = arena_alloc(a, n * 3 + 1);
+    char *out = arena_alloc(a, n * 4 + 1); /* "\x1b" is the longest */
     size_t w = 0;
     for (size_t i = 0; i < n; i++) {
         const char *rep = NULL;
@@ -400,6 +400,14 @@ char *github_escape(Arena *a, const char *s, bool property)
             break;
         default:
             break;
+        }
+        char esc[8];
+        size_t used, k = rep ? 0 : ctl_escape(s + i, n - i, esc, &used);
+        if (k) { /* another control: its escape, as text */
+            memcpy(out + w, esc, k);
+            w += k;
+            i += used - 1;
+            continue;
         }
         if (rep) {
             memcpy(out + w, rep, 3);
@@ -485,6 +493,14 @@ static char *md_cell(Arena *a, const char *s)
             continue;
         default:
             break;
+        }
+        char esc[8];
+        size_t used, k = rep ? 0 : ctl_escape(s + i, n - i, esc, &used);
+        if (k) { /* a control: its escape, as text */
+            memcpy(out + w, esc, k);
+            w += k;
+            i += used - 1;
+            continue;
         }
         if (rep) {
             size_t k = strlen(rep);

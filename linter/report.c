@@ -99,14 +99,32 @@ static void print_caret(FILE *out, const Diagnostic *g, const char *line,
     if (ec < sc)
         ec = sc;
 
-    for (size_t i = 0; i < sc; i++) {
+    /* under the line as fput_escaped wrote it: an escaped control takes
+     * the width of its escape */
+    for (size_t i = 0; i < sc;) {
+        char esc[8];
+        size_t used;
+        size_t w = ctl_escape(line + i, line_len - i, esc, &used);
         unsigned char ch = (unsigned char)line[i];
         if (ch == '\t')
             fputc('\t', out);
+        else if (w)
+            fprintf(out, "%*s", (int)w, "");
         else if (!is_cont(ch))
             fputc(' ', out);
+        i += used;
     }
-    size_t k = count_chars(line + sc, ec - sc);
+    size_t k = 0;
+    for (size_t i = sc; i < ec;) {
+        char esc[8];
+        size_t used;
+        size_t w = ctl_escape(line + i, line_len - i, esc, &used);
+        if (w)
+            k += w;
+        else if (!is_cont((unsigned char)line[i]))
+            k++;
+        i += used;
+    }
     if (color)
         fputs(C_GREEN, out);
     fputc('^', out);
@@ -144,25 +162,31 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
         const char *rule = g->rule ? g->rule : "";
         const char *msg = g->message ? g->message : "";
 
+        /* messages quote source text: controls in it are escaped */
         if (color)
-            fprintf(out, C_BOLD "%s:%u:%u:" C_RESET " %s%s" C_RESET
-                         ": %s " C_DIM "[%s]" C_RESET "\n",
-                    path, lno, col,
-                    g->severity == SEV_ERROR ? C_RED : C_YELLOW, sev, msg,
-                    rule);
+            fputs(C_BOLD, out);
+        fputs_escaped(out, path);
+        fprintf(out, ":%u:%u:", lno, col);
+        if (color)
+            fprintf(out, C_RESET " %s%s" C_RESET ": ",
+                    g->severity == SEV_ERROR ? C_RED : C_YELLOW, sev);
         else
-            fprintf(out, "%s:%u:%u: %s: %s [%s]\n", path, lno, col, sev, msg,
-                    rule);
+            fprintf(out, " %s: ", sev);
+        fputs_escaped(out, msg);
+        fprintf(out, color ? " " C_DIM "[%s]" C_RESET "\n" : " [%s]\n", rule);
 
         if (!text)
             continue;
         if (have) {
-            fwrite(line, 1, line_len, out);
+            fput_escaped(out, line, line_len);
             fputc('\n', out);
             print_caret(out, g, line, line_len, color);
         }
-        if (g->fix)
-            fprintf(out, "  help: %s\n", g->fix);
+        if (g->fix) {
+            fputs("  help: ", out);
+            fputs_escaped(out, g->fix);
+            fputc('\n', out);
+        }
     }
 }
 

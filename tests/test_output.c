@@ -453,6 +453,9 @@ static void github_escaping(void **state)
     Arena *a = arena_new();
     assert_string_equal(github_escape(a, "50% a:b,c\r\nd", false), "50%25 a:b,c%0D%0Ad");
     assert_string_equal(github_escape(a, "50% a:b,c\r\nd", true), "50%25 a%3Ab%2Cc%0D%0Ad");
+    /* other controls are written as escapes, not sent to the log */
+    assert_string_equal(github_escape(a, "a\x1b[1m\x7f\xc2\x85\xc3\xa9\tb", false),
+                        "a\\x1b[1m\\x7f\\u0085\xc3\xa9\tb");
     assert_string_equal(uri_encode_path(a, "a b/c%d#e?f/\xc3\xa9"), "a%20b/c%25d%23e%3Ff/%C3%A9");
     assert_string_equal(sarif_rule_name(a, "missing-delimiter"), "MissingDelimiter");
     assert_string_equal(sarif_rule_name(a, "scan"), "Scan");

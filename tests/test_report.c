@@ -134,6 +134,29 @@ static void test_text_and_concise(void **state)
     diag_free(&d);
 }
 
+/* Controls in messages, paths, fixes and source lines are escaped: a line
+ * break in a key never starts a line of its own, an ESC never reaches the
+ * terminal, and the caret stays under what it marks. */
+static void test_controls_escaped(void **state)
+{
+    (void)state;
+    static const char text[] = "k = `A\x1b[1m#${id}` + '\xc2\x85' + `B#${x}`;\n";
+    Source files[] = {{"src/a\nb.ts", text}};
+    Sources src = {files, 1, 0};
+    DiagList d;
+    diag_init(&d);
+    /* `B#${x}` is bytes 27..34 */
+    add(&d, "magic-string", SEV_WARNING, "src/a\nb.ts", span(0, 27, 0, 34),
+        "prefix 'A\x1b[1m#'\n::error::x\r", "use\x7f it");
+    EXPECT_RENDER(&d, REPORT_TEXT, false, &src,
+                  "src/a\\nb.ts:1:27: warning: prefix 'A\\x1b[1m#'\\n::error::x\\r "
+                  "[magic-string]\n"
+                  "k = `A\\x1b[1m#${id}` + '\\u0085' + `B#${x}`;\n"
+                  "                                  ^~~~~~~\n"
+                  "  help: use\\x7f it\n");
+    diag_free(&d);
+}
+
 static void test_multibyte_columns(void **state)
 {
     (void)state;
@@ -408,6 +431,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_and_concise),
+        cmocka_unit_test(test_controls_escaped),
         cmocka_unit_test(test_multibyte_columns),
         cmocka_unit_test(test_tabs_and_crlf),
         cmocka_unit_test(test_spans_past_the_line),
