@@ -246,44 +246,20 @@ bool baseline_write(const char *path, const FindingList *f, Problems *problems)
     json_object_set_new(root, "entries", entries);
 
     bool ok = false;
-    /* a new file beside the target (0666 less the umask, like any file
-     * the user writes), then rename over it */
-    char *tmp = NULL;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        tmp = arena_printf(a, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
+    ReplaceFile rf;
+    if (!replace_open(&rf, path, a)) {
         problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
                      strerror(errno));
         goto out;
     }
-    FILE *out = fdopen(fd, "w");
-    if (!out) {
-        problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
-                     strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    int rc = json_dumpf(root, out, JSON_INDENT(2));
-    if (rc == 0 && fputc('\n', out) == EOF)
+    errno = 0;
+    int rc = json_dumpf(root, rf.f, JSON_INDENT(2));
+    if (rc == 0 && fputc('\n', rf.f) == EOF)
         rc = -1;
-    if (fclose(out) != 0)
-        rc = -1;
-    if (rc != 0) {
+    int werr = errno;
+    if (!replace_commit(&rf, rc == 0)) {
         problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
-                     strerror(errno ? errno : EIO));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
-                     strerror(errno));
-        unlink(tmp);
+                     strerror(rc != 0 && werr ? werr : errno ? errno : EIO));
         goto out;
     }
     ok = true;

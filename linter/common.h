@@ -72,6 +72,23 @@ typedef struct Problems {
     VEC(Problem) items;
 } Problems;
 
+/* A file that replaces `path` only when it is complete: written to a new
+ * file beside it (0666 less the umask) and renamed over it by
+ * replace_commit, so that a failed run never leaves a half-written report
+ * nor yesterday's in place. A `path` that exists and is not a regular file
+ * (/dev/stdout, a pipe) is written directly. The temporary name lives in
+ * `a`. On failure replace_open returns NULL with errno set. */
+typedef struct ReplaceFile {
+    FILE *f;
+    const char *path;
+    const char *tmp; /* NULL when written directly */
+} ReplaceFile;
+bool replace_open(ReplaceFile *r, const char *path, Arena *a);
+/* Close, then rename into place; false (errno set, the target untouched
+ * and the temporary file removed) if anything failed. `ok` false: the
+ * caller's write already failed; the temporary file is removed. */
+bool replace_commit(ReplaceFile *r, bool ok);
+
 /* Control characters in text that goes to a terminal or a log (messages,
  * paths, source lines): C0 controls but tab, DEL and C1 controls are written
  * as escapes (\n, \r, \x1b, \u0085), so that a key's template literal

@@ -376,14 +376,17 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     free(keep);
 
     FILE *out = stdout;
+    ReplaceFile rf = {0};
+    Arena *ra = arena_new(); /* the temporary file's name */
     if (run->output) {
-        out = fopen(run->output, "w");
-        if (!out) {
+        if (!replace_open(&rf, run->output, ra)) {
             fprintf(stderr, "keylint: error: cannot write the report to %s: %s\n",
                     run->output, strerror(errno));
+            arena_free(ra);
             rc = EXIT_USAGE;
             goto done;
         }
+        out = rf.f;
     }
     OutputInput in = {
         .findings = &shown,
@@ -428,11 +431,12 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     }
     }
     if (out != stdout) {
-        if (fclose(out) != 0)
+        if (!replace_commit(&rf, written && !ferror(out)))
             written = false;
     } else if (fflush(out) != 0) {
         written = false;
     }
+    arena_free(ra);
     if (!written) {
         fprintf(stderr, "keylint: error: cannot write the report to %s\n",
                 run->output ? run->output : "standard output");
@@ -603,6 +607,17 @@ int main(int argc, char **argv)
         default:
             fprintf(stderr, "keylint: error: unknown option '%s'\n\n%s", argv[optind - 1],
                     usage_text);
+            return EXIT_USAGE;
+        }
+    }
+
+    /* yesterday's report never survives a run that fails before writing
+     * today's (the report itself replaces the file only when complete) */
+    if (run.output && !dump) {
+        struct stat st;
+        if (stat(run.output, &st) == 0 && S_ISREG(st.st_mode) && unlink(run.output) != 0) {
+            fprintf(stderr, "keylint: error: cannot replace the report %s: %s\n", run.output,
+                    strerror(errno));
             return EXIT_USAGE;
         }
     }

@@ -199,6 +199,15 @@ lacks text-output-file-no-color "$(cat "$tmp/out.txt")" $'\033['
 has text-output-summary "$err" "1 error, 1 warning in 2 files"
 run output-unwritable 2 "$keylint" --output "$tmp/no/such/dir/r.txt" src
 has output-unwritable "$err" "cannot write the report to $tmp/no/such/dir/r.txt"
+# a run that fails leaves no report behind, neither half of one nor
+# yesterday's; the report replaces the file only when complete
+run stale-report-removed 2 "$keylint" --format sarif --output "$tmp/out.sarif" --baseline "$tmp/none.json" src
+[ ! -e "$tmp/out.sarif" ] && ok || bad "a failed run left yesterday's report in place"
+run report-replaced 1 "$keylint" --format sarif --output "$tmp/out.sarif" src
+leftovers=$(find "$tmp" -maxdepth 1 -name 'out.sarif.tmp.*' | wc -l)
+[ -s "$tmp/out.sarif" ] && [ "$leftovers" -eq 0 ] && ok || bad "report not replaced cleanly ($leftovers temporary files)"
+run output-dev-stdout 1 "$keylint" --format concise --output /dev/stdout src
+has output-dev-stdout "$out" "src/a.ts:3:90: error:"
 # github: workflow commands, and the step summary appended when set
 : >"$tmp/summary.md"
 GITHUB_STEP_SUMMARY="$tmp/summary.md" run github 1 "$keylint" --format github src
