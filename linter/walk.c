@@ -255,9 +255,25 @@ static int cmp_str(const void *a, const void *b)
  * empty, so a directory is listed under its real path when the walk can
  * reach it without symlinks, and the listing never depends on readdir
  * order. */
+/* True when `path` resolves to `root_real` or below it (both resolved). */
+static bool resolves_inside(const char *root_real, const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        return false;
+    size_t n = strlen(root_real);
+    bool inside = strncmp(real, root_real, n) == 0 &&
+                  (real[n] == '\0' || real[n] == '/' || (n == 1 && root_real[0] == '/'));
+    free(real);
+    return inside;
+}
+
 static void plain_walk(Walk *w, const char *root)
 {
     char eb[256];
+    /* symlinks are followed only while they stay in the tree: a link to
+     * `/` or to a sibling checkout is not walked */
+    char *root_real = realpath(root, NULL);
     DirSet seen = {0};
     VEC(const char *) stack = {0};
     VEC(const char *) linked = {0};
@@ -326,6 +342,9 @@ static void plain_walk(Walk *w, const char *root)
                 } else {
                     is_link = true;
                 }
+                if (is_link && (!root_real ||
+                                !resolves_inside(root_real, join_path(w->tmp, dir, name))))
+                    continue;
                 if (S_ISDIR(es.st_mode)) {
                     if (dirset_has(&seen, es.st_dev, es.st_ino))
                         continue;
@@ -357,6 +376,7 @@ static void plain_walk(Walk *w, const char *root)
         for (size_t i = 0; i < sublinks.n; i++)
             VEC_PUSH(w->tmp, &linked, sublinks.v[i]);
     }
+    free(root_real);
 }
 
 /* --------------------------------------------------------------------- git */
@@ -670,6 +690,12 @@ char *read_source(const char *path, size_t *len, Problems *problems)
                      line, col);
         free(buf);
         return NULL;
+    }
+    /* a byte-order mark is not text: dropped, so that columns on line 1
+     * count from the first character an editor shows */
+    if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+        n -= 3;
+        memmove(buf, buf + 3, n + 1);
     }
     if (len)
         *len = n;

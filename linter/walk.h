@@ -17,7 +17,9 @@ bool is_tsx_path(const char *path);
  *
  * Directories inside a git work tree list what git tracks or would track
  * (`git ls-files --cached --others --exclude-standard`); elsewhere every
- * file below, following symlinks but never the same directory twice.
+ * file below, following symlinks that stay inside the directory named (a
+ * link that leads out of it, to `/` or a sibling checkout, is not
+ * followed), never the same directory twice.
  * `node_modules`, `.git` and build output (dist, build, out, coverage,
  * cdk.out, .serverless, .aws-sam, .next) are skipped, as are non-source
  * kinds. A file named explicitly is listed whatever its kind.
@@ -32,8 +34,8 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
  * after adding one Problem naming the file: cannot be read (with the
  * errno text), is a directory, is binary (contains NUL bytes), is not
  * valid UTF-8 (with the line of the first bad byte), or is larger than
- * KEYLINT_MAX_FILE_BYTES. A UTF-8 byte-order mark is kept (tree-sitter
- * skips it). */
+ * KEYLINT_MAX_FILE_BYTES. A UTF-8 byte-order mark is dropped, so that
+ * line-1 columns are those an editor shows. */
 char *read_source(const char *path, size_t *len, Problems *problems);
 
 /* True when `s[0..n)` is valid UTF-8; otherwise stores the offset of the
