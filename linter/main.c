@@ -323,6 +323,10 @@ static const char *lookup_any(void *ctx, const char *path, size_t *len)
             buf[n] = '\0';
             e.text = buf;
             e.len = n;
+            if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) { /* as read_source */
+                e.text += 3;
+                e.len -= 3;
+            }
         }
     }
     if (f)

@@ -197,6 +197,10 @@ run text-output 1 "$keylint" --output "$tmp/out.txt" src
 has text-output-file "$(cat "$tmp/out.txt")" "src/a.ts:3:90: error:"
 lacks text-output-file-no-color "$(cat "$tmp/out.txt")" $'\033['
 has text-output-summary "$err" "1 error, 1 warning in 2 files"
+# a byte-order mark does not shift line-1 columns
+printf '\xef\xbb\xbfexport const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/bom.ts"
+run bom-columns 0 "$keylint" --format concise "$tmp/bom.ts"
+has bom-columns "$out" "bom.ts:1:25: warning: inline key prefix 'ORDER#'"
 run output-unwritable 2 "$keylint" --output "$tmp/no/such/dir/r.txt" src
 has output-unwritable "$err" "cannot write the report to $tmp/no/such/dir/r.txt"
 # a run that fails leaves no report behind, neither half of one nor
