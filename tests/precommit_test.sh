@@ -108,6 +108,16 @@ ls "$KEYLINT_HOOK_CACHE" | grep -q '\.tmp\.' && bad "temporary files left in the
 out=$(cd "$work" && "$src/scripts/keylint-hook" src/bad.ts 2>&1)
 lacks "second use does not build" "$out" "building keylint"
 
+# a keylint that dies of a signal fails the hook (exit 2, with a message),
+# whichever hook runs it
+cp "$KEYLINT_HOOK_CACHE/keylint" "$tmp/keylint.real"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$KEYLINT_HOOK_CACHE/keylint"
+out=$(cd "$work" && "$src/scripts/keylint-hook" src/bad.ts 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] && ok || bad "signal: hook exit $rc, expected 2: $out"
+has "signal: message" "$out" "killed by signal 11 (SIGSEGV)"
+cp "$tmp/keylint.real" "$KEYLINT_HOOK_CACHE/keylint"
+
 # --- 1. repo: local hooks from this checkout's manifest ---------------------
 repo=$tmp/repo
 mkdir -p "$repo/src" && cd "$repo" || exit 1
@@ -138,6 +148,16 @@ has "bad commit: rule printed" "$out" "[missing-delimiter]"
 [ "$(grep -c "^keylint.*Failed" <<<"$out")" -eq 2 ] && ok || bad "bad commit: both hooks should fail: $out"
 [ "$(git rev-list --count HEAD)" -eq 2 ] && ok || bad "bad commit: it was committed"
 git reset -q src/bad.ts
+
+# keylint-system, with a keylint on PATH that dies of a signal: failed
+cp "$tmp/bin/keylint" "$tmp/keylint.path"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$tmp/bin/keylint"
+printf '%s' "$GOOD" >src/more.ts
+git add src/more.ts
+commit "signal: keylint-system fails" 1 -m "more"
+has "signal: keylint-system message" "$out" "keylint: killed by signal 11"
+cp "$tmp/keylint.path" "$tmp/bin/keylint"
+git reset -q src/more.ts && rm src/more.ts
 
 printf 'notes\n' >README.md
 git add README.md
