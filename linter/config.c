@@ -29,7 +29,7 @@ static const char *const default_scan_allowed[] = {
 /* Tests are full of literal keys and fixtures on purpose: not linted unless
  * the configuration's own `ignore` list replaces this one. */
 static const char *const default_ignore[] = {
-    "*.spec.*", "*.test.*", "__tests__/**", "**/__tests__/**", "**/__mocks__/**", NULL,
+    "*.spec.*", "*.test.*", "**/__tests__/**", "**/__mocks__/**", NULL,
 };
 
 enum { DEFAULT_MAX_KEY_COMPONENTS = 5 };
@@ -461,40 +461,38 @@ bool glob_match(const char *pattern, const char *path)
     }
 }
 
-bool config_ignores(const Config *c, const char *path)
+bool config_path_matches(const Config *c, const StrList *globs, const char *path)
 {
-    if (!c || !path || !*path || c->ignore.n == 0)
+    if (!c || !globs || !path || !*path || globs->n == 0)
         return false;
     char *abs = absolute_file_path(path);
     if (!abs)
         return false;
-    char *base = NULL;
-    const char *dir = c->dir;
-    if (!dir || !*dir) {
-        base = realpath(".", NULL);
-        if (!base) {
-            free(abs);
-            return false;
-        }
-        dir = base;
-    }
-
-    bool result = false;
-    size_t dl = strlen(dir);
-    while (dl > 1 && dir[dl - 1] == '/')
+    /* relative to the configuration's directory (a file outside it never
+     * matches); the defaults have no directory: a file is matched by its
+     * absolute path, so that what matches never depends on the working
+     * directory (`**` and base-name patterns match, anchored ones do not) */
+    const char *rel = abs;
+    size_t dl = c->dir ? strlen(c->dir) : 0;
+    while (dl > 1 && c->dir[dl - 1] == '/')
         dl--;
-    if (!strncmp(abs, dir, dl)) {
-        const char *rel = abs + dl;
-        bool inside = (dl == 1 && dir[0] == '/') || *rel == '/';
-        while (*rel == '/')
-            rel++;
-        if (inside && *rel)
-            for (size_t i = 0; i < c->ignore.n && !result; i++)
-                result = glob_match(c->ignore.v[i], rel);
+    if (dl) {
+        bool inside = !strncmp(abs, c->dir, dl) &&
+                      ((dl == 1 && c->dir[0] == '/') || abs[dl] == '/');
+        rel = inside ? abs + dl : "";
     }
-    free(base);
+    while (*rel == '/')
+        rel++;
+    bool result = false;
+    for (size_t i = 0; *rel && i < globs->n && !result; i++)
+        result = glob_match(globs->v[i], rel);
     free(abs);
     return result;
+}
+
+bool config_ignores(const Config *c, const char *path)
+{
+    return c && config_path_matches(c, &c->ignore, path);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -96,6 +96,9 @@ Severity config_rule_severity(const Config *c, const char *id,
 /* True when `path` (absolute, or relative to the current directory) matches
  * one of the config's ignore globs, taken relative to the config's dir. */
 bool config_ignores(const Config *c, const char *path);
+/* True when `path` matches one of `globs` (a list of `c`), relative to the
+ * configuration's directory; whatever the working directory. */
+bool config_path_matches(const Config *c, const StrList *globs, const char *path);
 
 /* Glob match with `*` (not across '/'), `**` (any number of directories,
  * including none), `?` and `[...]`. A pattern without '/' matches the last

@@ -5,45 +5,13 @@
  * are ScanIndexForward (a Query option), references to ScanCommand that
  * construct nothing (`ddbMock.on(ScanCommand)`), or a file's own class
  * named ScanCommand (a test double). */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "access.h"
 #include "rule.h"
 #include "tables.h"
-
-/* The file's path relative to the configuration's directory. */
-static const char *relative(Arena *a, const char *path, const Config *cfg)
-{
-    char cwd[PATH_MAX];
-    const char *abs = path;
-    if (path[0] != '/' && getcwd(cwd, sizeof cwd))
-        abs = arena_printf(a, "%s/%s", cwd, path);
-    const char *dir = cfg && cfg->dir && cfg->dir[0] ? cfg->dir : NULL;
-    if (!dir) {
-        if (!getcwd(cwd, sizeof cwd))
-            return path;
-        dir = arena_strdup(a, cwd);
-    }
-    size_t dl = strlen(dir);
-    if (!strncmp(abs, dir, dl) && abs[dl] == '/')
-        return abs + dl + 1;
-    return path;
-}
-
-static bool allowed(Arena *a, const char *path, const Config *cfg)
-{
-    if (!cfg)
-        return false;
-    const char *rel = relative(a, path, cfg);
-    for (size_t i = 0; i < cfg->scan_allowed.n; i++)
-        if (glob_match(cfg->scan_allowed.v[i], rel))
-            return true;
-    return false;
-}
 
 /* Test code and test doubles, whatever the ignore list says. */
 static bool test_path(const char *path)
@@ -79,7 +47,8 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed || test_path(f->path))
         return;
     Arena *a = arena_new();
-    bool is_allowed = allowed(a, f->path, ctx->config);
+    bool is_allowed =
+        ctx->config && config_path_matches(ctx->config, &ctx->config->scan_allowed, f->path);
     for (size_t i = 0; i < f->ops.n && !is_allowed; i++) {
         const DataOp *op = &f->ops.v[i];
         if (op->kind != OP_SCAN || double_receiver(op->callee))

@@ -197,6 +197,17 @@ run text-output 1 "$keylint" --output "$tmp/out.txt" src
 has text-output-file "$(cat "$tmp/out.txt")" "src/a.ts:3:90: error:"
 lacks text-output-file-no-color "$(cat "$tmp/out.txt")" $'\033['
 has text-output-summary "$err" "1 error, 1 warning in 2 files"
+# what is linted does not depend on the working directory: the default
+# test-file ignores match from a sibling directory and from /
+mkdir -p "$tmp/cwd/p/src/__tests__" "$tmp/cwd/elsewhere"
+printf 'export const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/cwd/p/src/a.ts"
+cp "$tmp/cwd/p/src/a.ts" "$tmp/cwd/p/src/a.test.ts"
+cp "$tmp/cwd/p/src/a.ts" "$tmp/cwd/p/src/__tests__/b.ts"
+for from in "$tmp/cwd/p" "$tmp/cwd/elsewhere" /; do
+    (cd "$from" && "$keylint" --format json --exit-zero "$tmp/cwd/p") >"$tmp/cwd.json" 2>/dev/null
+    n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["filesLinted"])' "$tmp/cwd.json")
+    [ "$n" = 1 ] && ok || bad "run from $from: $n files linted, expected 1 (test files ignored)"
+done
 # a byte-order mark does not shift line-1 columns
 printf '\xef\xbb\xbfexport const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/bom.ts"
 run bom-columns 0 "$keylint" --format concise "$tmp/bom.ts"

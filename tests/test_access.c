@@ -612,6 +612,10 @@ static void test_scan(void **state)
     RUN(rule_scan, 1);
     C->scan_allowed.n = 0;
     strlist_push(C->arena, &C->scan_allowed, "src/admin/**");
+    RUN(rule_scan, 1); /* the defaults have no directory: anchored globs never match */
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    C->dir = arena_strdup(C->arena, cwd); /* relative to the configuration's directory */
     RUN(rule_scan, 0);
 }
 

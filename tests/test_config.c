@@ -185,7 +185,7 @@ static void assert_defaults_except_nothing(const Config *c)
                         "**/seeds/**"));
     assert_int_equal(c->access_patterns.n, 0);
     assert_int_equal(c->rules.n, 0);
-    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*", "__tests__/**",
+    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*",
                                     "**/__tests__/**", "**/__mocks__/**"));
     assert_int_equal(c->max_key_components, 5);
 }
