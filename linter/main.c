@@ -52,9 +52,12 @@ static const char usage_text[] =
     "                        instead of reporting them, and exit 0\n"
     "      --require-reason  report suppression directives without '-- reason'\n"
     "      --changed         the paths are changed files (a pre-commit hook):\n"
-    "                        lint the source files among them; a changed\n"
-    "                        .keylint.yml or schema file lints its whole\n"
-    "                        project; other files are skipped\n"
+    "                        report on the source files among them; a changed\n"
+    "                        .keylint.yml or schema file reports on its whole\n"
+    "                        project; other files are skipped. The project\n"
+    "                        around them (the git work tree) is read too, so\n"
+    "                        imports and project-wide rules resolve as in a\n"
+    "                        full run\n"
     "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is\n"
     "                        set), always or never\n"
     "      --list-rules      list the rules with their default severity\n"
@@ -220,6 +223,56 @@ static void changed_paths(Arena *a, const char *forced_config, char **in, size_t
     }
 }
 
+/* The project a changed path belongs to, read whole so that its imports
+ * and the project-wide rules resolve as in a full run: the git work tree
+ * holding it (the nearest directory upward with a .git entry), else the
+ * directory of its configuration, else its own directory. */
+static const char *project_root_of(Arena *a, const char *path)
+{
+    char *abs = realpath(path, NULL);
+    if (!abs)
+        return NULL;
+    struct stat st;
+    const char *dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode) ? arena_strdup(a, abs)
+                                                             : dir_name(a, abs);
+    free(abs);
+    for (char *cur = arena_strdup(a, dir);;) {
+        const char *git = arena_printf(a, "%s/.git", strcmp(cur, "/") ? cur : "");
+        if (lstat(git, &st) == 0)
+            return cur;
+        char *slash = strrchr(cur, '/');
+        if (!slash || slash == cur)
+            break;
+        *slash = '\0';
+    }
+    char *cfg = config_find(dir);
+    if (cfg) {
+        const char *d = dir_name(a, cfg);
+        free(cfg);
+        return d;
+    }
+    return dir;
+}
+
+/* The project's files under one of `targets` (files or directories). */
+static void files_under(Arena *a, const Project *p, const StrList *targets, StrList *out)
+{
+    for (size_t t = 0; t < targets->n; t++) {
+        char *abs = realpath(targets->v[t], NULL);
+        if (!abs)
+            continue;
+        size_t n = strlen(abs);
+        for (size_t i = 0; i < p->files.n; i++) {
+            const SourceFile *f = &p->files.v[i];
+            if (f->removed || !f->abspath)
+                continue;
+            if (!strncmp(f->abspath, abs, n) && (f->abspath[n] == '\0' || f->abspath[n] == '/'))
+                strlist_push(a, out, f->abspath);
+        }
+        free(abs);
+    }
+}
+
 /* --require-reason: the flag wins over every configuration's
  * require-suppression-reason. */
 static void require_reasons(Project *p)
@@ -271,6 +324,8 @@ typedef struct Run {
     bool exit_zero;
     const char *baseline;   /* --baseline FILE */
     const char *baseline_write;
+    size_t files_checked;   /* --changed: the files reported on */
+    bool changed;
 } Run;
 
 static bool want_color(const char *when, FILE *f)
@@ -395,7 +450,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     OutputInput in = {
         .findings = &shown,
         .problems = problems,
-        .files_linted = project_linted_files(p),
+        .files_linted = run->changed ? run->files_checked : project_linted_files(p),
         .root = root,
         .baselined = baselined,
     };
@@ -451,7 +506,8 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
      * on stderr, so that stdout (or the file) carries only the report. */
     FILE *sum = human && !run->output ? stdout : stderr;
     ReportOptions so = {.format = REPORT_TEXT, .color = want_color(run->color, sum)};
-    report_summary(sum, &shown_diags, project_linted_files(p), &so);
+    report_summary(sum, &shown_diags, run->changed ? run->files_checked : project_linted_files(p),
+                   &so);
     if (baselined)
         fprintf(sum, "%zu finding%s in the baseline (%s) not shown\n", baselined,
                 baselined == 1 ? "" : "s", run->baseline);
@@ -643,12 +699,22 @@ int main(int argc, char **argv)
 
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
+    StrList check = {0}; /* --changed: the files reported on */
     if (changed) {
-        /* only what changed; nothing relevant changed: lint nothing */
-        StrList paths = {0};
-        changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &paths);
-        if (paths.n)
-            project_add_paths(p, paths.v, paths.n);
+        /* report on what changed (nothing relevant changed: on nothing),
+         * reading the projects around it */
+        StrList targets = {0}, roots = {0};
+        changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &targets);
+        for (size_t i = 0; i < targets.n; i++) {
+            const char *r = project_root_of(p->arena, targets.v[i]);
+            if (r && !strlist_has(&roots, r))
+                strlist_push(p->arena, &roots, r);
+        }
+        if (roots.n)
+            project_add_paths(p, roots.v, roots.n);
+        files_under(p->arena, p, &targets, &check);
+        run.changed = true;
+        run.files_checked = check.n;
     } else {
         project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
     }
@@ -659,11 +725,17 @@ int main(int argc, char **argv)
     }
     if (require_reason)
         require_reasons(p);
-    project_analyze(p);
+    if (changed)
+        project_analyze_some(p, NULL, 0, check.v, check.n);
+    else
+        project_analyze(p);
 
     Problems problems;
     problems_init(&problems);
-    project_problems(p, &problems);
+    if (changed)
+        project_problems_of(p, check.v, check.n, &problems);
+    else
+        project_problems(p, &problems);
     int rc = EXIT_CLEAN;
     if (dump) {
         const SourceFile *f = project_file(p, dump);

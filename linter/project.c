@@ -301,7 +301,14 @@ void project_remove(Project *p, const char *path)
     f->removed = true;
 }
 
+static bool path_listed(const SourceFile *f, const char *const *paths, size_t n);
+
 void project_problems(const Project *p, Problems *out)
+{
+    project_problems_of(p, NULL, 0, out);
+}
+
+void project_problems_of(const Project *p, const char *const *only, size_t nonly, Problems *out)
 {
     const Problems *lists[2] = {&p->problems, &p->schema_problems};
     for (size_t l = 0; l < 2; l++)
@@ -311,7 +318,7 @@ void project_problems(const Project *p, Problems *out)
         }
     for (size_t f = 0; f < p->files.n; f++) {
         const SourceFile *sf = &p->files.v[f];
-        if (sf->removed || !sf->problems.arena)
+        if (sf->removed || !sf->problems.arena || (only && !path_listed(sf, only, nonly)))
             continue;
         for (size_t i = 0; i < sf->problems.items.n; i++) {
             const Problem *pr = &sf->problems.items.v[i];

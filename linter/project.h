@@ -84,6 +84,10 @@ void project_remove(Project *p, const char *path);
 /* Every input problem, project-level and per file, sorted, appended to
  * `out`. */
 void project_problems(const Project *p, Problems *out);
+/* The same, with the problems of files limited to those listed in `only`
+ * (display or absolute paths); project-level problems are all kept. */
+void project_problems_of(const Project *p, const char *const *only, size_t nonly,
+                         Problems *out);
 
 /* The file with this display (or absolute) path, or NULL. */
 const SourceFile *project_file(const Project *p, const char *path);

@@ -347,6 +347,28 @@ run ignored-explicit 0 "$keylint" src/ignored.ts
 has ignored-explicit "$out" "in 0 files"
 rm -f src/ignored.ts "$proj/.keylint.yml" "$proj/package.json"
 rm -rf "$proj/infra"
+# --changed reads the work tree around the changed file: constants and
+# helpers imported from unchanged files resolve as in a full run, and the
+# findings on the changed file are the same
+chg="$tmp/chg"
+mkdir -p "$chg/src" && git -C "$chg" init -q
+cat >"$chg/src/keys.ts" <<'EOF_TS'
+export const SEP = '#';
+export const ITEM = 'ITEM';
+export function itemKey(id: string) { return `${ITEM}${SEP}${id}`; }
+EOF_TS
+cat >"$chg/src/repo.ts" <<'EOF_TS'
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { SEP, itemKey } from './keys';
+export const get = (ddb: any, id: string, n: string) =>
+  ddb.send(new GetCommand({ TableName: 't', Key: { pk: `ITEM${SEP}${id}`, sk: itemKey(n) } }));
+EOF_TS
+(cd "$chg" && "$keylint" --format concise src) >"$tmp/full.txt" 2>&1
+(cd "$chg" && "$keylint" --format concise --changed src/repo.ts) >"$tmp/changed.txt" 2>&1
+has changed-resolves "$(cat "$tmp/changed.txt")" "partition key ITEM#{id}"
+[ "$(grep -v ' in [0-9]* files*$' "$tmp/full.txt")" = "$(grep -v ' in [0-9]* files*$' "$tmp/changed.txt")" ] && ok ||
+    bad "--changed differs from a full run: $(cat "$tmp/full.txt") / $(cat "$tmp/changed.txt")"
+has changed-counts-checked "$(cat "$tmp/changed.txt")" "in 1 file"
 
 # --- dump-ir ---------------------------------------------------------------
 run dump-ir 0 "$keylint" --dump-ir src/a.ts src
