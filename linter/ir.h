@@ -228,6 +228,7 @@ typedef struct Comment {
 typedef struct HelperUse {
     const char *file;
     const char *name;
+    unsigned roles; /* bit 1 << KeyRole of each key whose value calls it */
 } HelperUse;
 
 typedef struct FileIR {

@@ -152,6 +152,7 @@ typedef struct Ctx {
     Arena *a;           /* the arena of the file being resolved */
     const Config *cfg;  /* its configuration */
     FileIR *ir;         /* the file being resolved */
+    KeyRole role;       /* of the key being resolved */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -196,11 +197,14 @@ static void mark(Ctx *c, Seg *s)
 static void mark_used(Ctx *c, Found f)
 {
     const char *file = c->r->files[f.file].abspath;
+    unsigned bit = 1u << c->role;
     for (size_t i = 0; i < c->ir->helper_uses.n; i++)
         if (!strcmp(c->ir->helper_uses.v[i].name, f.h->name) &&
-            !strcmp(c->ir->helper_uses.v[i].file, file))
+            !strcmp(c->ir->helper_uses.v[i].file, file)) {
+            c->ir->helper_uses.v[i].roles |= bit;
             return;
-    HelperUse u = {arena_strdup(c->a, file), arena_strdup(c->a, f.h->name)};
+        }
+    HelperUse u = {arena_strdup(c->a, file), arena_strdup(c->a, f.h->name), bit};
     VEC_PUSH(c->a, &c->ir->helper_uses, u);
 }
 
@@ -465,10 +469,35 @@ static int use_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->name, b->name);
 }
 
-static bool use_listed(const HelperUse *uses, size_t n, const char *file, const char *name)
+/* Whether a helper is called by some key, and the roles of those keys. */
+static bool use_listed(const HelperUse *uses, size_t n, const char *file, const char *name,
+                       unsigned *roles)
 {
-    HelperUse key = {file, name};
-    return n && bsearch(&key, uses, n, sizeof *uses, use_cmp);
+    HelperUse key = {file, name, 0};
+    const HelperUse *hit = n ? bsearch(&key, uses, n, sizeof *uses, use_cmp) : NULL;
+    if (!hit)
+        return false;
+    size_t i = (size_t)(hit - uses);
+    while (i > 0 && !use_cmp(&uses[i - 1], &key))
+        i--;
+    for (; i < n && !use_cmp(&uses[i], &key); i++)
+        *roles |= uses[i].roles;
+    return true;
+}
+
+/* A helper's role is guessed from its name (`orderPk`, `TenantPK.ORDER`);
+ * where it is used says more: a helper whose callers put it only in sort
+ * keys builds sort keys, whatever its name. */
+static KeyRole role_from_uses(KeyRole named, unsigned roles)
+{
+    unsigned keys = roles & ((1u << ROLE_PK) | (1u << ROLE_SK) | (1u << ROLE_INDEX_PK) |
+                             (1u << ROLE_INDEX_SK));
+    if (named == ROLE_KEY || !keys || (keys & (1u << named)))
+        return named;
+    for (KeyRole r = ROLE_PK; r <= ROLE_INDEX_SK; r++)
+        if (keys == 1u << r)
+            return r;
+    return ROLE_KEY; /* used in several roles, none of them its name's */
 }
 
 void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *all, size_t nall)
@@ -491,16 +520,20 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
         size_t w = 0;
         for (size_t k = 0; k < keys->n; k++) {
             const KeyExpr *ke = &keys->v[k];
+            unsigned roles = 0;
             if (ke->site == SITE_HELPER && ke->attr) {
-                bool used = use_listed(uses, nuses, path, ke->attr);
+                bool used = use_listed(uses, nuses, path, ke->attr, &roles);
                 /* Class.method is also called as this.method inside the class */
                 const char *dot = strrchr(ke->attr, '.');
-                if (!used && dot && snprintf(buf, sizeof buf, "this.%s", dot + 1) < (int)sizeof buf)
-                    used = use_listed(uses, nuses, path, buf);
+                if (dot && snprintf(buf, sizeof buf, "this.%s", dot + 1) < (int)sizeof buf)
+                    used |= use_listed(uses, nuses, path, buf, &roles);
                 if (!used)
                     continue;
             }
-            keys->v[w++] = keys->v[k];
+            keys->v[w] = keys->v[k];
+            if (ke->site == SITE_HELPER)
+                keys->v[w].role = role_from_uses(ke->role, roles);
+            w++;
         }
         keys->n = w;
     }
@@ -525,11 +558,12 @@ void resolve_project(ResolveFile *files, size_t n)
         FileIR *ir = files[f].ir;
         arena_free(ir->resolved);
         ir->resolved = arena_new();
-        Ctx c = {&r, ir->resolved, files[f].config, ir};
+        Ctx c = {&r, ir->resolved, files[f].config, ir, ROLE_KEY};
         memset(&ir->keys, 0, sizeof ir->keys);
         memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
         for (size_t k = 0; k < ir->extracted.n; k++) {
             KeyExpr ke = ir->extracted.v[k];
+            c.role = ke.role;
             if (ke.spread) {
                 expand_spread(&c, f, &ke, &ir->keys);
                 continue;

@@ -3,6 +3,7 @@
  * key of the same operation has none (seed 000, best practice 5 "Include
  * Tenant in PK"). */
 #include <string.h>
+#include <strings.h>
 
 #include "keyfacts.h"
 #include "rule.h"
@@ -51,6 +52,40 @@ static bool literal_has_components(const KfKey *key, const Config *cfg)
     return false;
 }
 
+/* Projects name their tenant after what it is: an organisation, a
+ * workspace, an account, a company or a team (`orgId`, `workspace_id`,
+ * `accountCode`). Such a value in a partition key carries the tenant; it
+ * does not on its own make a project multi-tenant (tenant.names does). */
+static bool is_scope_name(Arena *a, const char *path)
+{
+    static const char *const scopes[] = {
+        "org", "organization", "organisation", "workspace", "account", "company", "team", NULL,
+    };
+    static const char *const tails[] = {"", "id", "_id", "code", "_code", "key", "_key", NULL};
+    const char *last = kf_last_component(a, path);
+    for (const char *const *s = scopes; *s; s++) {
+        size_t n = strlen(*s);
+        if (strncasecmp(last, *s, n) != 0)
+            continue;
+        for (const char *const *t = tails; *t; t++)
+            if (!strcasecmp(last + n, *t))
+                return true;
+    }
+    return false;
+}
+
+static bool has_scope_hole(Arena *a, const KfKey *key)
+{
+    for (size_t i = 0; i < key->n; i++) {
+        if (!key->parts[i].hole)
+            continue;
+        const Seg *s = kf_part_seg(key, i);
+        if (s->kind == SEG_REF && is_scope_name(a, s->text))
+            return true;
+    }
+    return false;
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
@@ -71,7 +106,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
     if (prefix && strcasestr(prefix, "tenant"))
         return false;
-    return !kf_has_tenant(a, key, ctx->config);
+    return !kf_has_tenant(a, key, ctx->config) && !has_scope_hole(a, key);
 }
 
 /* The key only inlines a helper whose definition is reported already:

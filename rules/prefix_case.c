@@ -1,10 +1,10 @@
-/* prefix-case: entity prefixes cased inconsistently across the project
- * (seed 004: "DynamoDB keys are case-sensitive; establish a convention",
- * "Bad: Inconsistent casing"). Two findings: the same prefix written in two
- * cases (`USER#` and `user#`: two different entities to DynamoDB), and a
- * prefix whose case is not the project's (a lower-case `profile` among
- * ORDER, USER, PRODUCT). The project's case is the one of a clear majority
- * of its distinct prefixes. One finding per prefix and file. */
+/* prefix-case: the same entity prefix written in two cases across the
+ * project (`USER#` and `user#`: two different entities to DynamoDB; seed
+ * 004: "DynamoDB keys are case-sensitive; establish a convention", "Bad:
+ * Inconsistent casing"). The less used spelling is reported, once per
+ * prefix and file. A prefix written in one case everywhere is never
+ * reported, whatever the case of the others (`itemType#` among upper-case
+ * prefixes is a choice, not a mistake DynamoDB would act on). */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -27,34 +27,6 @@ static int case_of(const char *t)
     return up && low ? CASE_MIXED : up ? CASE_UPPER : CASE_LOWER;
 }
 
-static const char *case_name(int c)
-{
-    return c == CASE_UPPER ? "upper case" : c == CASE_LOWER ? "lower case" : "mixed case";
-}
-
-/* The case of a clear majority of the project's prefixes (at least three,
- * more than twice any other case), 0 when there is none. Whole-key
- * constants ('PROFILE') are not prefixes. */
-static int convention(const AccessFacts *af)
-{
-    size_t n[128] = {0};
-    for (size_t i = 0; i < af->prefixes.n; i++)
-        if (af->prefixes.v[i].prefix)
-            n[case_of(af->prefixes.v[i].token)]++;
-    int best = 0;
-    size_t bn = 0, rest = 0;
-    static const int cases[] = {CASE_UPPER, CASE_LOWER, CASE_MIXED};
-    for (size_t i = 0; i < 3; i++)
-        if (n[cases[i]] > bn) {
-            best = cases[i];
-            bn = n[cases[i]];
-        }
-    for (size_t i = 0; i < 3; i++)
-        if (cases[i] != best)
-            rest += n[cases[i]];
-    return bn >= 3 && bn > 2 * rest ? best : 0;
-}
-
 static size_t uses(const AccessFacts *af, const char *tok)
 {
     for (size_t i = 0; i < af->prefixes.n; i++)
@@ -64,15 +36,12 @@ static size_t uses(const AccessFacts *af, const char *tok)
 }
 
 /* Whether spelling x of a word is preferred over spelling y: more keys,
- * then the project's case, then upper case (seed 004), then the first. */
-static bool beats(const AccessFacts *af, const char *x, const char *y, int conv)
+ * then upper case (seed 004), then the first. */
+static bool beats(const AccessFacts *af, const char *x, const char *y)
 {
     size_t nx = uses(af, x), ny = uses(af, y);
     if (nx != ny)
         return nx > ny;
-    bool cx = conv && case_of(x) == conv, cy = conv && case_of(y) == conv;
-    if (cx != cy)
-        return cx;
     bool ux = case_of(x) == CASE_UPPER, uy = case_of(y) == CASE_UPPER;
     if (ux != uy)
         return ux;
@@ -80,29 +49,17 @@ static bool beats(const AccessFacts *af, const char *x, const char *y, int conv)
 }
 
 /* The spelling of the same word the project prefers over `tok`, if any. */
-static const char *preferred(const AccessFacts *af, const char *tok, int conv)
+static const char *preferred(const AccessFacts *af, const char *tok)
 {
     const char *best = NULL;
     for (size_t i = 0; i < af->prefixes.n; i++) {
         const char *u = af->prefixes.v[i].token;
         if (!strcmp(u, tok) || strcasecmp(u, tok))
             continue;
-        if (beats(af, u, tok, conv) && (!best || beats(af, u, best, conv)))
+        if (beats(af, u, tok) && (!best || beats(af, u, best)))
             best = u;
     }
     return best;
-}
-
-static const char *examples(Arena *a, const AccessFacts *af, int conv)
-{
-    const char *s = "";
-    size_t n = 0;
-    for (size_t i = 0; i < af->prefixes.n && n < 3; i++)
-        if (af->prefixes.v[i].prefix && case_of(af->prefixes.v[i].token) == conv) {
-            s = arena_printf(a, "%s%s%s", s, n ? ", " : "", af->prefixes.v[i].token);
-            n++;
-        }
-    return s;
 }
 
 static void check(const RuleContext *ctx)
@@ -112,7 +69,6 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed || !af)
         return;
     Arena *a = arena_new();
-    int conv = convention(af);
     StrList done = {0};
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
@@ -124,7 +80,7 @@ static void check(const RuleContext *ctx)
         const Seg *s = &k->segs.v[key.parts[0].first];
         if (s->flags & SEGF_FRAMEWORK)
             continue; /* MASTER, SEQ, TTL: the framework's own */
-        const char *other = preferred(af, tok, conv);
+        const char *other = preferred(af, tok);
         if (other) {
             strlist_push(a, &done, tok);
             rule_report(ctx, s->span,
@@ -132,15 +88,6 @@ static void check(const RuleContext *ctx)
                         "case-sensitive, so these are two different entities to DynamoDB; "
                         "write '%s' everywhere",
                         tok, other, uses(af, other), uses(af, other) == 1 ? "" : "s", other);
-            continue;
-        }
-        bool is_prefix = strlen(tok) < key.parts[0].len || key.n > 1;
-        if (conv && is_prefix && case_of(tok) != conv) {
-            strlist_push(a, &done, tok);
-            rule_report(ctx, s->span,
-                        "entity prefix '%s' is %s while the project's prefixes are %s (%s): "
-                        "pick one case for entity types and keep to it",
-                        tok, case_name(case_of(tok)), case_name(conv), examples(a, af, conv));
         }
     }
     arena_free(a);
