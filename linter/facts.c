@@ -152,11 +152,13 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
         for (size_t i = 0; i < file->ops.n; i++) {
             const StrList *sets = &file->ops.v[i].sets;
             const char *entity = sets->n ? kf_op_entity(a, file, (int)i) : NULL;
+            const char *sk_entity = sets->n ? kf_op_sk_entity(a, file, (int)i, true) : NULL;
             for (size_t j = 0; j < sets->n; j++) {
                 if (!strlist_has(&f->updated_attrs, sets->v[j]))
                     strlist_push(a, &f->updated_attrs,
                                  arena_strdup(a, sets->v[j]));
-                UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity)};
+                UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity),
+                                 arena_strdup(a, sk_entity)};
                 VEC_PUSH(a, &f->updates, u);
             }
         }

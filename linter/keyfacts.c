@@ -624,3 +624,20 @@ const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k)
     kf_flatten(a, &k->segs, &key);
     return kf_leading_prefix(a, &key);
 }
+
+const char *kf_op_sk_entity(Arena *a, const FileIR *file, int op, bool with_id)
+{
+    if (!file || op < 0)
+        return NULL;
+    for (size_t i = 0; i < file->keys.n; i++) {
+        const KeyExpr *sk = &file->keys.v[i];
+        if (sk->op != op || sk->role != ROLE_SK)
+            continue;
+        KfKey key;
+        kf_flatten(a, &sk->segs, &key);
+        if (with_id && kf_hole_count(&key) == 0)
+            return NULL;
+        return kf_leading_prefix(a, &key);
+    }
+    return NULL;
+}

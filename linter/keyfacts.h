@@ -165,6 +165,12 @@ const char *kf_leading_prefix(Arena *a, const KfKey *k);
 const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k);
 /* The leading prefix of operation `op`'s partition key, NULL if unknown. */
 const char *kf_op_entity(Arena *a, const FileIR *file, int op);
+/* The leading prefix of operation `op`'s sort key ("USER" of
+ * `USER#${id}`), or NULL: which item of a partition shared by several
+ * entities. `with_id`: only when the sort key carries a value after it (a
+ * literal sort key such as 'PROFILE' is an item of the partition's own
+ * entity). */
+const char *kf_op_sk_entity(Arena *a, const FileIR *file, int op, bool with_id);
 
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */

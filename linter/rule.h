@@ -19,6 +19,9 @@ typedef struct ConstText {
 typedef struct UpdatedAttr {
     const char *attr;
     const char *entity; /* "USER" for Key: { pk: `USER#${id}` }, or NULL */
+    const char *sk_entity; /* "USER" for sk: `USER#${id}` in a partition
+                            * ORG#{orgId} that holds several entities;
+                            * NULL for a literal sort key ('PROFILE') */
 } UpdatedAttr;
 
 typedef struct ProjectFacts {

@@ -724,7 +724,11 @@ static void test_mutable_custom_config_and_via_name(void **state)
     viaStatus.name = "currentStage";
     key(ROLE_SK, SITE_READ, BUILD_TEMPLATE, -1, 2, text("D#"), viaStatus);
     key(ROLE_SK, SITE_HELPER, BUILD_TEMPLATE, -1, 2, text("E#"),
-        reff("state", SEGF_PARAM));
+        reff("job.state", SEGF_PARAM));
+    /* a bare `state` (an OAuth nonce, UI state) and a word ending in State
+     * are not the item's state */
+    key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("OAUTH#"), ref("state"));
+    key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("ADDR#"), ref("addr.usState"));
     RUN_EXPECT(rule_mutable_key_field, 2);
     expect_at(0, 0, 20, "sort key uses 'x', a field that changes (stage)");
     expect_at(1, 1, 20, "(state)");
