@@ -1,5 +1,7 @@
 #include "facts.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,21 +35,23 @@ static void pairset_put(PairSet *set, const ProjectFacts *f, size_t idx)
 }
 
 static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
-                           const char *text, const char *name)
+                           const char *text, const char *name, bool in_key)
 {
     if (!text || !text[0] || !name || !name[0])
         return;
     if (set->cap) {
         size_t i = (size_t)pair_hash(text, name) & (set->cap - 1);
         for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
-            const ConstText *c = &f->const_texts.v[set->slots[i] - 1];
-            if (!strcmp(c->text, text) && !strcmp(c->name, name))
+            ConstText *c = &f->const_texts.v[set->slots[i] - 1];
+            if (!strcmp(c->text, text) && !strcmp(c->name, name)) {
+                c->in_key |= in_key;
                 return;
+            }
         }
     }
     VEC_PUSH(a, &f->const_texts,
              (ConstText){ .text = arena_strdup(a, text),
-                          .name = arena_strdup(a, name) });
+                          .name = arena_strdup(a, name), .in_key = in_key });
     if (2 * f->const_texts.n > set->cap) { /* keep the load under 1/2 */
         set->cap = set->cap ? set->cap * 2 : 64;
         set->slots = arena_alloc(a, set->cap * sizeof *set->slots);
@@ -68,10 +72,14 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
             return;
         len += strlen(c->value.v[i].text);
     }
-    char *t = arena_alloc(a, len + 1);
-    for (size_t i = 0; i < c->value.n; i++)
-        strcat(t, c->value.v[i].text);
-    add_const_text(f, a, set, t, c->name);
+    char *t = arena_alloc(a, len + 1), *w = t;
+    for (size_t i = 0; i < c->value.n; i++) {
+        size_t n = strlen(c->value.v[i].text);
+        memcpy(w, c->value.v[i].text, n);
+        w += n;
+    }
+    *w = '\0';
+    add_const_text(f, a, set, t, c->name, false);
 }
 
 typedef struct NameCount {
@@ -112,7 +120,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k,
         const Seg *s = &k->segs.v[i];
         if (s->kind != SEG_TEXT || !(s->flags & SEGF_CONST) || !s->name)
             continue;
-        add_const_text(f, a, set, s->text, s->name);
+        add_const_text(f, a, set, s->text, s->name, true);
         if ((s->flags & SEGF_SEPARATOR) && s->text && s->text[0])
             count_separator_const(a, seps, s);
     }
@@ -134,6 +142,13 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k,
         if (!strlist_has(&f->untenanted_helper_pks, shape))
             strlist_push(a, &f->untenanted_helper_pks, shape);
     }
+}
+
+static int const_text_cmp(const void *x, const void *y)
+{
+    const ConstText *a = x, *b = y;
+    int c = strcmp(a->text, b->text);
+    return c ? c : strcmp(a->name, b->name);
 }
 
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
@@ -166,6 +181,9 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             key_facts(f, a, &file->keys.v[i], cfg, &seps, &set);
     }
 
+    if (f->const_texts.n > 1)
+        qsort(f->const_texts.v, f->const_texts.n, sizeof *f->const_texts.v, const_text_cmp);
+
     /* The separator constant: the most used, then the first by name. */
     const NameCount *best = NULL;
     for (size_t i = 0; i < seps.n; i++) {
@@ -195,43 +213,72 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
 }
 
 /* Names that say a constant is part of the key design: ORDER_PREFIX,
- * USER_PK, EntityType.ORDER, Keys.USER, KEY_SEPARATOR. */
+ * USER_PK, userPk, GSI1PK, EntityType.ORDER, Keys.USER, KEY_SEPARATOR; a
+ * word of the name, not a part of one (TASK is no SK, AUDIT_EVENT no key). */
 static bool key_like_name(const char *name)
 {
-    static const char *const words[] = {"prefix", "pk", "sk", "key", "entity", "type",
-                                        "separator", NULL};
-    for (const char *const *w = words; *w; w++) {
-        size_t wl = strlen(*w);
-        for (const char *p = name; *p; p++)
-            if (!strncasecmp(p, *w, wl))
+    static const char *const words[] = {"prefix", "prefixes", "pk", "sk", "key", "keys",
+                                        "entity", "entities", "type", "types", "separator",
+                                        NULL};
+    const char *p = name;
+    while (*p) {
+        /* one word: letters up to a separator or a lower-to-upper turn;
+         * digits end a word (GSI1PK: GSI, PK) */
+        while (*p && !isalpha((unsigned char)*p))
+            p++;
+        const char *w = p;
+        if (*p)
+            p++;
+        while (*p && isalpha((unsigned char)*p) &&
+               !(isupper((unsigned char)*p) && islower((unsigned char)p[-1])))
+            p++;
+        size_t n = (size_t)(p - w);
+        for (const char *const *k = words; n && *k; k++)
+            if (strlen(*k) == n && !strncasecmp(w, *k, n))
                 return true;
     }
     return false;
 }
 
+/* The constants holding `text`: [*from, *to) of f->const_texts. */
+void facts_consts_with_text(const ProjectFacts *f, const char *text, size_t *from, size_t *to)
+{
+    size_t lo = 0, hi = f ? f->const_texts.n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(f->const_texts.v[mid].text, text) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *from = lo;
+    hi = lo;
+    while (f && hi < f->const_texts.n && !strcmp(f->const_texts.v[hi].text, text))
+        hi++;
+    *to = hi;
+}
+
+/* The first by name of the constants holding `text` that belong to the
+ * key design: used in some key, or named like a key part (an audit event
+ * type or a payload field that happens to hold "ORDER#" is not offered). */
+static const char *key_const_holding(const ProjectFacts *f, const char *text)
+{
+    if (!f || !text)
+        return NULL;
+    size_t from, to;
+    facts_consts_with_text(f, text, &from, &to);
+    for (size_t i = from; i < to; i++) /* sorted by name */
+        if (f->const_texts.v[i].in_key || key_like_name(f->const_texts.v[i].name))
+            return f->const_texts.v[i].name;
+    return NULL;
+}
+
 const char *facts_const_for_token(const ProjectFacts *f, const char *token)
 {
-    const char *best = NULL;
-    if (!f || !token)
-        return NULL;
-    for (size_t i = 0; i < f->const_texts.n; i++) {
-        const ConstText *c = &f->const_texts.v[i];
-        if (!strcmp(c->text, token) && key_like_name(c->name) &&
-            (!best || strcmp(c->name, best) < 0))
-            best = c->name;
-    }
-    return best;
+    return key_const_holding(f, token);
 }
 
 const char *facts_const_for_text(const ProjectFacts *f, const char *text)
 {
-    const char *best = NULL;
-    if (!f || !text)
-        return NULL;
-    for (size_t i = 0; i < f->const_texts.n; i++) {
-        const ConstText *c = &f->const_texts.v[i];
-        if (!strcmp(c->text, text) && (!best || strcmp(c->name, best) < 0))
-            best = c->name;
-    }
-    return best;
+    return key_const_holding(f, text);
 }

@@ -14,14 +14,20 @@
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg);
 
-/* The name of a project constant whose text is exactly `text` (the
- * alphabetically first when several are), NULL if none. */
+/* The name of a project constant of the key design whose text is exactly
+ * `text` (the alphabetically first when several are), NULL if none. A
+ * constant belongs to the key design when some key uses it or its name has
+ * a word saying so (prefix, pk, sk, key, entity, type, separator): an
+ * audit event type or a payload field that spells the same text is never
+ * suggested. */
 const char *facts_const_for_text(const ProjectFacts *f, const char *text);
 
-/* Like facts_const_for_text, for a bare prefix token ("ORDER" of "ORDER#"):
- * only constants whose name says they belong to the key design (prefix,
- * pk, sk, key, entity, type) count, so that an unrelated constant that
- * happens to spell the same word is never suggested. */
+/* The same for a bare prefix token ("ORDER" of "ORDER#"). */
 const char *facts_const_for_token(const ProjectFacts *f, const char *token);
+
+/* Every project constant holding exactly `text`, of the key design or not:
+ * [*from, *to) of f->const_texts. O(log n). */
+void facts_consts_with_text(const ProjectFacts *f, const char *text, size_t *from,
+                            size_t *to);
 
 #endif

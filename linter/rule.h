@@ -14,6 +14,7 @@
 typedef struct ConstText {
     const char *text; /* "ORDER#" */
     const char *name; /* "ORDER_PREFIX", "Prefix.ORDER" */
+    bool in_key;      /* some key of the project uses it */
 } ConstText;
 
 typedef struct UpdatedAttr {
@@ -47,7 +48,7 @@ typedef struct ProjectFacts {
      * `as const` members, and constants seen in keys), so that a rule can
      * say which constant already holds an inline text; look up with
      * facts_const_for_text() (facts.h). */
-    VEC(ConstText) const_texts;
+    VEC(ConstText) const_texts; /* sorted by text, then name */
     /* Shapes (kf_shape: "ORDER#{}") of key helpers' partition keys
      * (SITE_HELPER, ROLE_PK) that carry no tenant: missing-tenant reports
      * such a helper at its definition, not at every call site that only

@@ -151,11 +151,9 @@ static bool name_in_scope(const FileIR *ir, const char *name)
 /* How many differently named project constants hold `text`. */
 static size_t consts_holding(const ProjectFacts *f, const char *text)
 {
-    size_t n = 0;
-    for (size_t i = 0; f && i < f->const_texts.n; i++)
-        if (!strcmp(f->const_texts.v[i].text, text))
-            n++;
-    return n;
+    size_t from, to;
+    facts_consts_with_text(f, text, &from, &to);
+    return to - from;
 }
 
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)

@@ -620,7 +620,7 @@ static void test_facts_many_constants(void **state)
     FileIR *f = new_file("a.ts");
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < 300; i++) {
-            ConstDef c = { .name = arena_printf(A, "C%d", i) };
+            ConstDef c = { .name = arena_printf(A, "C%d_PREFIX", i) };
             seglist_push(A, &c.value, text(arena_printf(A, "T%d#", i % 150)));
             VEC_PUSH(A, &f->consts, c);
         }
@@ -630,9 +630,47 @@ static void test_facts_many_constants(void **state)
     facts_compute(&pf, A, files, 1, C);
     assert_int_equal(pf.const_texts.n, 300);
     /* two constants hold T7#: C7 and C157; the first by name wins */
-    assert_string_equal(facts_const_for_text(&pf, "T7#"), "C157");
-    assert_string_equal(facts_const_for_text(&pf, "T149#"), "C149");
+    assert_string_equal(facts_const_for_text(&pf, "T7#"), "C157_PREFIX");
+    assert_string_equal(facts_const_for_text(&pf, "T149#"), "C149_PREFIX");
     assert_null(facts_const_for_text(&pf, "T150#"));
+    size_t from, to;
+    facts_consts_with_text(&pf, "T7#", &from, &to);
+    assert_int_equal(to - from, 2);
+}
+
+/* Only constants of the key design are offered for a text: used in a key,
+ * or named with a word saying so; not an audit event type, nor a name that
+ * merely contains "sk" (TASK) or "key" (MONKEY). */
+static void test_facts_key_design_constants(void **state)
+{
+    (void)state;
+    FileIR *f = new_file("a.ts");
+    static const char *const names[] = {"AUDIT_EVENT.ORDER_CREATED", "TASK_ORDER", "MONKEY",
+                                        "OrderKeys.ORDER", "ORDER_PK", "orderPk", "GSI1PK_ORDER",
+                                        "Legacy.ORDER_USED"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        ConstDef c = { .name = names[i] };
+        seglist_push(A, &c.value, text(arena_printf(A, "V%zu#", i)));
+        VEC_PUSH(A, &f->consts, c);
+    }
+    /* the last one is used in a key */
+    Seg used = text("V7#");
+    used.flags |= SEGF_CONST;
+    used.name = "Legacy.ORDER_USED";
+    KeyExpr k = { .role = ROLE_PK, .site = SITE_WRITE, .op = -1,
+                  .segs = *segs(2, used, ref("id")) };
+    VEC_PUSH(A, &f->keys, k);
+    FileIR *files[] = { f };
+    ProjectFacts pf;
+    facts_compute(&pf, A, files, 1, C);
+    assert_null(facts_const_for_text(&pf, "V0#"));
+    assert_null(facts_const_for_text(&pf, "V1#"));
+    assert_null(facts_const_for_text(&pf, "V2#"));
+    assert_string_equal(facts_const_for_text(&pf, "V3#"), "OrderKeys.ORDER");
+    assert_string_equal(facts_const_for_text(&pf, "V4#"), "ORDER_PK");
+    assert_string_equal(facts_const_for_text(&pf, "V5#"), "orderPk");
+    assert_string_equal(facts_const_for_text(&pf, "V6#"), "GSI1PK_ORDER");
+    assert_string_equal(facts_const_for_text(&pf, "V7#"), "Legacy.ORDER_USED");
 }
 
 int main(void)
@@ -660,6 +698,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_many_constants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_key_design_constants, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
