@@ -964,11 +964,48 @@ static SynNode arg_at(T *t, SynNode args, uint32_t i)
     return syn_child(t->syn, args, i);
 }
 
+/* The module a constructor comes from (`CfnTable` or `glue.CfnTable`
+ * imported from '@aws-cdk/aws-glue'), or NULL when it is not imported. */
+static const char *ctor_module(T *t, SynNode ctor)
+{
+    ctor = unwrap(ctor);
+    while (is(ctor, "member_expression"))
+        ctor = unwrap(field(ctor, "object"));
+    if (!is(ctor, "identifier"))
+        return NULL;
+    const Import *im = find_import(t, ntext(t, ctor));
+    return im ? im->source : NULL;
+}
+
+/* Other AWS services have tables too: a Glue, Timestream, Keyspaces or
+ * Athena table is no DynamoDB table. A CloudFormation CfnTable is
+ * DynamoDB's only when imported from a DynamoDB module (or not imported:
+ * `dynamodb.CfnTable` through a namespace, judged by its props). */
+static bool other_service(const char *module, bool cfn)
+{
+    if (!module)
+        return false;
+    if (cfn)
+        return !strstr(module, "dynamodb");
+    static const char *const others[] = {"glue", "timestream", "keyspaces", "athena",
+                                         "s3tables", "redshift", "lakeformation", NULL};
+    for (const char *const *o = others; *o; o++)
+        if (strstr(module, *o))
+            return true;
+    return false;
+}
+
 static void visit_new(T *t, SynNode n)
 {
     SynNode ctor = field(n, "constructor");
     SynNode args = field(n, "arguments");
     const char *name = last_name(t, ctor);
+    bool cfn = !strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable");
+    if ((cfn || !strcmp(name, "Table") || !strcmp(name, "TableV2")) &&
+        other_service(ctor_module(t, ctor), cfn)) {
+        call_params(t, n);
+        return;
+    }
     call_params(t, n);
     uint32_t nargs = syn_null(args) ? 0 : syn_count(t->syn, args);
     if (!strcmp(name, "Table") || !strcmp(name, "TableV2")) {
