@@ -9,7 +9,9 @@
 
 #include "arena.h"
 
-#define KEYLINT_VERSION "0.1.0"
+#ifndef KEYLINT_VERSION /* set by meson.build from the project's version */
+#error "KEYLINT_VERSION is not defined: build with meson"
+#endif
 
 /* A source range: byte offsets, 0-based rows and 0-based byte columns. */
 typedef struct Span {

@@ -358,6 +358,10 @@ def main():
                "inputs must reach scripts through env:")
             ok(s.get("shell") == "bash", f"step {s.get('name')}: shell bash")
     uses = [s["uses"] for s in steps if "uses" in s]
+    # third-party actions are pinned by commit, not by a tag that can move
+    for u in uses:
+        ok(re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", u) is not None,
+           f"{u}: pinned by a full commit hash")
     ok(any(u.startswith("actions/cache/restore@") for u in uses), "restores a build cache")
     ok(any(u.startswith("actions/cache/save@") for u in uses), "saves the build cache")
     upload = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
