@@ -441,7 +441,7 @@ void output_github(FILE *out, const OutputInput *in)
         const Finding *f = &in->findings->items.v[i];
         const Diagnostic *g = f->diag;
         const char *msg = g->message ? g->message : "";
-        if (g->fix)
+        if (g->fix && !strstr(msg, g->fix)) /* not when the message says it */
             msg = arena_printf(a, "%s\nhelp: %s", msg, g->fix);
         fprintf(out, "::%s file=%s,line=%u,col=%u,endLine=%u,endColumn=%u,title=%s::%s\n",
                 g->severity == SEV_ERROR ? "error" : "warning",

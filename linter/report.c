@@ -182,7 +182,7 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
             fputc('\n', out);
             print_caret(out, g, line, line_len, color);
         }
-        if (g->fix) {
+        if (g->fix && !strstr(msg, g->fix)) { /* not when the message says it */
             fputs("  help: ", out);
             fputs_escaped(out, g->fix);
             fputc('\n', out);

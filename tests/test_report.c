@@ -134,6 +134,24 @@ static void test_text_and_concise(void **state)
     diag_free(&d);
 }
 
+/* A fix the message already states is not repeated as help. */
+static void test_fix_not_repeated(void **state)
+{
+    (void)state;
+    Source files[] = {{"src/order.ts", order_ts}};
+    Sources src = {files, 1, 0};
+    DiagList d;
+    diag_init(&d);
+    add(&d, "versioned-sk-read", SEV_ERROR, "src/order.ts", span(1, 11, 1, 24),
+        "reads the data table; pass removeSortKeyVersion(sk)", "removeSortKeyVersion(sk)");
+    EXPECT_RENDER(&d, REPORT_TEXT, false, &src,
+                  "src/order.ts:2:12: error: reads the data table; pass "
+                  "removeSortKeyVersion(sk) [versioned-sk-read]\n"
+                  "const pk = `ORDER#${id}`;\n"
+                  "           ^~~~~~~~~~~~~\n");
+    diag_free(&d);
+}
+
 /* Controls in messages, paths, fixes and source lines are escaped: a line
  * break in a key never starts a line of its own, an ESC never reaches the
  * terminal, and the caret stays under what it marks. */
@@ -432,6 +450,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_and_concise),
         cmocka_unit_test(test_controls_escaped),
+        cmocka_unit_test(test_fix_not_repeated),
         cmocka_unit_test(test_multibyte_columns),
         cmocka_unit_test(test_tabs_and_crlf),
         cmocka_unit_test(test_spans_past_the_line),
