@@ -483,9 +483,17 @@ bool config_path_matches(const Config *c, const StrList *globs, const char *path
     }
     while (*rel == '/')
         rel++;
+    /* as .gitignore: the last pattern that matches decides, and a pattern
+     * written `!glob` takes back what earlier ones matched */
     bool result = false;
-    for (size_t i = 0; *rel && i < globs->n && !result; i++)
-        result = glob_match(globs->v[i], rel);
+    for (size_t i = globs->n; *rel && i > 0; i--) {
+        const char *g = globs->v[i - 1];
+        bool negated = g[0] == '!';
+        if (glob_match(negated ? g + 1 : g, rel)) {
+            result = !negated;
+            break;
+        }
+    }
     free(abs);
     return result;
 }
@@ -692,6 +700,120 @@ static void read_list(Loader *L, const yaml_node_t *n, const char *key,
         strlist_push(L->c->arena, &list, string_value(L, item));
     }
     *out = list;
+}
+
+enum { MAX_GLOB_EXPANSIONS = 256 };
+
+/* The closing brace of the group opening at p[0] == '{', NULL if none;
+ * *alts set when it holds a top-level comma. Backslash escapes. */
+static const char *brace_close(const char *p, bool *alts)
+{
+    int depth = 0;
+    *alts = false;
+    for (; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+        } else if (*p == '{') {
+            depth++;
+        } else if (*p == '}') {
+            if (--depth == 0)
+                return p;
+        } else if (*p == ',' && depth == 1) {
+            *alts = true;
+        }
+    }
+    return NULL;
+}
+
+/* Expand `{a,b}` groups (nested too) into `out`; a leading '!' stays on
+ * every expansion. False, with a message in *why, for an unbalanced brace
+ * or more than MAX_GLOB_EXPANSIONS patterns. A group without a comma
+ * (`{a}`) is literal text, as in the shell. */
+static bool expand_braces(Arena *a, const char *pattern, StrList *out, const char **why)
+{
+    StrList work = {0};
+    strlist_push(a, &work, pattern);
+    size_t produced = 0;
+    while (work.n) {
+        const char *pat = work.v[--work.n];
+        const char *open = NULL, *close = NULL;
+        bool alts = false;
+        for (const char *p = pat; *p; p++) {
+            if (*p == '\\' && p[1]) {
+                p++;
+                continue;
+            }
+            if (*p == '}') {
+                *why = "a '}' without its '{'";
+                return false;
+            }
+            if (*p != '{')
+                continue;
+            close = brace_close(p, &alts);
+            if (!close) {
+                *why = "a '{' without its '}'";
+                return false;
+            }
+            if (alts) {
+                open = p;
+                break;
+            }
+            p = close; /* {a}: literal */
+        }
+        if (!open) {
+            if (++produced > MAX_GLOB_EXPANSIONS) {
+                *why = "more than 256 patterns once its {a,b} groups are expanded";
+                return false;
+            }
+            strlist_push(a, out, pat);
+            continue;
+        }
+        /* one pattern per alternative, the rest expanded in later rounds */
+        const char *alt = open + 1;
+        int depth = 0;
+        for (const char *p = open + 1;; p++) {
+            if (*p == '\\' && p[1] && p + 1 < close) {
+                p++;
+                continue;
+            }
+            if (*p == '{')
+                depth++;
+            else if (*p == '}' && p != close)
+                depth--;
+            if (p == close || (*p == ',' && depth == 0)) {
+                if (work.n + produced > MAX_GLOB_EXPANSIONS) {
+                    *why = "more than 256 patterns once its {a,b} groups are expanded";
+                    return false;
+                }
+                strlist_push(a, &work,
+                             arena_printf(a, "%.*s%.*s%s", (int)(open - pat), pat,
+                                          (int)(p - alt), alt, close + 1));
+                alt = p + 1;
+                if (p == close)
+                    break;
+            }
+        }
+    }
+    return true;
+}
+
+/* A list of globs: each checked and its {a,b} groups expanded, in order
+ * (the expansions of one pattern keep its place). */
+static void read_globs(Loader *L, const yaml_node_t *n, const char *key, StrList *out)
+{
+    StrList raw = {0};
+    read_list(L, n, key, &raw);
+    for (size_t i = 0; i < raw.n; i++) {
+        StrList one = {0};
+        const char *why = NULL;
+        if (!expand_braces(L->c->arena, raw.v[i], &one, &why)) {
+            problem_at(L, n->start_mark, "'%s': the glob '%s' has %s", key, raw.v[i], why);
+            continue;
+        }
+        /* expanded from the end: put them back in written order */
+        for (size_t k = one.n; k > 0; k--)
+            strlist_push(L->c->arena, out, one.v[k - 1]);
+    }
 }
 
 /* A mapping value; NULL (and a Problem unless the value is empty) if the
@@ -1154,7 +1276,8 @@ static void read_root(Loader *L, yaml_node_t *root)
             read_tables(L, v);
             break;
         case K_SCAN_ALLOWED:
-            read_list(L, v, "scan-allowed", &c->scan_allowed);
+            c->scan_allowed.n = 0; /* replaces the defaults */
+            read_globs(L, v, "scan-allowed", &c->scan_allowed);
             break;
         case K_ACCESS_PATTERNS:
             read_access_patterns(L, v);
@@ -1163,7 +1286,8 @@ static void read_root(Loader *L, yaml_node_t *root)
             read_rules(L, v);
             break;
         case K_IGNORE:
-            read_list(L, v, "ignore", &c->ignore);
+            /* extends the defaults; `!pattern` takes files back */
+            read_globs(L, v, "ignore", &c->ignore);
             break;
         case K_MAX_KEY_COMPONENTS:
             read_max_key_components(L, v);

@@ -316,7 +316,9 @@ static void test_full_example(void **state)
     assert_int_equal(config_rule_severity(c, "missing-tenant", SEV_OFF),
                      SEV_ERROR);
 
-    assert_strlist(&c->ignore, LIST("**/*.spec.ts", "scripts/**"));
+    /* ignore extends the defaults */
+    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*", "**/__tests__/**",
+                                    "**/__mocks__/**", "**/*.spec.ts", "scripts/**"));
     assert_int_equal(c->max_key_components, 7);
     config_free(c);
 }
@@ -355,7 +357,8 @@ static void test_lists_replace_defaults(void **state)
     assert_non_null(c);
     assert_strlist(&c->mutable_fields, LIST("status"));
     assert_strlist(&c->scan_allowed, EMPTY);
-    assert_strlist(&c->ignore, EMPTY);
+    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*", "**/__tests__/**",
+                                    "**/__mocks__/**")); /* extended by nothing */
     assert_strlist(&c->tenant_names, LIST("tenantCode", "tenantId", "tenant",
                                           "tenant_code", "tenant_id"));
     assert_strlist(&c->data_tables, LIST("main-table"));
@@ -890,6 +893,41 @@ static void test_config_find(void **state)
     assert_null(config_find(sub));
 }
 
+/* ignore: {a,b} groups, `!` taking files back (the last match decides),
+ * and unbalanced braces rejected with the file and line. */
+static void test_ignore_braces_and_negation(void **state)
+{
+    T *t = *state;
+    Config *c = load_text(t, "ignore: [\"legacy/**\", \"src/{gen,tmp/{a,b}}/**\", "
+                             "\"!src/keep.test.ts\", \"{x}.ts\"]\n");
+    if (!c)
+        dump_problems(&t->probs);
+    assert_non_null(c);
+    assert_strlist(&c->ignore, LIST("*.spec.*", "*.test.*", "**/__tests__/**", "**/__mocks__/**",
+                                    "legacy/**", "src/gen/**", "src/tmp/a/**", "src/tmp/b/**",
+                                    "!src/keep.test.ts", "{x}.ts"));
+    char p[2 * BUF];
+    static const struct {
+        const char *rel;
+        bool want;
+    } cases[] = {
+        {"src/a.ts", false},       {"src/a.test.ts", true},   {"src/keep.test.ts", false},
+        {"src/gen/g.ts", true},    {"src/tmp/a/x.ts", true},  {"src/tmp/c/x.ts", false},
+        {"legacy/l.ts", true},     {"{x}.ts", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(p, sizeof p, "%s/%s", c->dir, cases[i].rel);
+        if (config_ignores(c, p) != cases[i].want)
+            fail_msg("config_ignores(%s) should be %d", cases[i].rel, cases[i].want);
+    }
+    config_free(c);
+
+    assert_null(load_text(t, "separator: \"#\"\nignore: [\"src/{gen\"]\n"));
+    assert_problem(t, 2, "'ignore': the glob 'src/{gen' has a '{' without its '}'");
+    assert_null(load_text(t, "ignore: [\"a}b\"]\n"));
+    assert_problem(t, 1, "'ignore': the glob 'a}b' has a '}' without its '{'");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Ignores                                                                  */
 
@@ -1140,6 +1178,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_require_suppression_reason, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_config_find, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ignore_braces_and_negation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_config_ignores, setup, teardown),
         cmocka_unit_test(test_glob_table),
         cmocka_unit_test(test_glob_pathological),
