@@ -11,6 +11,7 @@
 
 #include "access.h"
 #include "baseline.h"
+#include "config_print.h"
 #include "dumpir.h"
 #include "fingerprint.h"
 #include "lsp.h"
@@ -60,6 +61,11 @@ static const char usage_text[] =
     "                        full run\n"
     "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is\n"
     "                        set), always or never\n"
+    "      --rule RULE=SEV   run RULE at SEV (off, warning or error), over the\n"
+    "                        configuration files; repeatable\n"
+    "      --print-config FILE\n"
+    "                        print the configuration that applies to FILE (JSON:\n"
+    "                        every setting after defaults, every rule's severity)\n"
     "      --list-rules      list the rules with their default severity\n"
     "      --explain RULE    print a rule's documentation\n"
     "      --access-patterns print each access pattern of the configuration\n"
@@ -98,6 +104,58 @@ static void print_problems(const Problems *pr)
         fputs_escaped(stderr, p->message);
         fputc('\n', stderr);
     }
+}
+
+/* --rule RULE=off|warning|error, in order: the last one for a rule wins,
+ * over every configuration file. */
+typedef struct RuleOverride {
+    const char *id;
+    Severity severity;
+} RuleOverride;
+typedef struct RuleOverrides {
+    RuleOverride v[64];
+    size_t n;
+} RuleOverrides;
+
+static bool parse_rule_override(const char *arg, RuleOverrides *o)
+{
+    const char *eq = strchr(arg, '=');
+    Severity sev;
+    if (!eq || eq == arg || !severity_parse(eq + 1, &sev)) {
+        fprintf(stderr, "keylint: error: --rule takes RULE=off|warning|error, not '%s'\n", arg);
+        return false;
+    }
+    size_t n = (size_t)(eq - arg);
+    for (const char *const *id = rule_ids(); *id; id++)
+        if (strlen(*id) == n && !strncmp(*id, arg, n)) {
+            if (o->n == sizeof o->v / sizeof *o->v) {
+                fprintf(stderr, "keylint: error: too many --rule options\n");
+                return false;
+            }
+            o->v[o->n++] = (RuleOverride){*id, sev};
+            return true;
+        }
+    fprintf(stderr, "keylint: error: unknown rule '%.*s' in --rule (see --list-rules)\n", (int)n,
+            arg);
+    return false;
+}
+
+static void override_config(Config *c, const RuleOverrides *o)
+{
+    for (size_t i = 0; c && i < o->n; i++) {
+        RuleSetting s = {o->v[i].id, o->v[i].severity, 0};
+        VEC_PUSH(c->arena, &c->rules, s); /* the last setting of a rule wins */
+    }
+}
+
+static void apply_rule_overrides(Project *p, const RuleOverrides *o)
+{
+    if (!o->n)
+        return;
+    override_config(p->forced, o);
+    override_config(p->defaults, o);
+    for (size_t i = 0; i < p->configs.n; i++)
+        override_config(p->configs.v[i].config, o);
 }
 
 static int list_rules(void)
@@ -552,6 +610,8 @@ int main(int argc, char **argv)
         OPT_CHANGED,
         OPT_ACCESS_PATTERNS,
         OPT_JOBS,
+        OPT_RULE,
+        OPT_PRINT_CONFIG,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -569,13 +629,16 @@ int main(int argc, char **argv)
         {"explain", required_argument, NULL, OPT_EXPLAIN},
         {"dump-ir", required_argument, NULL, OPT_DUMP},
         {"access-patterns", no_argument, NULL, OPT_ACCESS_PATTERNS},
+        {"rule", required_argument, NULL, OPT_RULE},
+        {"print-config", required_argument, NULL, OPT_PRINT_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    const char *config = NULL, *dump = NULL;
+    const char *config = NULL, *dump = NULL, *print_cfg = NULL;
     bool access_patterns = false;
+    RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
     int c;
@@ -655,6 +718,13 @@ int main(int argc, char **argv)
         case OPT_ACCESS_PATTERNS:
             access_patterns = true;
             break;
+        case OPT_RULE:
+            if (!parse_rule_override(optarg, &overrides))
+                return EXIT_USAGE;
+            break;
+        case OPT_PRINT_CONFIG:
+            print_cfg = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_CLEAN;
@@ -669,6 +739,22 @@ int main(int argc, char **argv)
                     usage_text);
             return EXIT_USAGE;
         }
+    }
+
+    if (print_cfg) {
+        Project *pc = project_new(config);
+        apply_rule_overrides(pc, &overrides);
+        const Config *cfg = project_config_for(pc, print_cfg);
+        apply_rule_overrides(pc, &overrides); /* the configuration just loaded too */
+        Problems pr;
+        problems_init(&pr);
+        project_problems(pc, &pr);
+        print_problems(&pr);
+        bool bad = problems_have(&pr, PROBLEM_CONFIG) || problems_have(&pr, PROBLEM_INPUT);
+        bool ok = config_print(stdout, cfg, print_cfg);
+        problems_free(&pr);
+        project_free(pc);
+        return !ok || bad ? EXIT_USAGE : EXIT_CLEAN;
     }
 
     /* yesterday's report never survives a run that fails before writing
@@ -725,6 +811,7 @@ int main(int argc, char **argv)
     }
     if (require_reason)
         require_reasons(p);
+    apply_rule_overrides(p, &overrides);
     if (changed)
         project_analyze_some(p, NULL, 0, check.v, check.n);
     else

@@ -208,6 +208,18 @@ for from in "$tmp/cwd/p" "$tmp/cwd/elsewhere" /; do
     n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["filesLinted"])' "$tmp/cwd.json")
     [ "$n" = 1 ] && ok || bad "run from $from: $n files linted, expected 1 (test files ignored)"
 done
+# --rule over the configuration; --print-config shows the effect
+run rule-off 0 "$keylint" --format concise --rule magic-string=off --rule missing-delimiter=off src
+has rule-off "$out" "0 errors, 0 warnings"
+run rule-error 1 "$keylint" --format concise --rule magic-string=error --rule missing-delimiter=off src
+has rule-error "$out" "error: inline key prefix 'USER#'"
+run rule-unknown 2 "$keylint" --rule no-such-rule=off src
+has rule-unknown "$err" "unknown rule 'no-such-rule' in --rule"
+run rule-bad-severity 2 "$keylint" --rule scan=loud src
+has rule-bad-severity "$err" "--rule takes RULE=off|warning|error, not 'scan=loud'"
+run print-config 0 "$keylint" --print-config src/a.ts --rule scan=off
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["file"]=="src/a.ts" and d["rules"]["scan"]=="off" and d["rules"]["missing-delimiter"]=="error" and d["configuration"] is None and "*.test.*" in d["ignore"]' "$out" \
+    && ok || bad "print-config: $out"
 # a byte-order mark does not shift line-1 columns
 printf '\xef\xbb\xbfexport const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/bom.ts"
 run bom-columns 0 "$keylint" --format concise "$tmp/bom.ts"
