@@ -61,6 +61,10 @@ static const char usage_text[] =
     "                        full run\n"
     "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is\n"
     "                        set), always or never\n"
+    "      --stdin-filename PATH\n"
+    "                        with '-' as the path: lint standard input as if it\n"
+    "                        were PATH in its project (configuration, imports\n"
+    "                        and schemas resolved from PATH's place)\n"
     "      --rule RULE=SEV   run RULE at SEV (off, warning or error), over the\n"
     "                        configuration files; repeatable\n"
     "      --print-config FILE\n"
@@ -288,11 +292,17 @@ static void changed_paths(Arena *a, const char *forced_config, char **in, size_t
 static const char *project_root_of(Arena *a, const char *path)
 {
     char *abs = realpath(path, NULL);
-    if (!abs)
-        return NULL;
     struct stat st;
-    const char *dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode) ? arena_strdup(a, abs)
-                                                             : dir_name(a, abs);
+    const char *dir;
+    if (abs) {
+        dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode) ? arena_strdup(a, abs)
+                                                           : dir_name(a, abs);
+    } else { /* a file not on disk (--stdin-filename): its directory */
+        abs = realpath(dir_name(a, path), NULL);
+        if (!abs)
+            return NULL;
+        dir = arena_strdup(a, abs);
+    }
     free(abs);
     for (char *cur = arena_strdup(a, dir);;) {
         const char *git = arena_printf(a, "%s/.git", strcmp(cur, "/") ? cur : "");
@@ -310,6 +320,38 @@ static const char *project_root_of(Arena *a, const char *path)
         return d;
     }
     return dir;
+}
+
+/* --stdin-filename PATH -: read the project around PATH, then PATH's text
+ * from stdin (over the file on disk, if any); `check` gets PATH unless the
+ * configuration ignores it. False, after a message, when stdin cannot be
+ * read as source text. */
+static bool lint_stdin(Project *p, const char *path, StrList *check)
+{
+    Problems pr;
+    problems_init(&pr);
+    size_t len = 0;
+    char *text = read_source("/dev/stdin", &len, &pr);
+    if (!text) {
+        for (size_t i = 0; i < pr.items.n; i++) {
+            fputs_escaped(stderr, path);
+            fputs(" (standard input): error: ", stderr);
+            fputs_escaped(stderr, pr.items.v[i].message);
+            fputc('\n', stderr);
+        }
+        problems_free(&pr);
+        return false;
+    }
+    problems_free(&pr);
+    const char *root = project_root_of(p->arena, path);
+    if (root)
+        project_add_paths(p, &root, 1);
+    if (!config_ignores(project_config_for(p, path), path)) {
+        const SourceFile *f = project_set_text(p, path, text, len);
+        strlist_push(p->arena, check, f->abspath ? f->abspath : f->path);
+    }
+    free(text);
+    return true;
 }
 
 /* The project's files under one of `targets` (files or directories). */
@@ -612,6 +654,7 @@ int main(int argc, char **argv)
         OPT_JOBS,
         OPT_RULE,
         OPT_PRINT_CONFIG,
+        OPT_STDIN_FILENAME,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -631,12 +674,13 @@ int main(int argc, char **argv)
         {"access-patterns", no_argument, NULL, OPT_ACCESS_PATTERNS},
         {"rule", required_argument, NULL, OPT_RULE},
         {"print-config", required_argument, NULL, OPT_PRINT_CONFIG},
+        {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    const char *config = NULL, *dump = NULL, *print_cfg = NULL;
+    const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
     bool access_patterns = false;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
@@ -725,6 +769,9 @@ int main(int argc, char **argv)
         case OPT_PRINT_CONFIG:
             print_cfg = optarg;
             break;
+        case OPT_STDIN_FILENAME:
+            stdin_name = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_CLEAN;
@@ -756,6 +803,23 @@ int main(int argc, char **argv)
         project_free(pc);
         return !ok || bad ? EXIT_USAGE : EXIT_CLEAN;
     }
+
+    /* `-`: the text on stdin, linted as if it were --stdin-filename */
+    bool from_stdin = false;
+    for (int i = optind; i < argc; i++)
+        if (!strcmp(argv[i], "-"))
+            from_stdin = true;
+    if (from_stdin && (argc - optind != 1 || changed)) {
+        fprintf(stderr, "keylint: error: '-' (standard input) is the only path of a run, "
+                        "without --changed\n");
+        return EXIT_USAGE;
+    }
+    if (stdin_name && !from_stdin) {
+        fprintf(stderr, "keylint: error: --stdin-filename needs '-' as the path\n");
+        return EXIT_USAGE;
+    }
+    if (from_stdin && !stdin_name)
+        stdin_name = "stdin.ts";
 
     /* yesterday's report never survives a run that fails before writing
      * today's (the report itself replaces the file only when complete) */
@@ -801,6 +865,16 @@ int main(int argc, char **argv)
         files_under(p->arena, p, &targets, &check);
         run.changed = true;
         run.files_checked = check.n;
+    } else if (from_stdin) {
+        /* the buffer, in the project around where it would be */
+        if (!lint_stdin(p, stdin_name, &check)) {
+            project_free(p);
+            baseline_free(bl);
+            return EXIT_USAGE;
+        }
+        run.changed = true;
+        run.files_checked = check.n;
+        changed = true; /* report on it alone, as --changed does */
     } else {
         project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
     }

@@ -381,6 +381,24 @@ has changed-resolves "$(cat "$tmp/changed.txt")" "partition key ITEM#{id}"
 [ "$(grep -v ' in [0-9]* files*$' "$tmp/full.txt")" = "$(grep -v ' in [0-9]* files*$' "$tmp/changed.txt")" ] && ok ||
     bad "--changed differs from a full run: $(cat "$tmp/full.txt") / $(cat "$tmp/changed.txt")"
 has changed-counts-checked "$(cat "$tmp/changed.txt")" "in 1 file"
+# standard input, as if it were a file of the project: imports resolve
+# from its place, the summary counts it alone
+printf 'export const x = 1;\n' >"$chg/src/buffer.ts"
+(cd "$chg" && sed 's/x = 1/k = { pk: `ITEM${SEP}${id}`, sk: "A" }/' src/buffer.ts |
+    sed '1i import { SEP } from "./keys";' |
+    "$keylint" --format concise --stdin-filename src/buffer.ts -) >"$tmp/stdin.txt" 2>&1
+has stdin-resolves "$(cat "$tmp/stdin.txt")" "src/buffer.ts:2:"
+has stdin-resolves "$(cat "$tmp/stdin.txt")" "partition key ITEM#{id}"
+has stdin-counts "$(cat "$tmp/stdin.txt")" "in 1 file"
+out=$(printf 'export const k = { PK: `ZED#${id}`, SK: "A" };\n' | "$keylint" --format concise - 2>&1)
+has stdin-default-name "$out" "stdin.ts:1:25: warning: inline key prefix 'ZED#'"
+out=$(printf '\377\376' | "$keylint" --stdin-filename src/x.ts - 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ok || bad "stdin not UTF-8: exit $rc"
+has stdin-bad "$out" "src/x.ts (standard input): error: not valid UTF-8"
+run stdin-two-paths 2 "$keylint" - src
+has stdin-two-paths "$err" "'-' (standard input) is the only path"
+run stdin-name-without-dash 2 "$keylint" --stdin-filename a.ts src
+has stdin-name-without-dash "$err" "--stdin-filename needs '-'"
 
 # --- dump-ir ---------------------------------------------------------------
 run dump-ir 0 "$keylint" --dump-ir src/a.ts src
