@@ -1,13 +1,16 @@
 #include "arena.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Blocks are chained; a request larger than the block size gets a block of
- * its own so that big arrays do not waste a whole standard block. */
-enum { BLOCK_SIZE = 64 * 1024, ALIGN = 16 };
+/* Blocks are chained. Standard blocks start small and double up to
+ * MAX_BLOCK, so that the many small arenas (one IR per file) hold about
+ * what they use; a request larger than a quarter of the next block gets a
+ * block of its own so that big arrays do not waste a standard one. */
+enum { FIRST_BLOCK = 1024, MAX_BLOCK = 64 * 1024, ALIGN = 16 };
 
 typedef struct Block {
     struct Block *next;
@@ -17,6 +20,7 @@ typedef struct Block {
 
 struct Arena {
     Block *head;
+    size_t next; /* the size of the next standard block */
 };
 
 static void *xmalloc(size_t n)
@@ -33,6 +37,7 @@ Arena *arena_new(void)
 {
     Arena *a = xmalloc(sizeof *a);
     a->head = NULL;
+    a->next = FIRST_BLOCK;
     return a;
 }
 
@@ -56,11 +61,14 @@ void *arena_alloc(Arena *a, size_t size)
         size = ALIGN;
     Block *b = a->head;
     if (!b || b->size - b->used < size) {
-        size_t cap = size > BLOCK_SIZE / 4 ? size : BLOCK_SIZE;
+        bool own = size > a->next / 4;
+        size_t cap = own ? size : a->next;
+        if (!own && a->next < MAX_BLOCK)
+            a->next *= 2;
         Block *nb = xmalloc(sizeof *nb + cap);
         nb->used = 0;
         nb->size = cap;
-        if (b && cap != BLOCK_SIZE) {
+        if (b && own) {
             /* Keep the current block as head so its free space is used. */
             nb->next = b->next;
             b->next = nb;

@@ -500,7 +500,8 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     FindingList all;
     Sources sources = {.p = p, .arena = arena_new()};
     findings_build(&all, &p->diags, root, lookup_any, &sources);
-    arena_free(sources.arena); /* the findings copied what they keep */
+    /* sources stays: the text report shows the lines of the files with
+     * findings, read again from disk (the project dropped its texts) */
 
     if (run->baseline_write) {
         Problems werr;
@@ -514,6 +515,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         }
         problems_free(&werr);
         findings_free(&all);
+        arena_free(sources.arena);
         free(root);
         return rc;
     }
@@ -563,7 +565,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
             .format = run->format == FMT_TEXT ? REPORT_TEXT : REPORT_CONCISE,
             .color = out == stdout && want_color(run->color, stdout),
         };
-        report_text(out, &shown_diags, &ro, lookup_source, p);
+        report_text(out, &shown_diags, &ro, lookup_any, &sources);
         break;
     }
     case FMT_JSON:
@@ -630,6 +632,7 @@ done:
     diag_free(&shown_diags);
     findings_free(&shown);
     findings_free(&all);
+    arena_free(sources.arena);
     free(root);
     return rc;
 }
@@ -849,6 +852,7 @@ int main(int argc, char **argv)
 
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
+    p->drop_texts = !dump; /* the report re-reads the files with findings */
     StrList check = {0}; /* --changed: the files reported on */
     if (changed) {
         /* report on what changed (nothing relevant changed: on nothing),

@@ -124,8 +124,9 @@ typedef struct Worker {
     pthread_t thread;
 } Worker;
 
-/* Extract a file whose text is set (or read it first). Touches only `f`. */
-static void extract_one(SourceFile *f)
+/* Extract a file whose text is set (or read it first); `drop`: free a
+ * text read from disk afterwards. Touches only `f`. */
+static void extract_one(SourceFile *f, bool drop)
 {
     problems_free(&f->problems);
     problems_init(&f->problems);
@@ -136,6 +137,10 @@ static void extract_one(SourceFile *f)
     if (!f->text)
         return;
     f->ir = extract_file(f->path, f->text, f->len, f->config, &f->problems);
+    if (drop && !f->buffer) {
+        free(f->text);
+        f->text = NULL;
+    }
 }
 
 static void *worker_main(void *arg)
@@ -148,7 +153,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&w->lock);
         if (i >= w->p->files.n)
             break;
-        extract_one(&w->p->files.v[i]);
+        extract_one(&w->p->files.v[i], w->p->drop_texts);
     }
     return NULL;
 }
@@ -162,7 +167,7 @@ static void extract_all(Project *p, size_t from)
         nthreads = 16;
     if (todo < 16 || nthreads < 2) {
         for (size_t i = from; i < p->files.n; i++)
-            extract_one(&p->files.v[i]);
+            extract_one(&p->files.v[i], p->drop_texts);
         return;
     }
     Work w = {.p = p, .next = from};
@@ -271,7 +276,8 @@ const SourceFile *project_set_text(Project *p, const char *path, const char *tex
     memcpy(f->text, text, len);
     f->text[len] = '\0';
     f->len = len;
-    extract_one(f);
+    f->buffer = true;
+    extract_one(f, false);
     return f;
 }
 
@@ -283,8 +289,9 @@ void project_reload(Project *p, const char *path)
     free(f->text);
     f->text = NULL;
     f->len = 0;
-    extract_one(f);
-    if (!f->text && access(f->abspath, F_OK) != 0)
+    f->buffer = false;
+    extract_one(f, p->drop_texts);
+    if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);
 }
 

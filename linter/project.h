@@ -14,12 +14,14 @@
 typedef struct SourceFile {
     const char *path;    /* display path */
     const char *abspath; /* canonical absolute path (module resolution) */
-    char *text;          /* malloc'd; NULL when it could not be read */
+    char *text;          /* malloc'd; NULL when it could not be read, or
+                          * after extraction when the project drops texts */
     size_t len;
     const Config *config;
     FileIR *ir;          /* NULL until extracted */
     Problems problems;   /* reading and parsing this file */
     bool removed;        /* dropped by project_remove (slot kept) */
+    bool buffer;         /* text set by project_set_text: never dropped */
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -44,6 +46,10 @@ typedef struct Project {
     ProjectFacts facts;
     DiagList diags;
     unsigned threads;    /* extraction threads; 0 = one per core */
+    /* Free each file's text once it is extracted (the command line: the
+     * report re-reads the few files that have findings); the language
+     * server keeps them. Buffers (project_set_text) are always kept. */
+    bool drop_texts;
     /* Tables (access-pattern rules), rebuilt by each analysis in
      * `analysis`: the table model of each configuration in use (schema
      * files plus tables in code), the project-wide access facts, and the
