@@ -41,6 +41,9 @@ static const char usage_text[] =
     "                        goes to the terminal (stderr)\n"
     "  -j, --jobs N          read and parse with N threads (default: one per\n"
     "                        core); the output is the same for any N\n"
+    "      --report FORMAT=FILE\n"
+    "                        also write the report as FORMAT (json, sarif, text\n"
+    "                        or concise) to FILE, from the same run; repeatable\n"
     "      --fail-on LEVEL   exit 1 on findings at this level or above:\n"
     "                        error (default) or warning\n"
     "      --max-warnings N  also exit 1 when there are more than N warnings\n"
@@ -426,6 +429,12 @@ typedef struct Run {
     const char *baseline_write;
     size_t files_checked;   /* --changed: the files reported on */
     bool changed;
+    /* --report FORMAT=FILE: more reports of the same run */
+    struct {
+        Format format;
+        const char *path;
+    } extra[8];
+    size_t nextra;
 } Run;
 
 static bool want_color(const char *when, FILE *f)
@@ -597,6 +606,33 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     } else if (fflush(out) != 0) {
         written = false;
     }
+    /* the other reports of this run (a CI job's SARIF and JSON summary) */
+    for (size_t i = 0; i < run->nextra; i++) {
+        ReplaceFile xf;
+        bool ok = replace_open(&xf, run->extra[i].path, ra);
+        if (ok) {
+            switch (run->extra[i].format) {
+            case FMT_JSON:
+                ok = output_json(xf.f, &in);
+                break;
+            case FMT_SARIF:
+                ok = output_sarif(xf.f, &in);
+                break;
+            default: {
+                ReportOptions xo = {.format = run->extra[i].format == FMT_TEXT ? REPORT_TEXT
+                                                                              : REPORT_CONCISE};
+                report_text(xf.f, &shown_diags, &xo, lookup_any, &sources);
+                break;
+            }
+            }
+            ok = replace_commit(&xf, ok && !ferror(xf.f));
+        }
+        if (!ok) {
+            fprintf(stderr, "keylint: error: cannot write the report to %s: %s\n",
+                    run->extra[i].path, strerror(errno ? errno : EIO));
+            rc = EXIT_USAGE;
+        }
+    }
     arena_free(ra);
     if (!written) {
         fprintf(stderr, "keylint: error: cannot write the report to %s\n",
@@ -658,6 +694,7 @@ int main(int argc, char **argv)
         OPT_RULE,
         OPT_PRINT_CONFIG,
         OPT_STDIN_FILENAME,
+        OPT_REPORT,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -678,6 +715,7 @@ int main(int argc, char **argv)
         {"rule", required_argument, NULL, OPT_RULE},
         {"print-config", required_argument, NULL, OPT_PRINT_CONFIG},
         {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
+        {"report", required_argument, NULL, OPT_REPORT},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -775,6 +813,32 @@ int main(int argc, char **argv)
         case OPT_STDIN_FILENAME:
             stdin_name = optarg;
             break;
+        case OPT_REPORT: {
+            const char *eq = strchr(optarg, '=');
+            Format f;
+            char fmt[16];
+            size_t n = eq ? (size_t)(eq - optarg) : 0;
+            if (!eq || n >= sizeof fmt || !eq[1]) {
+                fprintf(stderr, "keylint: error: --report takes FORMAT=FILE, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            memcpy(fmt, optarg, n);
+            fmt[n] = '\0';
+            if (!parse_format(fmt, &f) || f == FMT_GITHUB) {
+                fprintf(stderr,
+                        "keylint: error: --report: '%s' is not a report format for a file "
+                        "(text, concise, json or sarif)\n",
+                        fmt);
+                return EXIT_USAGE;
+            }
+            if (run.nextra == sizeof run.extra / sizeof *run.extra) {
+                fprintf(stderr, "keylint: error: too many --report options\n");
+                return EXIT_USAGE;
+            }
+            run.extra[run.nextra].format = f;
+            run.extra[run.nextra++].path = eq + 1;
+            break;
+        }
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_CLEAN;
@@ -826,10 +890,11 @@ int main(int argc, char **argv)
 
     /* yesterday's report never survives a run that fails before writing
      * today's (the report itself replaces the file only when complete) */
-    if (run.output && !dump) {
+    for (size_t i = 0; !dump && i <= run.nextra; i++) {
+        const char *old = i < run.nextra ? run.extra[i].path : run.output;
         struct stat st;
-        if (stat(run.output, &st) == 0 && S_ISREG(st.st_mode) && unlink(run.output) != 0) {
-            fprintf(stderr, "keylint: error: cannot replace the report %s: %s\n", run.output,
+        if (old && stat(old, &st) == 0 && S_ISREG(st.st_mode) && unlink(old) != 0) {
+            fprintf(stderr, "keylint: error: cannot replace the report %s: %s\n", old,
                     strerror(errno));
             return EXIT_USAGE;
         }

@@ -381,6 +381,7 @@ def main():
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(src, dst, follow_symlinks=False)
         runner = Runner(action, action_path, tmp)
+        lint_script = [st for st in action["runs"]["steps"] if st.get("id") == "lint"][0]["run"]
         keylint = os.path.join(action_path, "build", "keylint")
 
         # ---- 1. defaults, with SARIF upload: annotations, summary, outputs ----
@@ -389,6 +390,12 @@ def main():
         detail = show(r)
         ok(r["steps"]["build"]["ran"] and r["steps"]["build"]["rc"] == 0, "1: build step builds", detail)
         ok(os.access(keylint, os.X_OK), "1: keylint built in the action's build/")
+        # the cached binary needs no package on a runner: nothing but libc
+        libs = subprocess.run(["ldd", keylint], capture_output=True, text=True).stdout
+        needed = [l.split()[0] for l in libs.splitlines() if "=>" in l]
+        ok(all(re.match(r"lib(c|m|pthread|dl|rt)\.so", n) for n in needed),
+           "1: keylint links only libc (tree-sitter, libyaml, jansson static)", libs)
+        ok(lint_script.count('"$keylint"') == 1, "keylint runs once per job, whatever the formats")
         ok(r["steps"]["deps"].get("skipped") == "dependency install", "1: deps skipped")
         ok(r["steps"]["cache"].get("skipped") == "uses", "1: cache restore not run")
         save = [x for x in r["order"] if x.get("uses", "").startswith("actions/cache/save@")]
@@ -422,6 +429,7 @@ def main():
                             "fail-on": "warning"}, cache_hit="true")
         detail = show(r)
         ok("using the cached build" in r["steps"]["build"].get("stdout", ""), "2: cache hit uses the build", detail)
+        ok(r["steps"]["deps"].get("skipped") == "condition", "2: a cache hit installs nothing", detail)
         save = [x for x in r["order"] if x.get("uses", "").startswith("actions/cache/save@")]
         ok(save[0].get("skipped") == "condition", "2: no cache save on a hit")
         out = r["steps"]["lint"].get("stdout", "")
