@@ -138,21 +138,21 @@ static void notify(Server *s, const char *method, json_t *params)
 
 /* ---- rule documentation links ------------------------------------------------ */
 
-/* docs/rules of the source tree the running binary was built in: the
- * nearest ancestor of the executable's directory that has one. malloc'd,
- * NULL when there is none (an installed binary). */
+/* docs/rules of the source tree the running binary was built in (the
+ * nearest ancestor of the executable's directory that has one), else the
+ * installed rule docs (KEYLINT_DOCDIR, from meson.build). malloc'd, NULL
+ * when there is neither. */
 static char *find_docs_dir(void)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = '\0';
-    for (int up = 0; up < 5; up++) {
+    for (int up = 0; n > 0 && up < 5; up++) {
+        exe[n] = '\0';
         char *slash = strrchr(exe, '/');
         if (!slash || slash == exe)
-            return NULL;
+            break;
         *slash = '\0';
+        n = slash - exe;
         char probe[PATH_MAX + 64];
         snprintf(probe, sizeof probe, "%s/docs/rules/magic-string.md", exe);
         if (access(probe, R_OK) == 0) {
@@ -160,12 +160,15 @@ static char *find_docs_dir(void)
             return xstrdup(probe);
         }
     }
+    if (access(KEYLINT_DOCDIR "/magic-string.md", R_OK) == 0)
+        return xstrdup(KEYLINT_DOCDIR);
     return NULL;
 }
 
 /* codeDescription.href of each rule: initializationOptions.docsUrl with
  * "{rule}" replaced (or "<rule>.md" appended), else the file:// URI of
- * docs/rules/<rule>.md in the source tree when it is there, else none. */
+ * <rule>.md in the source tree's or the installed rule docs (find_docs_dir),
+ * else none. */
 static void compute_hrefs(Server *s)
 {
     size_t nr = 0;
