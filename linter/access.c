@@ -2,10 +2,12 @@
 #include "access.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ddbexpr.h"
@@ -369,11 +371,152 @@ static void link_clients(TableModel *m)
     }
 }
 
+/* ---- templates a project usually has ------------------------------------- */
+
+static int cmp_strp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+enum { DISCOVER_DEPTH = 2, DISCOVER_MAX_ENTRIES = 4000 };
+
+static bool template_name(const char *name)
+{
+    static const char *const names[] = {
+        "template.yaml", "template.yml", "template.json", "serverless.yml", "serverless.yaml",
+        NULL,
+    };
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(name, *n))
+            return true;
+    return false;
+}
+
+static bool skipped_dir(const char *name)
+{
+    static const char *const names[] = {
+        "node_modules", "dist", "build", "out", "coverage", "cdk.out", ".serverless",
+        ".aws-sam", ".next", ".git", NULL,
+    };
+    if (name[0] == '.' && strcmp(name, ".github") != 0)
+        return true;
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(name, *n))
+            return true;
+    return false;
+}
+
+/* The git work tree holding `path` (the nearest directory upward with a
+ * .git entry), NULL when there is none. */
+static const char *work_tree_of(Arena *a, const char *path)
+{
+    char *abs = realpath(path, NULL);
+    if (!abs)
+        return NULL;
+    char *cur = arena_strdup(a, abs);
+    free(abs);
+    for (char *slash = strrchr(cur, '/'); slash && slash != cur; slash = strrchr(cur, '/')) {
+        *slash = '\0'; /* the directory above */
+        struct stat st;
+        if (lstat(arena_printf(a, "%s/.git", cur), &st) == 0)
+            return cur;
+    }
+    return NULL;
+}
+
+/* Without `schemas:` in the configuration, the templates a project
+ * usually has (template.yaml, serverless.yml; SAM, CloudFormation,
+ * Serverless) in `dir` or up to DISCOVER_DEPTH levels below it, in name
+ * order. A file that holds no DynamoDB table adds nothing, and says
+ * nothing: it was not asked for. */
+static void find_templates(Arena *a, const char *dir, StrList *found_out)
+{
+    StrList found = {0};
+    typedef struct Pending {
+        const char *dir;
+        int depth;
+    } Pending;
+    VEC(Pending) todo = {0};
+    VEC_PUSH(a, &todo, ((Pending){dir, 0}));
+    size_t entries = 0;
+    for (size_t t = 0; t < todo.n && entries < DISCOVER_MAX_ENTRIES; t++) {
+        Pending cur = todo.v[t];
+        DIR *d = opendir(cur.dir);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) && entries++ < DISCOVER_MAX_ENTRIES) {
+            if (e->d_type == DT_DIR) {
+                if (cur.depth < DISCOVER_DEPTH && !skipped_dir(e->d_name))
+                    VEC_PUSH(a, &todo, ((Pending){arena_printf(a, "%s/%s", cur.dir, e->d_name),
+                                                  cur.depth + 1}));
+            } else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
+                       template_name(e->d_name)) {
+                strlist_push(a, &found, arena_printf(a, "%s/%s", cur.dir, e->d_name));
+            }
+        }
+        closedir(d);
+    }
+    if (found.n > 1)
+        qsort(found.v, found.n, sizeof *found.v, cmp_strp);
+    *found_out = found;
+}
+
+static void read_templates(Arena *a, const StrList *found, TableModel *m)
+{
+    for (size_t i = 0; i < found->n; i++) {
+        Problems quiet;
+        problems_init(&quiet);
+        TableSet set = {0};
+        const char *disp = access_display_path(a, found->v[i]);
+        if (schema_load_file(a, found->v[i], disp, &set, &quiet) && set.tables.n) {
+            strlist_push(a, &m->schema_files, disp);
+            for (size_t k = 0; k < set.tables.n; k++)
+                VEC_PUSH(a, &m->set.tables, set.tables.v[k]);
+            for (size_t k = 0; k < set.env.n; k++)
+                VEC_PUSH(a, &m->set.env, set.env.v[k]);
+        }
+        problems_free(&quiet);
+    }
+}
+
+/* The templates of `cfg` (see find_templates), from the cache or found now. */
+static const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
+                                   const Config *const *cfgs, size_t n, TemplateCache *cache)
+{
+    for (size_t i = 0; cache && i < cache->v.n; i++)
+        if (cache->v.v[i].config == cfg)
+            return &cache->v.v[i].paths;
+    Arena *ca = cache ? cache->arena : a;
+    /* the configuration's directory; under the defaults, the git work
+     * tree of the project's files (else the working directory), so that
+     * the result does not depend on where keylint runs */
+    const char *dir = cfg->path ? cfg->dir : NULL;
+    for (size_t fi = 0; !dir && fi < n; fi++)
+        if (cfgs[fi] == cfg && files[fi])
+            dir = work_tree_of(ca, files[fi]->path);
+    char *cwd = dir ? NULL : realpath(".", NULL);
+    FoundTemplates ft = {.config = cfg};
+    if (dir || cwd)
+        find_templates(ca, dir ? dir : cwd, &ft.paths);
+    free(cwd);
+    if (!cache) {
+        StrList *l = arena_alloc(a, sizeof *l);
+        *l = ft.paths;
+        return l;
+    }
+    VEC_PUSH(cache->arena, &cache->v, ft);
+    return &cache->v.v[cache->v.n - 1].paths;
+}
+
 TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
-                         const Config *const *cfgs, size_t n, Problems *problems)
+                         const Config *const *cfgs, size_t n, Problems *problems,
+                         TemplateCache *cache)
 {
     TableModel *m = arena_alloc(a, sizeof *m);
     m->config = cfg && cfg->path ? cfg->path : NULL;
+    if (cfg && !cfg->schemas_given)
+        read_templates(a, templates_of(a, cfg, files, cfgs, n, cache), m);
     if (cfg && cfg->path) {
         for (size_t i = 0; i < cfg->schemas.n; i++) {
             const char *s = cfg->schemas.v[i];

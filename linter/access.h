@@ -68,13 +68,29 @@ typedef struct AccessFacts {
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
                     const Config *cfg);
 
+/* The templates found for each configuration that names no `schemas:`
+ * (template.yaml, serverless.yml near its directory, or the git work tree
+ * under the defaults): looked for once per configuration and kept, in
+ * `arena`, by whoever keeps the configurations (the project). */
+typedef struct FoundTemplates {
+    const Config *config;
+    StrList paths; /* absolute */
+} FoundTemplates;
+typedef struct TemplateCache {
+    Arena *arena;
+    VEC(FoundTemplates) v;
+} TemplateCache;
+
 /* The table model of configuration `cfg`: its schema files (relative to
  * its directory; problems reading them go to `problems`), and the tables
  * and environment bindings of the files it governs (`cfgs[i]` is file i's
  * configuration). Issues found in schema files are in the model's set;
- * issues of tables in code stay with their file (FileIR.tables). */
+ * issues of tables in code stay with their file (FileIR.tables). Without
+ * `schemas:`, the templates a project usually has are read (found once,
+ * through `cache` when given). */
 TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
-                         const Config *const *cfgs, size_t n, Problems *problems);
+                         const Config *const *cfgs, size_t n, Problems *problems,
+                         TemplateCache *cache);
 
 /* What a data operation runs on. */
 typedef struct OpTarget {

@@ -1271,6 +1271,7 @@ static void read_root(Loader *L, yaml_node_t *root)
             break;
         case K_SCHEMAS:
             read_list(L, v, "schemas", &c->schemas);
+            c->schemas_given = true;
             break;
         case K_TABLES:
             read_tables(L, v);

@@ -59,6 +59,8 @@ typedef struct Config {
     StrList key_pk, key_sk, key_index_pk, key_index_sk;
 
     StrList schemas;               /* schema files, relative to dir */
+    bool schemas_given;            /* `schemas:` written (even empty): no
+                                    * template discovery (access.h) */
     StrList data_tables, history_tables, command_tables;
     StrList scan_allowed;          /* globs where Scan is expected */
     VEC(AccessPattern) access_patterns;

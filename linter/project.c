@@ -371,7 +371,12 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         const Config *c = i < n ? cfgs[i] : p->forced;
         if (!c || model_for(p, c))
             continue;
-        ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems)};
+        if (!p->templates) {
+            p->templates = arena_alloc(p->arena, sizeof *p->templates);
+            p->templates->arena = p->arena;
+        }
+        ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems,
+                                        p->templates)};
         VEC_PUSH(p->analysis, &p->models, e);
     }
     problems_sort(&p->schema_problems);

@@ -55,6 +55,7 @@ typedef struct Project {
      * files plus tables in code), the project-wide access facts, and the
      * problems reading schema files (input problems, exit 2). */
     VEC(ModelEntry) models;
+    struct TemplateCache *templates; /* found once per configuration (access.h) */
     struct AccessFacts *access;
     Problems schema_problems;
 } Project;

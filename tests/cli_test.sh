@@ -208,6 +208,35 @@ for from in "$tmp/cwd/p" "$tmp/cwd/elsewhere" /; do
     n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["filesLinted"])' "$tmp/cwd.json")
     [ "$n" = 1 ] && ok || bad "run from $from: $n files linted, expected 1 (test files ignored)"
 done
+# without a configuration, the templates a project usually has are read:
+# from the work tree's root whatever the working directory; `schemas: []`
+# turns that off
+disc="$tmp/disc"
+mkdir -p "$disc/infra" "$disc/src" && git -C "$disc" init -q
+cat >"$disc/infra/template.yaml" <<'EOF_YAML'
+Resources:
+  Table:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: app
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
+      KeySchema: [{ AttributeName: pk, KeyType: HASH }]
+EOF_YAML
+printf 'a: 1\n' >"$disc/template.yml" # not a schema: says nothing
+cat >"$disc/src/q.ts" <<'EOF_TS'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+export const q = (ddb: any, p: string) => ddb.send(new QueryCommand({
+  TableName: 'app', IndexName: 'GSI9', KeyConditionExpression: 'g = :p', ExpressionAttributeValues: { ':p': p } }));
+EOF_TS
+for from in "$disc" "$disc/src"; do
+    out=$(cd "$from" && "$keylint" --format concise . 2>&1)
+    has "discovered template from $from" "$out" "index 'GSI9' is not defined on table Table (app)"
+    lacks "discovered template from $from" "$out" "template.yml"
+done
+printf 'schemas: []\n' >"$disc/.keylint.yml"
+out=$(cd "$disc" && "$keylint" --format concise . 2>&1)
+lacks "schemas: [] turns discovery off" "$out" "GSI9"
 # --rule over the configuration; --print-config shows the effect
 run rule-off 0 "$keylint" --format concise --rule magic-string=off --rule missing-delimiter=off src
 has rule-off "$out" "0 errors, 0 warnings"
