@@ -424,6 +424,39 @@ static const char *work_tree_of(Arena *a, const char *path)
     return NULL;
 }
 
+/* The deepest directory that holds every file of `cfg`, NULL when none. */
+static const char *common_dir(Arena *a, FileIR *const *files, const Config *const *cfgs,
+                              size_t n, const Config *cfg)
+{
+    char *common = NULL;
+    size_t len = 0;
+    for (size_t fi = 0; fi < n; fi++) {
+        if (cfgs[fi] != cfg || !files[fi])
+            continue;
+        char *abs = realpath(files[fi]->path, NULL);
+        if (!abs)
+            continue;
+        char *slash = strrchr(abs, '/');
+        size_t dl = slash && slash != abs ? (size_t)(slash - abs) : 1;
+        if (!common) {
+            common = arena_strndup(a, abs, dl);
+            len = dl;
+        } else {
+            size_t k = 0;
+            while (k < len && k < dl && common[k] == abs[k])
+                k++;
+            /* back to a whole component */
+            if (!(k == len && (k == dl || abs[k] == '/')))
+                while (k > 1 && common[k] != '/')
+                    k--;
+            len = k ? k : 1;
+            common[len] = '\0';
+        }
+        free(abs);
+    }
+    return common;
+}
+
 /* Without `schemas:` in the configuration, the templates a project
  * usually has (template.yaml, serverless.yml; SAM, CloudFormation,
  * Serverless) in `dir` or up to DISCOVER_DEPTH levels below it, in name
@@ -495,11 +528,12 @@ static const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *f
     for (size_t fi = 0; !dir && fi < n; fi++)
         if (cfgs[fi] == cfg && files[fi])
             dir = work_tree_of(ca, files[fi]->path);
-    char *cwd = dir ? NULL : realpath(".", NULL);
+    if (!dir) /* not in a work tree: the directory linted, or the one all
+               * the files are under */
+        dir = cache && cache->base ? cache->base : common_dir(ca, files, cfgs, n, cfg);
     FoundTemplates ft = {.config = cfg};
-    if (dir || cwd)
-        find_templates(ca, dir ? dir : cwd, &ft.paths);
-    free(cwd);
+    if (dir)
+        find_templates(ca, dir, &ft.paths);
     if (!cache) {
         StrList *l = arena_alloc(a, sizeof *l);
         *l = ft.paths;

@@ -79,6 +79,9 @@ typedef struct FoundTemplates {
 typedef struct TemplateCache {
     Arena *arena;
     VEC(FoundTemplates) v;
+    const char *base; /* under the defaults, outside a git work tree: where
+                       * to look (the directory linted); NULL: the files'
+                       * common directory */
 } TemplateCache;
 
 /* The table model of configuration `cfg`: its schema files (relative to

@@ -12,6 +12,7 @@
 #include "access.h"
 #include "baseline.h"
 #include "config_print.h"
+#include "init.h"
 #include "dumpir.h"
 #include "fingerprint.h"
 #include "lsp.h"
@@ -73,6 +74,9 @@ static const char usage_text[] =
     "      --print-config FILE\n"
     "                        print the configuration that applies to FILE (JSON:\n"
     "                        every setting after defaults, every rule's severity)\n"
+    "      --init [DIR]      write DIR/.keylint.yml (default: here) from what the\n"
+    "                        code shows: separator, tenant names, schema files;\n"
+    "                        commented, never over an existing one\n"
     "      --list-rules      list the rules with their default severity\n"
     "      --explain RULE    print a rule's documentation\n"
     "      --access-patterns print each access pattern of the configuration\n"
@@ -111,6 +115,55 @@ static void print_problems(const Problems *pr)
         fputs_escaped(stderr, p->message);
         fputc('\n', stderr);
     }
+}
+
+/* --init [DIR]: write DIR/.keylint.yml (default: the current directory)
+ * from an analysis of DIR under the defaults; never over an existing one. */
+static int init_config(const char *config, int npaths, char **paths)
+{
+    if (npaths > 1 || config) {
+        fprintf(stderr, "keylint: error: --init takes at most one directory and no --config\n");
+        return EXIT_USAGE;
+    }
+    const char *dir = npaths ? paths[0] : ".";
+    char *abs = realpath(dir, NULL);
+    struct stat st;
+    if (!abs || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "keylint: error: --init: %s is not a directory\n", dir);
+        free(abs);
+        return EXIT_USAGE;
+    }
+    Arena *a = arena_new();
+    const char *target = arena_printf(a, "%s/.keylint.yml", abs);
+    int rc = EXIT_CLEAN;
+    if (access(target, F_OK) == 0) {
+        fprintf(stderr, "keylint: error: %s exists; --init never replaces a configuration\n",
+                target);
+        rc = EXIT_USAGE;
+    } else {
+        Project *p = project_new(NULL);
+        p->drop_texts = true;
+        const char *one[] = {abs};
+        project_add_paths(p, one, 1);
+        project_analyze(p);
+        ReplaceFile rf;
+        bool ok = replace_open(&rf, target, a);
+        if (ok) {
+            init_write_config(rf.f, p, abs);
+            ok = replace_commit(&rf, !ferror(rf.f));
+        }
+        if (ok) {
+            fprintf(stderr, "keylint: wrote %s (%zu files read); check it and commit it\n",
+                    target, project_linted_files(p));
+        } else {
+            fprintf(stderr, "keylint: error: cannot write %s: %s\n", target, strerror(errno));
+            rc = EXIT_USAGE;
+        }
+        project_free(p);
+    }
+    arena_free(a);
+    free(abs);
+    return rc;
 }
 
 /* --rule RULE=off|warning|error, in order: the last one for a rule wins,
@@ -695,6 +748,7 @@ int main(int argc, char **argv)
         OPT_PRINT_CONFIG,
         OPT_STDIN_FILENAME,
         OPT_REPORT,
+        OPT_INIT,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -716,13 +770,14 @@ int main(int argc, char **argv)
         {"print-config", required_argument, NULL, OPT_PRINT_CONFIG},
         {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
         {"report", required_argument, NULL, OPT_REPORT},
+        {"init", no_argument, NULL, OPT_INIT},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
-    bool access_patterns = false;
+    bool access_patterns = false, init = false;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
@@ -813,6 +868,9 @@ int main(int argc, char **argv)
         case OPT_STDIN_FILENAME:
             stdin_name = optarg;
             break;
+        case OPT_INIT:
+            init = true;
+            break;
         case OPT_REPORT: {
             const char *eq = strchr(optarg, '=');
             Format f;
@@ -854,6 +912,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+
+    if (init)
+        return init_config(config, argc - optind, argv + optind);
 
     if (print_cfg) {
         Project *pc = project_new(config);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access.h"
@@ -198,6 +199,15 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         paths = here;
         n = 1;
     }
+    /* the first directory linted: where templates are looked for when the
+     * files are in no git work tree and have no configuration */
+    for (size_t i = 0; i < n && !p->first_dir; i++) {
+        struct stat st;
+        char *abs = realpath(paths[i], NULL);
+        if (abs && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
+            p->first_dir = arena_strdup(p->arena, abs);
+        free(abs);
+    }
     StrList list = {0};
     walk_paths(paths, n, p->arena, &list, &p->problems);
     size_t from = p->files.n;
@@ -374,6 +384,7 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         if (!p->templates) {
             p->templates = arena_alloc(p->arena, sizeof *p->templates);
             p->templates->arena = p->arena;
+            p->templates->base = p->first_dir;
         }
         ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems,
                                         p->templates)};

@@ -56,6 +56,7 @@ typedef struct Project {
      * problems reading schema files (input problems, exit 2). */
     VEC(ModelEntry) models;
     struct TemplateCache *templates; /* found once per configuration (access.h) */
+    const char *first_dir; /* the first directory given to project_add_paths */
     struct AccessFacts *access;
     Problems schema_problems;
 } Project;

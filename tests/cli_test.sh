@@ -237,6 +237,20 @@ done
 printf 'schemas: []\n' >"$disc/.keylint.yml"
 out=$(cd "$disc" && "$keylint" --format concise . 2>&1)
 lacks "schemas: [] turns discovery off" "$out" "GSI9"
+# --init: a starting configuration from the code, accepted by keylint,
+# never over an existing one
+initp="$tmp/initp"
+cp -r "$root/fixtures/example-service" "$initp" && rm -f "$initp/.keylint.yml"
+run init 0 "$keylint" --init "$initp"
+has init "$err" "wrote $initp/.keylint.yml"
+initcfg=$(cat "$initp/.keylint.yml")
+has init-separator "$initcfg" 'separator: "#"'
+has init-tenant "$initcfg" '"tenantCode"'
+has init-schemas "$initcfg" 'schemas: ['
+has init-schemas "$initcfg" 'schemas: ["template.yaml"]'
+run init-valid 0 "$keylint" --config "$initp/.keylint.yml" --print-config "$initp/x.ts"
+run init-again 2 "$keylint" --init "$initp"
+has init-again "$err" "never replaces a configuration"
 # --rule over the configuration; --print-config shows the effect
 run rule-off 0 "$keylint" --format concise --rule magic-string=off --rule missing-delimiter=off src
 has rule-off "$out" "0 errors, 0 warnings"

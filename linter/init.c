@@ -1,0 +1,153 @@
+/* keylint --init: see init.h. Values are written as JSON strings (jansson),
+ * which YAML reads as double-quoted scalars: no quoting by hand. */
+#include "init.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyfacts.h"
+#include "schema.h"
+
+/* A YAML scalar for `s`: a JSON string (malloc'd). */
+static char *scalar(const char *s)
+{
+    json_t *j = json_string(s);
+    char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    return out ? out : strdup("\"\"");
+}
+
+static void put_list(FILE *out, const char *indent, const StrList *l)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < l->n; i++) {
+        char *v = scalar(l->v[i]);
+        fprintf(out, "%s%s", i ? ", " : "", v);
+        free(v);
+    }
+    fputs("]\n", out);
+    (void)indent;
+}
+
+typedef struct NameCount {
+    const char *name;
+    size_t n;
+} NameCount;
+
+/* The value names in the project's partition keys that carry a tenant
+ * (by keylint's defaults: tenantCode, tenantId, ... or anything with
+ * "tenant"), most used first. */
+static void tenant_names(Arena *a, const Project *p, StrList *out)
+{
+    VEC(NameCount) seen = {0};
+    for (size_t f = 0; f < p->files.n; f++) {
+        const FileIR *ir = p->files.v[f].ir;
+        const Config *cfg = p->files.v[f].config;
+        if (!ir || p->files.v[f].removed)
+            continue;
+        for (size_t k = 0; k < ir->keys.n; k++) {
+            const KeyExpr *ke = &ir->keys.v[k];
+            if (ke->role != ROLE_PK && ke->role != ROLE_INDEX_PK)
+                continue;
+            for (size_t s = 0; s < ke->segs.n; s++) {
+                const Seg *sg = &ke->segs.v[s];
+                if (sg->kind != SEG_REF || !kf_name_is_tenant(a, sg->text, cfg))
+                    continue;
+                const char *name = kf_last_component(a, sg->text);
+                size_t i = 0;
+                while (i < seen.n && strcmp(seen.v[i].name, name))
+                    i++;
+                if (i == seen.n)
+                    VEC_PUSH(a, &seen, ((NameCount){name, 0}));
+                seen.v[i].n++;
+            }
+        }
+    }
+    /* most used first; a handful is enough */
+    for (size_t taken = 0; taken < 5; taken++) {
+        size_t best = seen.n;
+        for (size_t i = 0; i < seen.n; i++)
+            if (seen.v[i].n && (best == seen.n || seen.v[i].n > seen.v[best].n))
+                best = i;
+        if (best == seen.n)
+            break;
+        strlist_push(a, out, seen.v[best].name);
+        seen.v[best].n = 0;
+    }
+}
+
+/* `path` relative to `dir` when it is below it. */
+static const char *relative_to(const char *dir, const char *path)
+{
+    size_t n = strlen(dir);
+    if (!strncmp(path, dir, n) && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+void init_write_config(FILE *out, const Project *p, const char *dir)
+{
+    Arena *a = arena_new();
+    char sep = p->facts.dominant_separator ? p->facts.dominant_separator : '#';
+    char sep_text[2] = {sep, '\0'};
+    StrList tenants = {0};
+    tenant_names(a, p, &tenants);
+    StrList schemas = {0};
+    for (size_t m = 0; m < p->models.n; m++) {
+        const TableModel *tm = p->models.v[m].model;
+        for (size_t i = 0; tm && i < tm->schema_files.n; i++) {
+            char *abs = realpath(tm->schema_files.v[i], NULL);
+            const char *rel = relative_to(dir, abs ? abs : tm->schema_files.v[i]);
+            if (!strlist_has(&schemas, rel))
+                strlist_push(a, &schemas, arena_strdup(a, rel));
+            free(abs);
+        }
+    }
+
+    char *sepv = scalar(sep_text);
+    fputs("# keylint configuration (docs/configuration.md; editors can validate it\n"
+          "# with docs/keylint.schema.json). Written by keylint --init from what the\n"
+          "# project's code shows: check each value, then commit it.\n\n",
+          out);
+    fprintf(out, "# The character between the parts of a key (ORDER%cid): the one the\n"
+                 "# project's keys use most.\n"
+                 "separator: %s\n\n",
+            sep, sepv);
+    free(sepv);
+    fputs("tenant:\n"
+          "  # auto: multi-tenant when some partition key carries a tenant; true\n"
+          "  # makes missing-tenant report every partition key without one.\n"
+          "  required: auto\n",
+          out);
+    if (tenants.n) {
+        fputs("  # The names the project's partition keys carry the tenant in.\n  names: ", out);
+        put_list(out, "  ", &tenants);
+    } else {
+        fputs("  # No partition key carries a tenant by keylint's default names; list\n"
+              "  # yours if the project is multi-tenant.\n"
+              "  # names: [tenantCode, tenantId]\n",
+              out);
+    }
+    fputc('\n', out);
+    if (schemas.n) {
+        fputs("# The table definitions the access-pattern rules check queries against.\n"
+              "schemas: ",
+              out);
+        put_list(out, "", &schemas);
+    } else {
+        fputs("# No template with a DynamoDB table was found (template.yaml,\n"
+              "# serverless.yml); tables defined in CDK, SST or CreateTable code are\n"
+              "# read without configuration. Name schema files here if there are any.\n"
+              "# schemas: [infra/template.yaml]\n",
+              out);
+    }
+    fputs("\n# Attributes whose values change: a table key built from one is reported.\n"
+          "# mutable-fields: [status, state, priority, updatedAt]\n"
+          "\n# Files not checked, on top of the test files left out by default.\n"
+          "# ignore: [\"scripts/**\"]\n"
+          "\n# Rule severities (keylint --list-rules).\n"
+          "# rules: { magic-string: warning, missing-tenant: error }\n",
+          out);
+    arena_free(a);
+}
