@@ -459,22 +459,26 @@ static NameRef resolve_ref(const AccessFacts *af, NameRef r)
     return r;
 }
 
+/* A constant's value as text, NULL unless it is all text. */
+static const char *const_def_text(Arena *a, const ConstDef *c)
+{
+    StrBuf acc;
+    sb_init(&acc, a);
+    for (size_t j = 0; j < c->value.n; j++) {
+        if (c->value.v[j].kind != SEG_TEXT)
+            return NULL;
+        sb_append(&acc, c->value.v[j].text);
+    }
+    return sb_str(&acc);
+}
+
 /* A constant's text: this file's extraction constants, or an imported
  * one (exported by another file). */
 static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f, const char *name)
 {
-    for (size_t i = 0; i < f->consts.n; i++) {
-        const ConstDef *c = &f->consts.v[i];
-        if (strcmp(c->name, name))
-            continue;
-        const char *acc = "";
-        for (size_t j = 0; j < c->value.n; j++) {
-            if (c->value.v[j].kind != SEG_TEXT)
-                return NULL;
-            acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
-        }
-        return acc;
-    }
+    const ConstDef *local = fileir_const(f, name, false);
+    if (local)
+        return const_def_text(a, local);
     char head[256];
     size_t hl = strcspn(name, ".");
     if (hl >= sizeof head)
@@ -491,18 +495,9 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
             const FileIR *o = af->files[fi];
             if (!o || o == f || !path_matches_module(o->path, im->source))
                 continue;
-            for (size_t k = 0; k < o->consts.n; k++) {
-                const ConstDef *c = &o->consts.v[k];
-                if (!c->exported || strcmp(c->name, want))
-                    continue;
-                const char *acc = "";
-                for (size_t j = 0; j < c->value.n; j++) {
-                    if (c->value.v[j].kind != SEG_TEXT)
-                        return NULL;
-                    acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
-                }
-                return acc;
-            }
+            const ConstDef *c = fileir_const(o, want, true);
+            if (c)
+                return const_def_text(a, c);
         }
     }
     return NULL;

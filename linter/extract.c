@@ -19,6 +19,7 @@
 
 #include "ddbexpr.h"
 #include "extract_int.h"
+#include "scope.h"
 #include "syntax.h"
 #include "tables.h"
 #include "walk.h"
@@ -137,18 +138,27 @@ Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
                      Span span)
 {
     Seg s = {.kind = k, .flags = flags, .text = text, .span = span};
+    x->run.list = NULL;
     seglist_push(x->a, l, s);
     return &l->v[l->n - 1];
 }
 
+/* Inline text: merged with a preceding inline text segment, the merged
+ * text built in place (x->run) so that a long run costs its length. */
 static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
                       const char *name, Span span)
 {
-    /* merge with a preceding inline text of the same origin */
-    if (l->n && l->v[l->n - 1].kind == SEG_TEXT && !(flags & ~0u) &&
-        l->v[l->n - 1].flags == 0 && !name && !l->v[l->n - 1].name) {
-        Seg *p = &l->v[l->n - 1];
-        p->text = arena_printf(x->a, "%s%s", p->text, text);
+    Seg *p = l->n ? &l->v[l->n - 1] : NULL;
+    if (p && p->kind == SEG_TEXT && !flags && !p->flags && !name && !p->name) {
+        bool open = x->run.list == l && x->run.index == l->n - 1 && p->text == x->run.buf.s;
+        if (!open) {
+            sb_init(&x->run.buf, x->a);
+            sb_append(&x->run.buf, p->text);
+        }
+        sb_append(&x->run.buf, text);
+        x->run.list = l;
+        x->run.index = l->n - 1;
+        p->text = x->run.buf.s;
         p->span.end_byte = span.end_byte;
         p->span.end_row = span.end_row;
         p->span.end_col = span.end_col;
@@ -192,99 +202,11 @@ typedef struct Binding {
     SynNode decl;
 } Binding;
 
-static bool pattern_binds(Ex *x, SynNode pat, const char *name)
-{
-    pat = unwrap(pat);
-    if (is(pat, "identifier"))
-        return ex_text_eq(x, pat, name);
-    return false;
-}
-
-static bool params_bind(Ex *x, SynNode fn, const char *name)
-{
-    SynNode ps = field(fn, "parameters");
-    if (syn_null(ps)) {
-        SynNode p = field(fn, "parameter");
-        return !syn_null(p) && pattern_binds(x, p, name);
-    }
-    uint32_t cnt = syn_count(x->syn, ps);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, ps, i);
-        SynNode pat = field(p, "pattern");
-        if (syn_null(pat))
-            pat = p;
-        if (is(pat, "assignment_pattern"))
-            pat = field(pat, "left");
-        if (pattern_binds(x, pat, name))
-            return true;
-    }
-    return false;
-}
-
-/* Look at statement `st` for a declaration or assignment of `name`. */
-static bool statement_binds(Ex *x, SynNode st, const char *name, Binding *b)
-{
-    if (is(st, "export_statement"))
-        st = field(st, "declaration");
-    if (is(st, "lexical_declaration") || is(st, "variable_declaration")) {
-        bool hit = false;
-        uint32_t cnt = syn_count(x->syn, st);
-        for (uint32_t i = 0; i < cnt; i++) {
-            SynNode d = syn_child(x->syn, st, i);
-            if (is(d, "variable_declarator") && pattern_binds(x, field(d, "name"), name)) {
-                b->found = true;
-                b->param = false;
-                b->value = field(d, "value");
-                b->decl = d;
-                hit = true;
-            }
-        }
-        return hit;
-    }
-    if (is(st, "expression_statement")) {
-        SynNode e = syn_child(x->syn, st, 0);
-        if (is(e, "assignment_expression") && pattern_binds(x, field(e, "left"), name)) {
-            b->found = true;
-            b->param = false;
-            b->value = field(e, "right");
-            b->decl = e;
-            return true;
-        }
-    }
-    return false;
-}
-
 static Binding find_binding(Ex *x, SynNode use, const char *name, bool include_module)
 {
-    Binding b = {0};
-    uint32_t at = syn_start(use);
-    SynNode p = ex_parent(x, use);
-    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
-        const char *t = syn_type(p);
-        bool block = !strcmp(t, "statement_block") || !strcmp(t, "switch_case") ||
-                     !strcmp(t, "switch_default");
-        bool module = !strcmp(t, "program");
-        if (block || (module && include_module)) {
-            uint32_t cnt = syn_count(x->syn, p);
-            for (uint32_t i = 0; i < cnt; i++) {
-                SynNode st = syn_child(x->syn, p, i);
-                if (syn_start(st) >= at)
-                    break;
-                statement_binds(x, st, name, &b);
-            }
-            if (b.found)
-                return b;
-        }
-        if (is_function_node(p) && params_bind(x, p, name)) {
-            b.found = true;
-            b.param = true;
-            return b;
-        }
-        if (module)
-            break;
-        p = ex_parent(x, p);
-    }
-    return b;
+    unsigned flags = SCOPE_ASSIGNMENTS | (include_module ? SCOPE_MODULE : 0);
+    ScopeHit h = scopes_lookup(x->scopes, use, name, flags);
+    return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
 }
 
 bool ex_is_string_like(Ex *x, SynNode n)
@@ -405,6 +327,7 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
                             (void)s;
                         }
                     } else {
+                        x->run.list = NULL;
                         seglist_append(x->a, out, &sepsegs);
                     }
                 }
@@ -518,6 +441,7 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
                 bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
                                    ex_text_eq(x, syn_token(x->syn, ex_parent(x, b.decl), 0), "const");
                 if (all_text || key_named(name)) {
+                    x->run.list = NULL; /* inner's text is copied */
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
                         if (named_const) {
@@ -791,11 +715,9 @@ const char *ex_prop_name(Ex *x, SynNode prop)
         return name;
     /* a string constant of this file ... */
     const char *cname = ex_ntext(x, computed);
-    for (size_t i = 0; i < x->ir->consts.n; i++) {
-        const ConstDef *c = &x->ir->consts.v[i];
-        if (!strcmp(c->name, cname) && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
-            return c->value.v[0].text;
-    }
+    const ConstDef *c = fileir_const(x->ir, cname, false);
+    if (c && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
+        return c->value.v[0].text;
     /* ... or one resolution finds: "[Keys.PK]" */
     return arena_printf(x->a, "[%s]", cname);
 }
@@ -1478,18 +1400,18 @@ static HelperDef *function_def(Ex *x, SynNode fn)
     const char *name = function_name(x, fn, &exported);
     if (!name)
         return NULL;
-    for (size_t i = 0; i < x->ir->helpers.n; i++)
-        if (!strcmp(x->ir->helpers.v[i].name, name))
-            return &x->ir->helpers.v[i];
+    HelperDef *known = fileir_helper(x->ir, name, false);
+    if (known)
+        return known;
     HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
     function_params(x, fn, &h);
-    VEC_PUSH(x->a, &x->ir->helpers, h);
+    fileir_add_helper(x->ir, h);
     if (is(fn, "method_definition")) { /* reachable as this.method too */
         const char *dot = strrchr(name, '.');
         HelperDef self = h;
         self.name = arena_printf(x->a, "this.%s", dot ? dot + 1 : name);
         self.exported = false;
-        VEC_PUSH(x->a, &x->ir->helpers, self);
+        fileir_add_helper(x->ir, self);
         /* both entries share nothing mutable but sinks: keep them on the
          * Class.method entry and let this.method find them there */
         return &x->ir->helpers.v[x->ir->helpers.n - 2];
@@ -1581,7 +1503,7 @@ static void add_const(Ex *x, const char *name, SynNode value, bool exported)
 {
     ConstDef c = {.name = name, .exported = exported, .span = nspan(value)};
     ex_expr_segs(x, value, &c.value, 0);
-    VEC_PUSH(x->a, &x->ir->consts, c);
+    fileir_add_const(x->ir, c);
 }
 
 /* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
@@ -1792,7 +1714,7 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
             return;
     }
     function_params(x, fn, &h);
-    VEC_PUSH(x->a, &x->ir->helpers, h);
+    fileir_add_helper(x->ir, h);
     if (h.fields.n)
         return; /* the returned object's keys are extracted as an entity's */
     KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
@@ -1865,7 +1787,7 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
                 HelperDef self = x->ir->helpers.v[x->ir->helpers.n - 1];
                 self.name = arena_printf(x->a, "this.%s", mname);
                 self.exported = false;
-                VEC_PUSH(x->a, &x->ir->helpers, self);
+                fileir_add_helper(x->ir, self);
             }
         }
     } else if (is(n, "enum_declaration")) {
@@ -2245,12 +2167,13 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         return ir;
     }
     note_regions(syn, path, problems);
-    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
+            .scopes = scopes_build(syn, a)};
     module_pass(&x, syn_root(syn));
     keylint_comments(&x);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(syn, a, ir, cfg); /* tables in code: linter/tables.c */
+    extract_tables(syn, x.scopes, a, ir, cfg); /* tables in code: linter/tables.c */
     syn_free(syn);
     return ir;
 }

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "ir.h"
+#include "scope.h"
 #include "syntax.h"
 
 typedef struct Ex {
@@ -16,9 +17,18 @@ typedef struct Ex {
     const char *src;
     size_t len;
     const Config *cfg;
+    const Scopes *scopes; /* where names are bound (scope.h) */
     VEC(uint32_t) consumed; /* start bytes of object literals already read */
     /* Later `var.prop = value` assignments of params objects, per object. */
     VEC(struct Assigned) assigned;
+    /* Inline text merged into one segment (`'a' + 'b'`, template text):
+     * the segment push_text is extending in place, list[index], whose
+     * text is buf's. Pushing any other segment ends the run. */
+    struct {
+        SegList *list;
+        size_t index;
+        StrBuf buf;
+    } run;
 } Ex;
 
 typedef struct Assigned {

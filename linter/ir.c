@@ -62,6 +62,40 @@ bool op_is_write(OpKind k)
            k == OP_TRANSACT_WRITE;
 }
 
+ConstDef *fileir_add_const(FileIR *ir, ConstDef c)
+{
+    VEC_PUSH(ir->arena, &ir->consts, c);
+    namemap_put(ir->arena, &ir->const_names, c.name, ir->consts.n - 1);
+    if (c.exported)
+        namemap_put(ir->arena, &ir->exported_const_names, c.name, ir->consts.n - 1);
+    return &ir->consts.v[ir->consts.n - 1];
+}
+
+HelperDef *fileir_add_helper(FileIR *ir, HelperDef h)
+{
+    VEC_PUSH(ir->arena, &ir->helpers, h);
+    namemap_put(ir->arena, &ir->helper_names, h.name, ir->helpers.n - 1);
+    if (h.exported)
+        namemap_put(ir->arena, &ir->exported_helper_names, h.name, ir->helpers.n - 1);
+    return &ir->helpers.v[ir->helpers.n - 1];
+}
+
+const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only)
+{
+    size_t i;
+    if (!namemap_get(exported_only ? &ir->exported_const_names : &ir->const_names, name, &i))
+        return NULL;
+    return &ir->consts.v[i];
+}
+
+HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only)
+{
+    size_t i;
+    if (!namemap_get(exported_only ? &ir->exported_helper_names : &ir->helper_names, name, &i))
+        return NULL;
+    return &ir->helpers.v[i];
+}
+
 void seglist_push(Arena *a, SegList *l, Seg s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);

@@ -244,8 +244,10 @@ typedef struct FileIR {
     KeyExprList extracted;
     VEC(DataOp) ops;
     VEC(Import) imports;
-    VEC(ConstDef) consts;
-    VEC(HelperDef) helpers;
+    VEC(ConstDef) consts;   /* added with fileir_add_const */
+    VEC(HelperDef) helpers; /* added with fileir_add_helper */
+    /* consts and helpers by name (fileir_const, fileir_helper) */
+    NameMap const_names, exported_const_names, helper_names, exported_helper_names;
     /* names the file exports from other modules: `export * from './x'`
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
@@ -277,6 +279,16 @@ bool attr_is_deferred(const char *name);
 /* The constant a deferred name stands for ("Keys.PK"), copied into `a`;
  * NULL when `name` is not a deferred name. */
 const char *attr_deferred_const(Arena *a, const char *name);
+
+/* Add a constant or a helper to a file (extraction), keeping the index of
+ * names that fileir_const and fileir_helper read. The pointer returned is
+ * valid until the next addition. */
+ConstDef *fileir_add_const(FileIR *ir, ConstDef c);
+HelperDef *fileir_add_helper(FileIR *ir, HelperDef h);
+/* The file's first constant (helper) named `name`, with `exported_only`
+ * its first exported one; NULL if none. No scan: by the index. */
+const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only);
+HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only);
 
 /* Segment list helpers (arena-backed). */
 void seglist_push(Arena *a, SegList *l, Seg s);

@@ -35,20 +35,11 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
 
 static Found lookup_local(const Resolver *r, size_t file, const char *name, bool exported_only)
 {
-    Found f = {0};
+    Found f = {.file = file};
     const FileIR *ir = r->files[file].ir;
-    for (size_t i = 0; i < ir->consts.n; i++)
-        if (!strcmp(ir->consts.v[i].name, name) && (!exported_only || ir->consts.v[i].exported)) {
-            f.file = file;
-            f.c = &ir->consts.v[i];
-            return f;
-        }
-    for (size_t i = 0; i < ir->helpers.n; i++)
-        if (!strcmp(ir->helpers.v[i].name, name) && (!exported_only || ir->helpers.v[i].exported)) {
-            f.file = file;
-            f.h = &ir->helpers.v[i];
-            return f;
-        }
+    f.c = fileir_const(ir, name, exported_only);
+    if (!f.c)
+        f.h = fileir_helper(ir, name, exported_only);
     return f;
 }
 

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "extract.h"
+#include "scope.h"
 
 enum {
     MAX_HOPS = 6,       /* x = y; y = z; ... */
@@ -23,6 +24,8 @@ enum {
 
 typedef struct T {
     const SynTree *syn; /* the file's tree (syntax.h) */
+    const Scopes *scopes; /* where its names are bound */
+    const char *src;    /* its text */
     Arena *a;
     FileIR *ir;
     const Config *cfg;
@@ -50,85 +53,16 @@ static const char *short_text(T *t, SynNode n)
 
 /* ---- bindings ------------------------------------------------------------ */
 
-static bool params_bind(T *t, SynNode fn, const char *name)
-{
-    SynNode ps = field(fn, "parameters");
-    if (syn_null(ps)) {
-        SynNode p = field(fn, "parameter");
-        return is(p, "identifier") && syn_text_eq(t->syn, p, name);
-    }
-    uint32_t cnt = syn_count(t->syn, ps);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(t->syn, ps, i);
-        SynNode pat = field(p, "pattern");
-        if (syn_null(pat))
-            pat = p;
-        if (is(pat, "assignment_pattern"))
-            pat = field(pat, "left");
-        if (is(pat, "identifier") && syn_text_eq(t->syn, pat, name))
-            return true;
-    }
-    return false;
-}
-
-static bool declares(T *t, SynNode st, const char *name, SynNode *value)
-{
-    if (is(st, "export_statement"))
-        st = field(st, "declaration");
-    if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
-        return false;
-    bool hit = false;
-    uint32_t cnt = syn_count(t->syn, st);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode d = syn_child(t->syn, st, i);
-        SynNode nm = field(d, "name");
-        if (is(d, "variable_declarator") && is(nm, "identifier") &&
-            syn_text_eq(t->syn, nm, name)) {
-            *value = field(d, "value");
-            hit = true;
-        }
-    }
-    return hit;
-}
-
 /* The value `name` holds where `use` is: the last declaration before it
  * in an enclosing block (any declaration at module level). Null node when
  * it is a parameter, unbound or declared without a value; *param says
  * which. */
 static SynNode binding(T *t, SynNode use, const char *name, bool *param, bool *found)
 {
-    SynNode none = {0};
-    *param = *found = false;
-    uint32_t at = syn_start(use);
-    SynNode p = syn_parent(t->syn, use);
-    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
-        const char *ty = syn_type(p);
-        bool module = !strcmp(ty, "program");
-        if (module || !strcmp(ty, "statement_block") || !strcmp(ty, "switch_case")) {
-            SynNode v = none;
-            bool hit = false;
-            uint32_t cnt = syn_count(t->syn, p);
-            for (uint32_t i = 0; i < cnt; i++) {
-                SynNode st = syn_child(t->syn, p, i);
-                if (!module && syn_start(st) >= at)
-                    break;
-                if (declares(t, st, name, &v))
-                    hit = true;
-            }
-            if (hit) {
-                *found = true;
-                return v;
-            }
-        }
-        if (syn_is_function(p) && params_bind(t, p, name)) {
-            *param = *found = true;
-            return none;
-        }
-        if (module)
-            break;
-        p = syn_parent(t->syn, p);
-    }
-    return none;
+    ScopeHit h = scopes_lookup(t->scopes, use, name, SCOPE_MODULE | SCOPE_MODULE_ANYWHERE);
+    *param = h.param;
+    *found = h.found;
+    return h.value;
 }
 
 /* Follow identifiers to the value they hold (object literals, strings). */
@@ -156,19 +90,19 @@ static const Import *find_import(T *t, const char *local)
 /* A module constant of this file (extraction's), as text, or NULL. */
 static const char *const_text(T *t, const char *name)
 {
-    for (size_t i = 0; i < t->ir->consts.n; i++) {
-        const ConstDef *c = &t->ir->consts.v[i];
-        if (strcmp(c->name, name))
-            continue;
-        const char *acc = "";
-        for (size_t j = 0; j < c->value.n; j++) {
-            if (c->value.v[j].kind != SEG_TEXT)
-                return NULL;
-            acc = arena_printf(t->a, "%s%s", acc, c->value.v[j].text);
-        }
-        return acc;
+    const ConstDef *c = fileir_const(t->ir, name, false);
+    if (!c)
+        return NULL;
+    if (c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
+        return c->value.v[0].text;
+    StrBuf acc;
+    sb_init(&acc, t->a);
+    for (size_t j = 0; j < c->value.n; j++) {
+        if (c->value.v[j].kind != SEG_TEXT)
+            return NULL;
+        sb_append(&acc, c->value.v[j].text);
     }
-    return NULL;
+    return sb_str(&acc);
 }
 
 /* ---- object literals ------------------------------------------------------ */
@@ -215,23 +149,24 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth);
  * (constants of this file are read through). */
 static const char *template_pattern(T *t, SynNode n)
 {
-    const char *acc = "";
+    StrBuf acc;
+    sb_init(&acc, t->a);
     uint32_t cnt = syn_count(t->syn, n);
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode c = syn_child(t->syn, n, i);
         if (is(c, "string_fragment")) {
-            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c));
+            sb_appendn(&acc, t->src + syn_start(c), syn_end(c) - syn_start(c));
         } else if (is(c, "template_substitution")) {
             SynNode e = unwrap(syn_child(t->syn, c, 0));
             const char *k = is(e, "identifier") || is(e, "member_expression")
                                 ? const_text(t, ntext(t, e))
                                 : NULL;
-            acc = arena_printf(t->a, "%s%s", acc, k ? k : "${}");
+            sb_append(&acc, k ? k : "${}");
         } else if (is(c, "escape_sequence")) {
-            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c) + 1);
+            sb_appendn(&acc, t->src + syn_start(c) + 1, syn_end(c) - syn_start(c) - 1);
         }
     }
-    return acc;
+    return sb_str(&acc);
 }
 
 /* `this.tableName`: a field initialiser or a constructor assignment of the
@@ -1191,11 +1126,14 @@ static void attach_index_calls(T *t)
     }
 }
 
-void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg)
+void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+                    const Config *cfg)
 {
     FileTables *ft = arena_alloc(a, sizeof *ft);
     ir->tables = ft;
-    T t = {.syn = syn, .a = a, .ir = ir, .cfg = cfg, .ft = ft};
+    size_t len;
+    T t = {.syn = syn, .scopes = scopes, .src = syn_source(syn, &len), .a = a, .ir = ir,
+           .cfg = cfg, .ft = ft};
     module_consts(&t, syn_root(syn));
     for (size_t i = 0; i < syn_node_count(syn); i++)
         visit(&t, syn_node_at(syn, i));

@@ -26,6 +26,7 @@
 #include "config.h"
 #include "ir.h"
 #include "schema.h"
+#include "scope.h"
 #include "syntax.h"
 
 /* A table or index name as code gives it. Any of the parts may be set:
@@ -98,7 +99,8 @@ typedef struct FileTables {
 
 /* The pass; sets ir->tables (never NULL afterwards). `src` is the file's
  * text with the IR's arena. */
-void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg);
+void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+                    const Config *cfg);
 
 /* The OpExtra of a DataOp (by the start of its span), NULL if none. */
 const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op);

@@ -338,7 +338,7 @@ static void test_target_constants(void **state)
     /* IndexName: Indexes.byStatus, imported from ./indexes */
     ConstDef c = {.name = "Indexes.byStatus", .exported = true};
     seglist_push(A, &c.value, text("GSI1"));
-    VEC_PUSH(A, &OTHER->consts, c);
+    fileir_add_const(OTHER, c);
     OTHER->path = "src/indexes.ts";
     Import im = {.local = "Indexes", .imported = "Indexes", .source = "./indexes"};
     VEC_PUSH(A, &F->imports, im);

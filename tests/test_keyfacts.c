@@ -518,10 +518,10 @@ static void test_facts_compute(void **state)
     ConstDef cd = { .name = "USER_PREFIX" };
     seglist_push(A, &cd.value, text("USER"));
     seglist_push(A, &cd.value, text("#"));
-    VEC_PUSH(A, &f2->consts, cd);
+    fileir_add_const(f2, cd);
     ConstDef cd2 = { .name = "NOT_TEXT" };
     seglist_push(A, &cd2.value, ref("x"));
-    VEC_PUSH(A, &f2->consts, cd2);
+    fileir_add_const(f2, cd2);
     DataOp op = { .kind = OP_UPDATE };
     strlist_push(A, &op.sets, "status");
     strlist_push(A, &op.sets, "shippingAddress");
@@ -622,7 +622,7 @@ static void test_facts_many_constants(void **state)
         for (int i = 0; i < 300; i++) {
             ConstDef c = { .name = arena_printf(A, "C%d", i) };
             seglist_push(A, &c.value, text(arena_printf(A, "T%d#", i % 150)));
-            VEC_PUSH(A, &f->consts, c);
+            fileir_add_const(f, c);
         }
     }
     FileIR *files[] = { f };
