@@ -18,12 +18,16 @@ typedef struct KfPart {
     size_t nsegs;     /* segments in the part (1 for a hole) */
     const char *text; /* text run: its text, NUL-terminated; hole: NULL */
     size_t len;       /* text run: strlen(text) */
+    size_t digits;    /* text run: how many digits end it */
 } KfPart;
 
 typedef struct KfKey {
     const SegList *segs;
     KfPart *parts;
     size_t n;
+    /* per segment of a text run: the offset in the run's text where the
+     * segment ends (kf_text_seg_at finds a segment by bisection) */
+    size_t *ends;
 } KfKey;
 
 /* Flatten the top-level segments of `segs` (call arguments are not
