@@ -164,6 +164,15 @@ def serverless_laughs(n):
     return "".join(out)
 
 
+def serverless_vars(n):
+    """serverless.yml: SIZE custom values and SIZE variables naming them"""
+    out = ["service: vars\nprovider:\n  name: aws\n  environment:\n"]
+    out += ["    T%d: ${self:custom.t%d}-${sls:stage}\n" % (i, i) for i in range(n)]
+    out.append("custom:\n")
+    out += ["  t%d: table-%d\n" % (i, i) for i in range(n)]
+    return "".join(out)
+
+
 def serverless_includes(n):
     """serverless.yml that includes itself SIZE times"""
     out = ["service: includes\nprovider:\n  name: aws\nresources:\n"]
@@ -193,6 +202,7 @@ KINDS = {
     "many-imports": many_imports,
     "many-locals": many_locals,
     "serverless-laughs": serverless_laughs,
+    "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,
 }
 

@@ -45,6 +45,7 @@ declare -A sizes=(
     [many-imports]="10000 20000 40000"
     [many-locals]="25000 50000 100000"
     [serverless-laughs]="10 20 40"
+    [serverless-vars]="25000 50000 100000"
     [serverless-includes]="10 20 40"
 )
 kinds=("$@")
@@ -77,7 +78,7 @@ for kind in "${kinds[@]}"; do
             cd "$dir/p"
             ulimit -v $((8 * 1024 * 1024))
             exec timeout "$limit" /usr/bin/time -f '%e %M' -o "$dir/time" \
-                "$build/keylint" --format concise --color never src $([ -f serverless.yml ] && echo serverless.yml) \
+                "$build/keylint" --format concise --color never src \
                 >"$dir/out" 2>"$dir/err"
         ) || status=$?
         if [ "$status" -eq 124 ]; then
