@@ -194,6 +194,12 @@ static void problems_vadd(Problems *p, ProblemKind kind, const char *path, uint3
         .col = col,
         .message = arena_vprintf(p->arena, fmt, ap),
     };
+    const char *key = arena_printf(p->arena, "%d:%u:%u:%zu:%s%s", (int)kind, line, col,
+                                   strlen(pr.path), pr.path, pr.message);
+    size_t seen;
+    if (namemap_get(&p->seen, key, &seen))
+        return;
+    namemap_put(p->arena, &p->seen, key, p->items.n);
     VEC_PUSH(p->arena, &p->items, pr);
 }
 

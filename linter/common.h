@@ -104,9 +104,12 @@ typedef struct Problem {
     const char *message;
 } Problem;
 
+/* A problem identical to one listed (kind, path, position and message)
+ * is not listed again. */
 typedef struct Problems {
     Arena *arena;
     VEC(Problem) items;
+    NameMap seen; /* the problems listed, as text */
 } Problems;
 
 void problems_init(Problems *p);
