@@ -150,6 +150,51 @@ bool namemap_get(const NameMap *m, const char *name, size_t *value)
     return true;
 }
 
+static NumSlot *nummap_slot(NumSlot *slots, size_t cap, uint64_t key)
+{
+    uint64_t h = (key ^ (key >> 29)) * 0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 20) & (cap - 1);
+    while (slots[i].used && slots[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+void nummap_put(Arena *a, NumMap *m, uint64_t key, size_t value)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        NumSlot *slots = arena_alloc(a, cap * sizeof *slots);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].used)
+                *nummap_slot(slots, cap, m->slots[i].key) = m->slots[i];
+        m->slots = slots;
+        m->cap = cap;
+    }
+    NumSlot *s = nummap_slot(m->slots, m->cap, key);
+    if (s->used)
+        return;
+    *s = (NumSlot){key, true, value};
+    m->n++;
+}
+
+bool nummap_get(const NumMap *m, uint64_t key, size_t *value)
+{
+    if (!m->cap)
+        return false;
+    const NumSlot *s = nummap_slot(m->slots, m->cap, key);
+    if (!s->used)
+        return false;
+    if (value)
+        *value = s->value;
+    return true;
+}
+
+void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value)
+{
+    nummap_put(a, m, key, value);
+    nummap_slot(m->slots, m->cap, key)->value = value;
+}
+
 void strlist_push(Arena *a, StrList *l, const char *s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);

@@ -71,6 +71,24 @@ typedef struct NameMap {
 
 void namemap_put(Arena *a, NameMap *m, const char *name, size_t value);
 bool namemap_get(const NameMap *m, const char *name, size_t *value);
+/* Numbers to numbers (byte offsets to positions, hashes to counts, or a
+ * set of them), the same way: the first value put for a key is kept. */
+typedef struct NumSlot {
+    uint64_t key;
+    bool used;
+    size_t value;
+} NumSlot;
+
+typedef struct NumMap {
+    NumSlot *slots;
+    size_t n, cap;
+} NumMap;
+
+void nummap_put(Arena *a, NumMap *m, uint64_t key, size_t value);
+bool nummap_get(const NumMap *m, uint64_t key, size_t *value);
+/* Set the value of `key`, put or not. */
+void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value);
+
 /* FNV-1a of s[0..n), for other tables keyed by text. */
 uint64_t hash_bytes(const void *s, size_t n);
 

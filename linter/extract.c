@@ -112,10 +112,7 @@ int key_role_for_name(const Config *cfg, const char *name)
 
 const Import *ex_find_import(Ex *x, const char *local)
 {
-    for (size_t i = 0; i < x->ir->imports.n; i++)
-        if (!strcmp(x->ir->imports.v[i].local, local))
-            return &x->ir->imports.v[i];
-    return NULL;
+    return fileir_import(x->ir, local);
 }
 
 static bool is_framework_source(const char *src)
@@ -591,17 +588,12 @@ int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee)
 
 bool ex_consumed(Ex *x, SynNode obj)
 {
-    uint32_t b = syn_start(obj);
-    for (size_t i = 0; i < x->consumed.n; i++)
-        if (x->consumed.v[i] == b)
-            return true;
-    return false;
+    return nummap_get(&x->consumed, syn_start(obj), NULL);
 }
 
 void ex_consume(Ex *x, SynNode obj)
 {
-    if (!ex_consumed(x, obj))
-        VEC_PUSH(x->a, &x->consumed, syn_start(obj));
+    nummap_put(x->a, &x->consumed, syn_start(obj), 0);
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
@@ -773,6 +765,79 @@ static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
     return NULL;
 }
 
+/* An assignment to a member path (`params.Key.sk = v`), as
+ * assignments_of reads them: the ones inside another assignment are not
+ * read, nor are those in a function nested in the object's block. */
+typedef struct MemberAssign {
+    uint32_t start;
+    bool nested;               /* inside another assignment */
+    bool in_fn;                /* inside a function: */
+    uint32_t fn_start, fn_end; /* the nearest one */
+    const char *left;          /* "params.Key.sk" */
+    SynNode right;
+} MemberAssign;
+
+typedef VEC(size_t) IndexList;
+
+/* The member assignments of a file, grouped by root variable, each group
+ * in source order. */
+typedef struct MemberAssigns {
+    VEC(MemberAssign) v;
+    NameMap groups;         /* root -> index in `lists` */
+    VEC(IndexList) lists;   /* indices in v */
+} MemberAssigns;
+
+/* One pass over the file: a stack of the enclosing functions and
+ * assignments says, for each assignment, its nearest function and
+ * whether it is inside another assignment (within that function). */
+static MemberAssigns *member_assigns(Ex *x)
+{
+    if (x->member_assigns)
+        return x->member_assigns;
+    MemberAssigns *m = arena_alloc(x->a, sizeof *m);
+    typedef struct Open {
+        size_t end;       /* of its subtree in the index */
+        bool fn, in_assign;
+        uint32_t fn_start, fn_end; /* the nearest function, if in one */
+        bool has_fn;
+    } Open;
+    VEC(Open) open = {0};
+    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
+        while (open.n && open.v[open.n - 1].end <= i)
+            open.n--;
+        SynNode n = syn_node_at(x->syn, i);
+        bool fn = is_function_node(n), assign = is(n, "assignment_expression");
+        if (!fn && !assign)
+            continue;
+        Open top = open.n ? open.v[open.n - 1] : (Open){0};
+        if (assign) {
+            const char *left = member_path(x, field(n, "left"), 0);
+            if (left && strchr(left, '.')) {
+                MemberAssign ma = {.start = syn_start(n), .nested = top.in_assign,
+                                   .in_fn = top.has_fn, .fn_start = top.fn_start,
+                                   .fn_end = top.fn_end, .left = left,
+                                   .right = field(n, "right")};
+                char *root = arena_strndup(x->a, left, strcspn(left, "."));
+                size_t g;
+                if (!namemap_get(&m->groups, root, &g)) {
+                    g = m->lists.n;
+                    namemap_put(x->a, &m->groups, root, g);
+                    VEC_PUSH(x->a, &m->lists, (IndexList){0});
+                }
+                VEC_PUSH(x->a, &m->v, ma);
+                VEC_PUSH(x->a, &m->lists.v[g], m->v.n - 1);
+            }
+        }
+        Open o = {.end = syn_end_of(x->syn, i), .fn = fn, .in_assign = !fn && (assign || top.in_assign),
+                  .has_fn = fn || top.has_fn,
+                  .fn_start = fn ? syn_start(n) : top.fn_start,
+                  .fn_end = fn ? syn_end(n) : top.fn_end};
+        VEC_PUSH(x->a, &open, o);
+    }
+    x->member_assigns = m;
+    return m;
+}
+
 /* Every `path.prop = value` assignment after the declaration of the object
  * stored at `path`, in the declaration's block (nested statements too, not
  * nested functions): params objects completed before the call. Collected
@@ -780,9 +845,9 @@ static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
 static const Assigned *assignments_of(Ex *x, SynNode obj)
 {
     uint32_t at = syn_start(obj);
-    for (size_t i = 0; i < x->assigned.n; i++)
-        if (x->assigned.v[i].obj == at)
-            return &x->assigned.v[i];
+    size_t known;
+    if (nummap_get(&x->assigned_at, at, &known))
+        return &x->assigned.v[known];
     Assigned as = {.obj = at};
     SynNode decl = {0};
     as.path = owner_path(x, obj, &decl);
@@ -790,29 +855,33 @@ static const Assigned *assignments_of(Ex *x, SynNode obj)
     SynNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
     if (as.path && is(block, "export_statement"))
         block = ex_parent(x, block);
-    size_t i, to;
-    if (as.path && !syn_null(block) && syn_subtree(x->syn, block, &i, &to)) {
+    size_t g;
+    const MemberAssigns *m = as.path && !syn_null(block) ? member_assigns(x) : NULL;
+    char *root = as.path ? arena_strndup(x->a, as.path, strcspn(as.path, ".")) : NULL;
+    if (m && namemap_get(&m->groups, root, &g)) {
         size_t pl = strlen(as.path);
-        uint32_t after = syn_end(decl);
-        while (i < to) {
-            SynNode cur = syn_node_at(x->syn, i);
-            if (syn_end(cur) <= after || is_function_node(cur)) {
-                i = syn_end_of(x->syn, i); /* before the declaration, or nested */
-                continue;
+        uint32_t after = syn_end(decl), bstart = syn_start(block), bend = syn_end(block);
+        const size_t *list = m->lists.v[g].v, n = m->lists.v[g].n;
+        size_t lo = 0, hi = n; /* the first one after the declaration */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (m->v.v[list[mid]].start > after)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        for (size_t k = lo; k < n && m->v.v[list[k]].start < bend; k++) {
+            const MemberAssign *ma = &m->v.v[list[k]];
+            if (ma->nested || (ma->in_fn && ma->fn_start >= bstart && ma->fn_end <= bend))
+                continue; /* in another assignment, or in a function nested in the block */
+            if (!strncmp(ma->left, as.path, pl) && ma->left[pl] == '.') {
+                AssignedProp ap = {ma->left + pl + 1, ma->right};
+                VEC_PUSH(x->a, &as.props, ap);
             }
-            if (is(cur, "assignment_expression") && syn_start(cur) > after) {
-                const char *left = member_path(x, field(cur, "left"), 0);
-                if (left && !strncmp(left, as.path, pl) && left[pl] == '.') {
-                    AssignedProp ap = {left + pl + 1, field(cur, "right")};
-                    VEC_PUSH(x->a, &as.props, ap);
-                }
-                i = syn_end_of(x->syn, i);
-                continue;
-            }
-            i++;
         }
     }
     VEC_PUSH(x->a, &x->assigned, as);
+    nummap_put(x->a, &x->assigned_at, at, x->assigned.n - 1);
     return &x->assigned.v[x->assigned.n - 1];
 }
 
@@ -1456,10 +1525,10 @@ static void import_statement(Ex *x, SynNode n)
         SynNode c = syn_child(x->syn, clause, i);
         if (is(c, "identifier")) {
             Import im = {ex_ntext(x, c), "default", src};
-            VEC_PUSH(x->a, &x->ir->imports, im);
+            fileir_add_import(x->ir, im);
         } else if (is(c, "namespace_import")) {
             Import im = {ex_ntext(x, syn_child(x->syn, c, 0)), "*", src};
-            VEC_PUSH(x->a, &x->ir->imports, im);
+            fileir_add_import(x->ir, im);
         } else if (is(c, "named_imports")) {
             for (uint32_t j = 0; j < syn_count(x->syn, c); j++) {
                 SynNode sp = syn_child(x->syn, c, j);
@@ -1470,7 +1539,7 @@ static void import_statement(Ex *x, SynNode n)
                 if (!ex_string_value(x, name, &nm))
                     nm = ex_ntext(x, name);
                 Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
-                VEC_PUSH(x->a, &x->ir->imports, im);
+                fileir_add_import(x->ir, im);
             }
         }
     }

@@ -18,9 +18,17 @@ typedef struct Ex {
     size_t len;
     const Config *cfg;
     const Scopes *scopes; /* where names are bound (scope.h) */
-    VEC(uint32_t) consumed; /* start bytes of object literals already read */
-    /* Later `var.prop = value` assignments of params objects, per object. */
+    NumMap consumed; /* start bytes of object literals already read */
+    /* Later `var.prop = value` assignments of params objects, per object
+     * (by the object's start byte in assigned_at). */
     VEC(struct Assigned) assigned;
+    NumMap assigned_at;
+    /* Every `a.b.c = value` of the file, by its root variable (built on
+     * first use): what assignments_of reads. */
+    struct MemberAssigns *member_assigns;
+    /* Whether the file imports from a library (extract_libs.c), by the
+     * library's prefix constant, once asked. */
+    VEC(struct ImportPrefix { const char *prefix; bool yes; }) import_prefixes;
     /* Inline text merged into one segment (`'a' + 'b'`, template text):
      * the segment push_text is extending in place, list[index], whose
      * text is buf's. Pushing any other segment ends the run. */

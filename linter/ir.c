@@ -80,6 +80,18 @@ HelperDef *fileir_add_helper(FileIR *ir, HelperDef h)
     return &ir->helpers.v[ir->helpers.n - 1];
 }
 
+void fileir_add_import(FileIR *ir, Import im)
+{
+    VEC_PUSH(ir->arena, &ir->imports, im);
+    namemap_put(ir->arena, &ir->import_names, im.local, ir->imports.n - 1);
+}
+
+const Import *fileir_import(const FileIR *ir, const char *local)
+{
+    size_t i;
+    return namemap_get(&ir->import_names, local, &i) ? &ir->imports.v[i] : NULL;
+}
+
 const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only)
 {
     size_t i;

@@ -243,11 +243,12 @@ typedef struct FileIR {
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;
-    VEC(Import) imports;
+    VEC(Import) imports;    /* added with fileir_add_import */
     VEC(ConstDef) consts;   /* added with fileir_add_const */
     VEC(HelperDef) helpers; /* added with fileir_add_helper */
     /* consts and helpers by name (fileir_const, fileir_helper) */
     NameMap const_names, exported_const_names, helper_names, exported_helper_names;
+    NameMap import_names; /* imports by local name (fileir_import) */
     /* names the file exports from other modules: `export * from './x'`
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
@@ -284,6 +285,9 @@ const char *attr_deferred_const(Arena *a, const char *name);
  * names that fileir_const and fileir_helper read. The pointer returned is
  * valid until the next addition. */
 ConstDef *fileir_add_const(FileIR *ir, ConstDef c);
+void fileir_add_import(FileIR *ir, Import im);
+/* The file's first import binding `local`, NULL if none. */
+const Import *fileir_import(const FileIR *ir, const char *local);
 HelperDef *fileir_add_helper(FileIR *ir, HelperDef h);
 /* The file's first constant (helper) named `name`, with `exported_only`
  * its first exported one; NULL if none. No scan: by the index. */

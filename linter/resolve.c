@@ -120,11 +120,8 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
     char head[256], buf[512];
     const char *rest;
     split_head(name, head, sizeof head, &rest);
-    const FileIR *ir = r->files[file].ir;
-    for (size_t i = 0; i < ir->imports.n; i++) {
-        const Import *im = &ir->imports.v[i];
-        if (strcmp(im->local, head))
-            continue;
+    const Import *im = fileir_import(r->files[file].ir, head);
+    if (im) {
         long t = resolve_module(r, file, im->source);
         if (t < 0)
             return none;

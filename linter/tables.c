@@ -81,10 +81,7 @@ static SynNode follow(T *t, SynNode n)
 
 static const Import *find_import(T *t, const char *local)
 {
-    for (size_t i = 0; i < t->ir->imports.n; i++)
-        if (!strcmp(t->ir->imports.v[i].local, local))
-            return &t->ir->imports.v[i];
-    return NULL;
+    return fileir_import(t->ir, local);
 }
 
 /* A module constant of this file (extraction's), as text, or NULL. */
@@ -301,11 +298,17 @@ static bool params_like(T *t, SynNode obj)
     return false;
 }
 
+OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e)
+{
+    VEC_PUSH(a, &ft->ops, e);
+    nummap_put(a, &ft->ops_at, e.at, ft->ops.n - 1);
+    return &ft->ops.v[ft->ops.n - 1];
+}
+
 static void record_params(T *t, uint32_t at, SynNode obj)
 {
-    for (size_t i = 0; i < t->ft->ops.n; i++)
-        if (t->ft->ops.v[i].at == at)
-            return;
+    if (nummap_get(&t->ft->ops_at, at, NULL))
+        return;
     OpExtra e = {.at = at};
     SynNode tn = find_prop(t, obj, "TableName");
     if (!syn_null(tn)) {
@@ -342,7 +345,7 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     if (!syn_null(fe) && string_value(t, follow(t, fe), &s))
         e.filter = s;
     e.scan_index_forward = !syn_null(find_prop(t, obj, "ScanIndexForward"));
-    VEC_PUSH(t->a, &t->ft->ops, e);
+    tables_add_op_extra(t->a, t->ft, e);
 }
 
 /* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
@@ -350,9 +353,8 @@ static void record_params(T *t, uint32_t at, SynNode obj)
  * index and every attribute of the key condition. */
 static void record_lib_query(T *t, uint32_t at, SynNode obj)
 {
-    for (size_t i = 0; i < t->ft->ops.n; i++)
-        if (t->ft->ops.v[i].at == at)
-            return;
+    if (nummap_get(&t->ft->ops_at, at, NULL))
+        return;
     OpExtra e = {.at = at, .library = true};
     SynNode kc = follow(t, find_prop(t, obj, "keyCondition"));
     SynNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
@@ -375,7 +377,7 @@ static void record_lib_query(T *t, uint32_t at, SynNode obj)
             continue;
         strlist_push(t->a, &e.lib_attrs, pn);
     }
-    VEC_PUSH(t->a, &t->ft->ops, e);
+    tables_add_op_extra(t->a, t->ft, e);
 }
 
 /* `new QueryCommand(params)`, `client.query(params)`: the params object. */
@@ -1144,10 +1146,8 @@ const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op)
 {
     if (!ft || !op)
         return NULL;
-    for (size_t i = 0; i < ft->ops.n; i++)
-        if (ft->ops.v[i].at == op->span.start_byte)
-            return &ft->ops.v[i];
-    return NULL;
+    size_t i;
+    return nummap_get(&ft->ops_at, op->span.start_byte, &i) ? &ft->ops.v[i] : NULL;
 }
 
 const char *tables_map_name(const OpExtra *ex, const char *name)
