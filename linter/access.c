@@ -44,6 +44,14 @@ static int str_cmp(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* Prefix uses by token ignoring case, then by token. */
+static int fold_cmp(const void *x, const void *y)
+{
+    const PrefixUse *a = *(const PrefixUse *const *)x, *b = *(const PrefixUse *const *)y;
+    int c = strcasecmp(a->token, b->token);
+    return c ? c : strcmp(a->token, b->token);
+}
+
 static bool writes_key(const FileIR *f, const KeyExpr *k)
 {
     switch (k->site) {
@@ -128,6 +136,8 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         bool prefix;
     } Tok;
     VEC(Tok) toks = {0};
+    NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
+    size_t seen;
     for (size_t fi = 0; fi < n; fi++) {
         const FileIR *f = files[fi];
         if (!f || f->parse_failed)
@@ -135,9 +145,13 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         for (size_t i = 0; i < f->ops.n; i++) {
             if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
                 af->versioned = true;
-            for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
-                if (!strlist_has(&af->updated, f->ops.v[i].sets.v[j]))
-                    strlist_push(a, &af->updated, f->ops.v[i].sets.v[j]);
+            for (size_t j = 0; j < f->ops.v[i].sets.n; j++) {
+                const char *attr = f->ops.v[i].sets.v[j];
+                if (!namemap_get(&updated, attr, &seen)) {
+                    namemap_put(a, &updated, attr, 0);
+                    strlist_push(a, &af->updated, attr);
+                }
+            }
         }
         for (size_t i = 0; i < f->keys.n; i++) {
             const KeyExpr *k = &f->keys.v[i];
@@ -154,8 +168,10 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
                 af->prefixed_pks++;
                 const char *tt = access_key_table_text(f, k);
-                if (!strlist_has(&af->prefixed_tables, tt))
+                if (!namemap_get(&prefixed_tables, tt, &seen)) {
+                    namemap_put(a, &prefixed_tables, tt, 0);
                     strlist_push(a, &af->prefixed_tables, tt);
+                }
             }
             WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
                             .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
@@ -165,14 +181,15 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
     }
     if (af->written.n)
         qsort(af->written.v, af->written.n, sizeof *af->written.v, written_cmp);
+    NameMap helper_shapes = {0}; /* "role:shape" */
     for (size_t i = 0; i < af->written.n; i++) {
         const WrittenKey *w = &af->written.v[i];
         if (w->helper) {
-            bool seen = false;
-            for (size_t j = 0; j < af->helpers.n && !seen; j++)
-                seen = af->helpers.v[j].role == w->role && !strcmp(af->helpers.v[j].shape, w->shape);
-            if (!seen)
+            const char *key = arena_printf(a, "%d:%s", (int)w->role, w->shape);
+            if (!namemap_get(&helper_shapes, key, &seen)) {
+                namemap_put(a, &helper_shapes, key, 0);
                 VEC_PUSH(a, &af->helpers, *w);
+            }
         } else if (!af->shapes.n || strcmp(af->shapes.v[af->shapes.n - 1].attr, w->attr) ||
                    strcmp(af->shapes.v[af->shapes.n - 1].shape, w->shape)) {
             VEC_PUSH(a, &af->shapes, *w);
@@ -190,6 +207,35 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             i = j;
         }
     }
+    af->prefixes_by_fold = arena_alloc(a, (af->prefixes.n + 1) * sizeof *af->prefixes_by_fold);
+    for (size_t i = 0; i < af->prefixes.n; i++)
+        af->prefixes_by_fold[i] = &af->prefixes.v[i];
+    qsort(af->prefixes_by_fold, af->prefixes.n, sizeof *af->prefixes_by_fold, fold_cmp);
+}
+
+const PrefixUse *access_prefix(const AccessFacts *af, const char *tok)
+{
+    PrefixUse key = {.token = tok};
+    return af->prefixes.n ? bsearch(&key, af->prefixes.v, af->prefixes.n,
+                                    sizeof *af->prefixes.v, str_cmp)
+                          : NULL;
+}
+
+size_t access_prefix_spellings(const AccessFacts *af, const char *tok, const PrefixUse ***out)
+{
+    size_t n = af->prefixes.n, lo = 0, hi = n;
+    while (lo < hi) { /* the first one not below tok, ignoring case */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcasecmp(af->prefixes_by_fold[mid]->token, tok) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < n && !strcasecmp(af->prefixes_by_fold[end]->token, tok))
+        end++;
+    *out = (const PrefixUse **)af->prefixes_by_fold + lo;
+    return end - lo;
 }
 
 /* ---- shapes --------------------------------------------------------------- */
@@ -485,10 +531,8 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
         return NULL;
     memcpy(head, name, hl);
     head[hl] = '\0';
-    for (size_t i = 0; i < f->imports.n; i++) {
-        const Import *im = &f->imports.v[i];
-        if (strcmp(im->local, head))
-            continue;
+    const Import *im = fileir_import(f, head);
+    if (im) {
         const char *want = name[hl] ? arena_printf(a, "%s%s", im->imported, name + hl)
                                     : im->imported;
         for (size_t fi = 0; af && fi < af->nfiles; fi++) {

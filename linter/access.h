@@ -62,8 +62,16 @@ typedef struct AccessFacts {
      * key helpers and object literals, "entity:" for entity definitions. */
     size_t prefixed_pks;
     StrList prefixed_tables;
-    VEC(PrefixUse) prefixes;
+    VEC(PrefixUse) prefixes; /* sorted by token */
+    /* the same, sorted by token ignoring case (then by token) */
+    const PrefixUse **prefixes_by_fold;
 } AccessFacts;
+
+/* The use of prefix `tok`, NULL when no key starts with it. */
+const PrefixUse *access_prefix(const AccessFacts *af, const char *tok);
+/* The prefixes that are `tok` but for case (tok itself too, when used),
+ * as a run of af->prefixes_by_fold: its length, and its start in *out. */
+size_t access_prefix_spellings(const AccessFacts *af, const char *tok, const PrefixUse ***out);
 
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
                     const Config *cfg);

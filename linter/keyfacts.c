@@ -612,28 +612,28 @@ const char *kf_role_noun(KeyRole r)
     return "key";
 }
 
-const char *kf_op_entity(Arena *a, const FileIR *file, int op)
+const char **kf_op_entities(Arena *a, const FileIR *file)
 {
-    if (!file || op < 0)
-        return NULL;
-    for (size_t i = 0; i < file->keys.n; i++) {
+    size_t n = file ? file->ops.n : 0;
+    const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
+    bool *seen = arena_alloc(a, n ? n : 1);
+    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
         const KeyExpr *pk = &file->keys.v[i];
-        if (pk->op != op || pk->role != ROLE_PK)
+        if (pk->op < 0 || (size_t)pk->op >= n || pk->role != ROLE_PK || seen[pk->op])
             continue;
+        seen[pk->op] = true;
         KfKey key;
         kf_flatten(a, &pk->segs, &key);
-        return kf_leading_prefix(a, &key);
+        e[pk->op] = kf_leading_prefix(a, &key);
     }
-    return NULL;
+    return e;
 }
 
-const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k)
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k,
+                          const char *const *op_entities)
 {
-    if (k->op >= 0) {
-        const char *e = kf_op_entity(a, file, k->op);
-        if (e)
-            return e;
-    }
+    if (k->op >= 0 && (size_t)k->op < file->ops.n && op_entities[k->op])
+        return op_entities[k->op];
     if (k->role != ROLE_PK)
         return NULL;
     KfKey key;

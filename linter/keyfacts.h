@@ -164,11 +164,15 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
  * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
 const char *kf_leading_prefix(Arena *a, const KfKey *k);
 
-/* The entity a key belongs to: the leading prefix of its operation's
- * partition key (of the key itself when it is one); NULL if unknown. */
-const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k);
-/* The leading prefix of operation `op`'s partition key, NULL if unknown. */
-const char *kf_op_entity(Arena *a, const FileIR *file, int op);
+/* The entity of each data operation of `file`: the leading prefix of its
+ * (first) partition key, NULL if unknown. An array of file->ops.n
+ * entries in `a`, from one pass over the file's keys. */
+const char **kf_op_entities(Arena *a, const FileIR *file);
+/* The entity a key of `file` belongs to: its operation's (from
+ * kf_op_entities), else its own leading prefix when it is a partition
+ * key; NULL if unknown. */
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k,
+                          const char *const *op_entities);
 
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */

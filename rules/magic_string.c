@@ -136,26 +136,15 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 /* `name` ("ORDER_PREFIX", "Prefix.ORDER") can be written in this file. */
 static bool name_in_scope(const FileIR *ir, const char *name)
 {
-    size_t head = strcspn(name, ".");
-    for (size_t i = 0; i < ir->imports.n; i++) {
-        const char *l = ir->imports.v[i].local;
-        if (l && strlen(l) == head && !strncmp(l, name, head))
+    char head[256];
+    size_t hl = strcspn(name, ".");
+    if (hl < sizeof head) {
+        memcpy(head, name, hl);
+        head[hl] = '\0';
+        if (fileir_import(ir, head))
             return true;
     }
-    for (size_t i = 0; i < ir->consts.n; i++)
-        if (ir->consts.v[i].name && !strcmp(ir->consts.v[i].name, name))
-            return true;
-    return false;
-}
-
-/* How many differently named project constants hold `text`. */
-static size_t consts_holding(const ProjectFacts *f, const char *text)
-{
-    size_t n = 0;
-    for (size_t i = 0; f && i < f->const_texts.n; i++)
-        if (!strcmp(f->const_texts.v[i].text, text))
-            n++;
-    return n;
+    return fileir_const(ir, name, false) != NULL;
 }
 
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
@@ -220,7 +209,7 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                         fd->quoted, others, where, render, name, holds);
         d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
                               fd->quoted, replacement);
-        if (!strcmp(held, fd->quoted) && consts_holding(f, held) == 1)
+        if (!strcmp(held, fd->quoted) && facts_consts_holding(f, held) == 1)
             template_edit(ctx, k, s, fd->off, fd->quoted, name, d);
     } else {
         rule_report(ctx, s->span,

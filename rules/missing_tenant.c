@@ -4,6 +4,7 @@
  * Tenant in PK"). */
 #include <string.h>
 
+#include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
 
@@ -81,8 +82,7 @@ static bool inlines_reported_helper(const RuleContext *ctx, Arena *a,
                                     const KeyExpr *k, const KfKey *key)
 {
     const ProjectFacts *f = ctx->facts;
-    return f && kf_is_helper_output(k) &&
-           strlist_has(&f->untenanted_helper_pks, kf_shape(a, key));
+    return f && kf_is_helper_output(k) && facts_untenanted_helper_pk(f, kf_shape(a, key));
 }
 
 static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)

@@ -1,8 +1,8 @@
 /* mutable-key-field: a table key (PK or SK) built from a field whose value
  * changes. Index keys are exempt: DynamoDB maintains them. */
 #include <string.h>
-#include <strings.h>
 
+#include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
 
@@ -29,33 +29,31 @@ static bool id_like(const char *name)
 /* `name` is an attribute an UpdateExpression of the project sets on the
  * entity `entity` (a key's partition-key prefix): same entity, or either
  * unknown for names that are not ids. */
-static bool updated_field(Arena *a, const char *name, const char *entity,
-                          const RuleContext *ctx)
+static bool any_not_key(const StrList *attrs, const Config *cfg)
+{
+    for (size_t i = 0; i < attrs->n; i++)
+        if (!kf_is_key_attr_name(attrs->v[i], cfg))
+            return true;
+    return false;
+}
+
+static bool updated_field(const char *name, const char *entity, const RuleContext *ctx)
 {
     const ProjectFacts *f = ctx->facts;
     if (!f || !name[0])
         return false;
-    for (size_t i = 0; i < f->updates.n; i++) {
-        const UpdatedAttr *u = &f->updates.v[i];
-        if (kf_is_key_attr_name(u->attr, ctx->config))
-            continue;
-        if (strcmp(kf_last_component(a, u->attr), name))
-            continue;
-        if (u->entity && entity) {
-            if (!strcasecmp(u->entity, entity))
-                return true;
-        } else if (!id_like(name)) {
-            return true;
-        }
-    }
-    return false;
+    FieldUpdates fu = facts_field_updates(f, name, entity);
+    if (entity && any_not_key(fu.on_entity, ctx->config))
+        return true;
+    return !id_like(name) && any_not_key(entity ? fu.unscoped : fu.all, ctx->config);
 }
 
-static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
+                      const char *const *op_entities)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
-    const char *entity = kf_key_entity(a, ctx->file, k);
+    const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
     for (size_t p = 0; p < key.n; p++) {
         if (!key.parts[p].hole)
             continue;
@@ -69,12 +67,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(last, ctx->config);
-        bool updated = updated_field(a, last, entity, ctx);
+        bool updated = updated_field(last, entity, ctx);
         if (!field && !updated && s->name) {
             /* the variable the value flowed through */
             last = kf_last_component(a, s->name);
             field = configured_field(last, ctx->config);
-            updated = updated_field(a, last, entity, ctx);
+            updated = updated_field(last, entity, ctx);
         }
         if (!field && !updated)
             continue;
@@ -98,10 +96,11 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
+    const char *const *op_entities = kf_op_entities(a, file);
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];
         if (k->role == ROLE_PK || k->role == ROLE_SK)
-            check_key(ctx, a, k);
+            check_key(ctx, a, k, op_entities);
     }
     arena_free(a);
 }
