@@ -78,7 +78,7 @@ for kind in "${kinds[@]}"; do
             cd "$dir/p"
             ulimit -v $((8 * 1024 * 1024))
             exec timeout "$limit" /usr/bin/time -f '%e %M' -o "$dir/time" \
-                "$build/keylint" --format concise --color never src \
+                "$build/keylint" --color never src \
                 >"$dir/out" 2>"$dir/err"
         ) || status=$?
         if [ "$status" -eq 124 ]; then
