@@ -149,6 +149,79 @@ def many_locals(n):
     return HEAD + "export async function f(ddb: any, id: string) {\n" + decls + uses + "}\n"
 
 
+def const_laughs(n):
+    """module constants, each naming the one before SIZE times, 12 levels"""
+    out = ["const c0 = 'ab';\n"]
+    for i in range(1, 13):
+        out.append("export const c%d = %s;\n" % (i, " + ".join(["c%d" % (i - 1)] * n)))
+    out.append(HEAD + "export async function f(ddb: any) {\n"
+               "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: c12, sk: c12 } }));\n"
+               "}\n")
+    return "".join(out)
+
+
+def local_laughs(n):
+    """local constants in a function, each naming the one before SIZE times"""
+    out = [HEAD, "export async function f(ddb: any, id: string) {\n", "  const c0 = `A#${id}`;\n"]
+    for i in range(1, 13):
+        out.append("  const c%d = %s;\n" % (i, " + ".join(["c%d" % (i - 1)] * n)))
+    out.append("  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: c12, sk: c12 } }));\n}\n")
+    return "".join(out)
+
+
+def helper_laughs(n):
+    """key helpers, each calling the one before SIZE times, 12 levels"""
+    out = ["export const h0 = (id: string) => `A#${id}`;\n"]
+    for i in range(1, 13):
+        out.append("export const h%d = (id: string) => %s;\n"
+                   % (i, " + '#' + ".join(["h%d(id)" % (i - 1)] * n)))
+    out.append(HEAD + "export async function f(ddb: any, id: string) {\n"
+               "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: h12(id), sk: 'X' } }));\n"
+               "}\n")
+    return "".join(out)
+
+
+def many_helpers(n):
+    """SIZE key helpers, each called by a data operation"""
+    out = ["export const k%d = (id: string) => `K%d#${id}`;\n" % (i, i) for i in range(n)]
+    out.append(HEAD + "export async function f(ddb: any, id: string) {\n")
+    out += ["  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: k%d(id), sk: 'X' } }));\n" % i
+            for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
+def many_updates(n):
+    """SIZE update operations, each setting a field its key is built from"""
+    out = [HEAD.replace("PutCommand", "UpdateCommand"), "export async function f(ddb: any, o: any) {\n"]
+    for i in range(n):
+        out.append("  await ddb.send(new UpdateCommand({ TableName: 'data', Key: { pk: `E%d#${o.f%d}`, sk: 'X' },"
+                   " UpdateExpression: 'SET f%d = :v', ExpressionAttributeValues: { ':v': 1 } }));\n"
+                   % (i, i, i))
+    out.append("}\n")
+    return "".join(out)
+
+
+def many_magic(n):
+    """SIZE prefix constants and SIZE keys writing the prefix inline"""
+    out = ["export const P%d_PREFIX = 'P%d#';\n" % (i, i) for i in range(n)]
+    out.append(HEAD + "export async function f(ddb: any, id: string) {\n")
+    out += ["  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `P%d#${id}`, sk: 'X' } }));\n" % i
+            for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
+def nested_arrows(n):
+    """functions nested SIZE deep, each building a key from an outer parameter"""
+    out = [HEAD, "export const f = (ddb: any, id: string) => {\n"]
+    out += ["  const g%d = (a%d: string) => {\n"
+            "  ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `A#${id}#${a%d}`, sk: 'X' } }));\n"
+            % (i, i, i) for i in range(n)]
+    out.append("  return 0;\n" + "  };\n" * n + "};\n")
+    return "".join(out)
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -201,6 +274,13 @@ KINDS = {
     "many-objects": many_objects,
     "many-imports": many_imports,
     "many-locals": many_locals,
+    "const-laughs": const_laughs,
+    "local-laughs": local_laughs,
+    "helper-laughs": helper_laughs,
+    "many-helpers": many_helpers,
+    "many-updates": many_updates,
+    "many-magic": many_magic,
+    "nested-arrows": nested_arrows,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,
