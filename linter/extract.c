@@ -29,7 +29,17 @@ enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
     MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
     UNKNOWN_TEXT_MAX = 60,
+    /* Ex.inline_left and .string_steps_left: this much, and this much
+     * more per byte of the file */
+    INLINE_BUDGET = 1 << 16,
+    INLINE_PER_BYTE = 16,
 };
+
+/* Take `n` from a budget (down to 0). */
+static void spend(size_t *left, size_t n)
+{
+    *left = *left > n ? *left - n : 0;
+}
 
 #define MBC_CORE "@mbc-cqrs-serverless/core"
 
@@ -423,11 +433,12 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
             ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
             return;
         }
-        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH) {
+        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
             SynNode v = unwrap(b.value);
             if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);
+                spend(&x->inline_left, inner.n + 1);
                 bool all_text = inner.n > 0;
                 uint32_t carried = 0;
                 for (size_t i = 0; i < inner.n; i++) {
@@ -458,6 +469,7 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
             if (is(v, "call_expression") || is(v, "new_expression")) {
                 size_t before = out->n;
                 ex_expr_segs(x, v, out, depth + 4);
+                spend(&x->inline_left, out->n - before + 1);
                 if (out->n == before + 1 && out->v[before].kind == SEG_CALL &&
                     !out->v[before].name)
                     out->v[before].name = name;
@@ -1051,8 +1063,9 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
 {
     n = unwrap(n);
     const char *s;
-    if (depth > 16 || syn_null(n))
+    if (depth > 16 || syn_null(n) || !x->string_steps_left)
         return false;
+    spend(&x->string_steps_left, 1);
     if (ex_string_value(x, n, &s)) {
         size_t l = strlen(s);
         arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
@@ -2236,8 +2249,12 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         return ir;
     }
     note_regions(syn, path, problems);
+    size_t budget = len < (SIZE_MAX - INLINE_BUDGET) / INLINE_PER_BYTE
+                        ? INLINE_BUDGET + len * INLINE_PER_BYTE
+                        : SIZE_MAX;
     Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
-            .scopes = scopes_build(syn, a)};
+            .scopes = scopes_build(syn, a), .inline_left = budget,
+            .string_steps_left = budget};
     module_pass(&x, syn_root(syn));
     keylint_comments(&x);
     walk(&x, visit_ops);

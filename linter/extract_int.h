@@ -26,6 +26,11 @@ typedef struct Ex {
     /* Every `a.b.c = value` of the file, by its root variable (built on
      * first use): what assignments_of reads. */
     struct MemberAssigns *member_assigns;
+    /* Work left for reading bindings into keys (ref_segs: segments made
+     * by inlining a variable's value) and for building expression strings
+     * (build_string steps): `const c2 = c1 + c1; const c3 = c2 + c2; ...`
+     * doubles at each level. Past it a variable is a plain value. */
+    size_t inline_left, string_steps_left;
     /* Whether the file imports from a library (extract_libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix { const char *prefix; bool yes; }) import_prefixes;

@@ -10,14 +10,46 @@
 #include <string.h>
 #include <strings.h>
 
-enum { MAX_RESOLVE_DEPTH = 12 };
+enum {
+    MAX_RESOLVE_DEPTH = 12,
+    /* Resolver.left: segments that inlining constants and helpers may
+     * make, this many and RESOLVE_PER_SEG more per segment extracted */
+    RESOLVE_BUDGET = 1 << 16,
+    RESOLVE_PER_SEG = 64,
+};
 
 typedef struct Resolver {
     ResolveFile *files;
     size_t n;
     ModuleMap *mods;
     Arena *scratch;          /* for this pass only */
+    /* Work left for inlining (`const c2 = c1 + c1; const c3 = c2 + c2;`
+     * doubles at each level): past it, names are left as they are. */
+    size_t left;
 } Resolver;
+
+static void spend(Resolver *r, size_t n)
+{
+    r->left = r->left > n ? r->left - n : 0;
+}
+
+/* The budget of a project's resolution: proportional to what it holds. */
+static size_t resolve_budget(const ResolveFile *files, size_t n)
+{
+    size_t segs = 0;
+    for (size_t f = 0; f < n; f++) {
+        const FileIR *ir = files[f].ir;
+        for (size_t k = 0; k < ir->extracted.n; k++)
+            segs += ir->extracted.v[k].segs.n;
+        for (size_t c = 0; c < ir->consts.n; c++)
+            segs += ir->consts.v[c].value.n;
+        for (size_t h = 0; h < ir->helpers.n; h++)
+            segs += ir->helpers.v[h].returns.n + ir->helpers.v[h].fields.n;
+    }
+    return segs < (SIZE_MAX - RESOLVE_BUDGET) / RESOLVE_PER_SEG
+               ? RESOLVE_BUDGET + segs * RESOLVE_PER_SEG
+               : SIZE_MAX;
+}
 
 typedef struct Found {
     size_t file;
@@ -198,6 +230,7 @@ static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
     mark_used(c, f);
     SegList res = {0};
     resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
+    spend(c->r, res.n + 1);
     for (size_t i = 0; i < res.n; i++) {
         Seg o = res.v[i];
         bool from_arg = false;
@@ -235,11 +268,13 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
             break;
         }
     }
-    if (depth < MAX_RESOLVE_DEPTH && s->kind == SEG_REF && !(s->flags & SEGF_PARAM)) {
+    if (depth < MAX_RESOLVE_DEPTH && c->r->left && s->kind == SEG_REF &&
+        !(s->flags & SEGF_PARAM)) {
         Found f = lookup(c->r, file, s->text, 0);
         if (f.c) {
             SegList v = {0};
             resolve_list(c, f.file, &f.c->value, &v, depth + 1, NULL, NULL, 0);
+            spend(c->r, v.n + 1);
             bool all_text = v.n > 0;
             for (size_t i = 0; i < v.n; i++)
                 if (v.v[i].kind != SEG_TEXT)
@@ -273,7 +308,7 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                 resolve_list(c, file, &s->args[i], &args[i], depth + 1, h, hargs, nargs);
         }
         Found f = {0};
-        if (depth < MAX_RESOLVE_DEPTH && !(s->flags & SEGF_FRAMEWORK))
+        if (depth < MAX_RESOLVE_DEPTH && c->r->left && !(s->flags & SEGF_FRAMEWORK))
             f = lookup(c->r, file, s->text, 0);
         if (f.h && f.h->returns.n) {
             inline_helper(c, s, f, &f.h->returns, args, out, depth);
@@ -497,7 +532,7 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
 
 void resolve_project(ResolveFile *files, size_t n)
 {
-    Resolver r = {.files = files, .n = n};
+    Resolver r = {.files = files, .n = n, .left = resolve_budget(files, n)};
     const char **paths = calloc(n ? n : 1, sizeof *paths);
     if (!paths)
         abort();
