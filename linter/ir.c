@@ -128,7 +128,7 @@ SegList seglist_copy(Arena *a, const SegList *src)
 }
 
 static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
-                   int depth);
+                   int depth, size_t max);
 
 static void put(Arena *a, char **buf, size_t *len, size_t *cap, const char *s)
 {
@@ -139,9 +139,9 @@ static void put(Arena *a, char **buf, size_t *len, size_t *cap, const char *s)
 }
 
 static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
-                   int depth)
+                   int depth, size_t max)
 {
-    for (size_t i = 0; i < l->n; i++) {
+    for (size_t i = 0; i < l->n && *len <= max; i++) {
         const Seg *s = &l->v[i];
         switch (s->kind) {
         case SEG_TEXT:
@@ -160,7 +160,7 @@ static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *
                 for (size_t j = 0; j < s->nargs; j++) {
                     if (j)
                         put(a, buf, len, cap, ", ");
-                    render(a, &s->args[j], buf, len, cap, depth + 1);
+                    render(a, &s->args[j], buf, len, cap, depth + 1, max);
                 }
             else if (s->nargs)
                 put(a, buf, len, cap, "...");
@@ -178,7 +178,23 @@ char *seglist_render(Arena *a, const SegList *l)
     char *buf = NULL;
     size_t len = 0, cap = 0;
     put(a, &buf, &len, &cap, "");
-    render(a, l, &buf, &len, &cap, 0);
+    render(a, l, &buf, &len, &cap, 0, SIZE_MAX);
+    return buf;
+}
+
+char *seglist_label(Arena *a, const SegList *l)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    put(a, &buf, &len, &cap, "");
+    render(a, l, &buf, &len, &cap, 0, SEGLIST_LABEL_MAX);
+    if (len > SEGLIST_LABEL_MAX) {
+        size_t cut = SEGLIST_LABEL_MAX;
+        while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+            cut--; /* not inside a character */
+        arena_grow(a, (void **)&buf, &cap, cut + 4, 1);
+        memcpy(buf + cut, "...", 4);
+    }
     return buf;
 }
 

@@ -306,5 +306,9 @@ void seglist_case(Arena *a, SegList *l, size_t from, uint32_t flags);
 /* The key rendered as a pattern: text as is, values as {name}, calls as
  * {callee()}, unknown as {?}. E.g. "ORDER#{tenantCode}". */
 char *seglist_render(Arena *a, const SegList *l);
+/* The same as messages show it: cut after SEGLIST_LABEL_MAX bytes, with
+ * "..." for the rest, so that a message stays short whatever the key. */
+enum { SEGLIST_LABEL_MAX = 200 };
+char *seglist_label(Arena *a, const SegList *l);
 
 #endif

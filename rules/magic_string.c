@@ -283,7 +283,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
             if (!inline_text(k, s) || has_space(s->text))
                 continue;
             if (!render)
-                render = seglist_render(a, &k->segs);
+                render = seglist_label(a, &k->segs);
             Found fd;
             bool found = find_prefix(a, &key, p, m, cfg, &fd);
             /* A whole literal element of an array key at a query site:

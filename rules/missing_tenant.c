@@ -96,7 +96,7 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                 "partition key %s has no tenant segment: in this multi-tenant "
                 "project every partition key carries its tenant (e.g. "
                 "%s%c{%s})",
-                seglist_render(a, &k->segs), prefix ? prefix : "ENTITY",
+                seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
                 separator(ctx->config), tenant_name(ctx->config));
 }
 
@@ -123,7 +123,7 @@ static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                     "tenants share partition %s, so one tenant's data and "
                     "traffic are not isolated; put '%s' in the partition key "
                     "(e.g. %s%c{%s})",
-                    seglist_render(a, &pk->segs), kf_hole_name(a, t),
+                    seglist_label(a, &pk->segs), kf_hole_name(a, t),
                     prefix ? prefix : "ENTITY", separator(ctx->config),
                     tenant_name(ctx->config));
         return;

@@ -132,7 +132,7 @@ static void check(const RuleContext *ctx)
         const Seg *why;
         if (!kf_is_versioned(&key, ctx->config, &why))
             continue;
-        const char *render = seglist_render(a, &k->segs);
+        const char *render = seglist_label(a, &k->segs);
         const char *arg = fix_arg(k, why);
         Diagnostic *d = rule_report(
             ctx, k->span,
