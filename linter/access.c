@@ -44,6 +44,8 @@ static int str_cmp(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static void access_index(AccessFacts *af, Arena *a);
+
 /* Prefix uses by token ignoring case, then by token. */
 static int fold_cmp(const void *x, const void *y)
 {
@@ -207,6 +209,7 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             i = j;
         }
     }
+    access_index(af, a);
     af->prefixes_by_fold = arena_alloc(a, (af->prefixes.n + 1) * sizeof *af->prefixes_by_fold);
     for (size_t i = 0; i < af->prefixes.n; i++)
         af->prefixes_by_fold[i] = &af->prefixes.v[i];
@@ -468,16 +471,63 @@ static bool path_matches_module(const char *path, const char *spec)
     return false;
 }
 
+/* The list `key` names in `map` (access_index), NULL if none. */
+static const FileList *file_list(const AccessFacts *af, const NameMap *map,
+                                        const char *key)
+{
+    size_t i;
+    return namemap_get(map, key, &i) ? &af->lists.v[i] : NULL;
+}
+
+static void file_list_add(AccessFacts *af, Arena *a, NameMap *map, const char *key, size_t fi)
+{
+    size_t i;
+    if (!namemap_get(map, key, &i)) {
+        i = af->lists.n;
+        namemap_put(a, map, key, i);
+        VEC_PUSH(a, &af->lists, (FileList){0});
+    }
+    FileList *l = &af->lists.v[i];
+    if (!l->n || l->v[l->n - 1] != fi)
+        VEC_PUSH(a, l, fi);
+}
+
+/* The name of a file up to its first dot ("keys" of src/keys.test.ts). */
+static char *file_stem(Arena *a, const char *path)
+{
+    const char *fb = strrchr(path, '/');
+    fb = fb ? fb + 1 : path;
+    return arena_strndup(a, fb, strcspn(fb, "."));
+}
+
+/* The indexes export_const and const_value read. */
+static void access_index(AccessFacts *af, Arena *a)
+{
+    for (size_t fi = 0; fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        if (!f || !f->path)
+            continue;
+        const char *fb = strrchr(f->path, '/');
+        fb = fb ? fb + 1 : f->path;
+        if (!strncmp(fb, "index.", 6))
+            VEC_PUSH(a, &af->index_files, fi);
+        if (strchr(fb, '.'))
+            file_list_add(af, a, &af->files_by_stem, file_stem(a, f->path), fi);
+        for (size_t i = 0; f->tables && i < f->tables->consts.n; i++)
+            if (f->tables->consts.v[i].exported)
+                file_list_add(af, a, &af->table_consts, f->tables->consts.v[i].name, fi);
+    }
+}
+
 /* An exported constant's name reference, from the module the import
  * names when it can be told, else the only file that exports it. */
 static const NameConst *export_const(const AccessFacts *af, const char *name, const char *from)
 {
     const NameConst *only = NULL, *best = NULL;
     size_t count = 0;
-    for (size_t fi = 0; af && fi < af->nfiles; fi++) {
-        const FileIR *f = af->files[fi];
-        if (!f || !f->tables)
-            continue;
+    const FileList *l = af ? file_list(af, &af->table_consts, name) : NULL;
+    for (size_t k = 0; l && k < l->n; k++) {
+        const FileIR *f = af->files[l->v[k]];
         for (size_t i = 0; i < f->tables->consts.n; i++) {
             const NameConst *c = &f->tables->consts.v[i];
             if (!c->exported || strcmp(c->name, name))
@@ -535,14 +585,28 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
     if (im) {
         const char *want = name[hl] ? arena_printf(a, "%s%s", im->imported, name + hl)
                                     : im->imported;
-        for (size_t fi = 0; af && fi < af->nfiles; fi++) {
-            const FileIR *o = af->files[fi];
-            if (!o || o == f || !path_matches_module(o->path, im->source))
-                continue;
-            const ConstDef *c = fileir_const(o, want, true);
-            if (c)
-                return const_def_text(a, c);
+        /* the first file the import may name that exports it: among the
+         * files of the import's stem and the index files */
+        const FileList *lists[2] = {
+            af ? file_list(af, &af->files_by_stem, file_stem(a, im->source)) : NULL,
+            af ? &af->index_files : NULL};
+        const ConstDef *hit = NULL;
+        size_t hit_at = SIZE_MAX;
+        for (int l = 0; l < 2; l++) {
+            for (size_t k = 0; lists[l] && k < lists[l]->n && lists[l]->v[k] < hit_at; k++) {
+                const FileIR *o = af->files[lists[l]->v[k]];
+                if (!o || o == f || !path_matches_module(o->path, im->source))
+                    continue;
+                const ConstDef *c = fileir_const(o, want, true);
+                if (c) {
+                    hit = c;
+                    hit_at = lists[l]->v[k];
+                    break;
+                }
+            }
         }
+        if (hit)
+            return const_def_text(a, hit);
     }
     return NULL;
 }

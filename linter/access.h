@@ -41,6 +41,8 @@ typedef struct PrefixUse {
     bool prefix;       /* some key has more after it (ORDER#x), not just 'ORDER' */
 } PrefixUse;
 
+typedef VEC(size_t) FileList;
+
 typedef struct AccessFacts {
     FileIR *const *files; /* the analysed files (borrowed) */
     size_t nfiles;
@@ -65,6 +67,13 @@ typedef struct AccessFacts {
     VEC(PrefixUse) prefixes; /* sorted by token */
     /* the same, sorted by token ignoring case (then by token) */
     const PrefixUse **prefixes_by_fold;
+    /* Files by the stem of their name ("keys" of src/keys.ts), and the
+     * index.* files: the modules an import may name. Exported table-name
+     * constants (tables.h) by name. Lists of indices in files, each in
+     * file order. */
+    NameMap files_by_stem, table_consts;
+    VEC(FileList) lists;
+    FileList index_files;
 } AccessFacts;
 
 /* The use of prefix `tok`, NULL when no key starts with it. */
