@@ -69,6 +69,7 @@ typedef struct Cursor {
     size_t len;
     uint32_t row;
     size_t off;
+    size_t row_len; /* the length of row `row`, once known (+1; 0: not yet) */
 } Cursor;
 
 /* The text of row `row` (without its line break) or false when the file
@@ -81,17 +82,23 @@ static bool find_line(Cursor *c, uint32_t row, const char **line,
     if (row < c->row) {
         c->row = 0;
         c->off = 0;
+        c->row_len = 0;
     }
     while (c->row < row) {
-        const char *nl = memchr(c->src + c->off, '\n', c->len - c->off);
-        if (!nl)
+        const char *nl = c->row_len ? c->src + c->off + c->row_len - 1
+                                    : memchr(c->src + c->off, '\n', c->len - c->off);
+        if (!nl || nl == c->src + c->len)
             return false;
         c->off = (size_t)(nl - c->src) + 1;
         c->row++;
+        c->row_len = 0;
     }
     const char *s = c->src + c->off;
-    const char *nl = memchr(s, '\n', c->len - c->off);
-    size_t n = nl ? (size_t)(nl - s) : c->len - c->off;
+    if (!c->row_len) { /* found once per row, however many findings it has */
+        const char *nl = memchr(s, '\n', c->len - c->off);
+        c->row_len = (nl ? (size_t)(nl - s) : c->len - c->off) + 1;
+    }
+    size_t n = c->row_len - 1;
     if (n > 0 && s[n - 1] == '\r')
         n--;
     *line = s;
