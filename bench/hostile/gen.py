@@ -222,6 +222,24 @@ def nested_arrows(n):
     return "".join(out)
 
 
+def many_suppressions(n):
+    """SIZE findings, each suppressed by a directive on the line before"""
+    out = [HEAD, "export async function f(ddb: any, id: string) {\n"]
+    for i in range(n):
+        out.append("  // keylint-disable-next-line magic-string -- generated\n"
+                   "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `E%d#${id}`, sk: 'X' } }));\n" % i)
+    out.append("}\n")
+    return "".join(out)
+
+
+def long_directive(n):
+    """one suppression directive naming SIZE rules (most of them unknown)"""
+    ids = " ".join("magic-strin%d" % i if i % 2 else "magic-string" for i in range(n))
+    return (HEAD + "export async function f(ddb: any, id: string) {\n"
+            "  // keylint-disable-next-line " + ids + " -- generated\n"
+            "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `E#${id}`, sk: 'X' } }));\n}\n")
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -281,6 +299,8 @@ KINDS = {
     "many-updates": many_updates,
     "many-magic": many_magic,
     "nested-arrows": nested_arrows,
+    "many-suppressions": many_suppressions,
+    "long-directive": long_directive,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,
