@@ -29,6 +29,7 @@ enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
     MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
     UNKNOWN_TEXT_MAX = 60,
+    MAX_CALLEE_TEXT = 256,
     /* Ex.inline_left and .string_steps_left: this much, and this much
      * more per byte of the file */
     INLINE_BUDGET = 1 << 16,
@@ -262,10 +263,7 @@ static bool is_passthrough_method(const char *m)
 
 static void unknown_seg(Ex *x, SynNode n, SegList *out)
 {
-    const char *t = ex_ntext(x, n);
-    if (strlen(t) > UNKNOWN_TEXT_MAX)
-        t = arena_printf(x->a, "%.*s...", UNKNOWN_TEXT_MAX, t);
-    ex_push_seg(x, out, SEG_UNKNOWN, 0, t, nspan(n));
+    ex_push_seg(x, out, SEG_UNKNOWN, 0, syn_text_max(x->syn, n, UNKNOWN_TEXT_MAX), nspan(n));
 }
 
 /* The framework's key generators, expanded into what they build. */
@@ -354,7 +352,8 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
             return;
         }
     }
-    const char *callee = ex_ntext(x, fn);
+    /* no helper has a name this long: a chain of calls `q.a().b()...` */
+    const char *callee = syn_text_max(x->syn, fn, MAX_CALLEE_TEXT);
     uint32_t flags = 0;
     if (is(fn, "identifier")) {
         const char *fw = framework_name(x, callee);
@@ -1711,6 +1710,7 @@ static void function_params(Ex *x, SynNode fn, HelperDef *h)
         if (!syn_null(p1)) {
             h->params = arena_alloc(x->a, sizeof *h->params);
             h->params[h->nparams++] = ex_ntext(x, p1);
+            namemap_put(x->a, &h->param_names, h->params[0], 0);
         }
         return;
     }
@@ -1724,6 +1724,7 @@ static void function_params(Ex *x, SynNode fn, HelperDef *h)
         if (is(pat, "assignment_pattern"))
             pat = field(pat, "left");
         h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+        namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
     }
 }
 

@@ -208,6 +208,7 @@ typedef struct HelperDef {
                            * "Repo.key" and "this.key" for class methods */
     const char **params;
     size_t nparams;
+    NameMap param_names;  /* params by name (the first of a name) */
     SegList returns;      /* a returned key; empty when it returns an object */
     VEC(HelperField) fields; /* a returned object of keys ({ GSI2PK, GSI2SK }) */
     /* Keys the function's data operations build from its parameters

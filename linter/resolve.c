@@ -172,6 +172,7 @@ typedef struct Ctx {
     Arena *a;           /* the arena of the file being resolved */
     const Config *cfg;  /* its configuration */
     FileIR *ir;         /* the file being resolved */
+    NameMap uses;       /* its helper_uses, as "file-length:file name" */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -216,12 +217,62 @@ static void mark(Ctx *c, Seg *s)
 static void mark_used(Ctx *c, Found f)
 {
     const char *file = c->r->files[f.file].abspath;
-    for (size_t i = 0; i < c->ir->helper_uses.n; i++)
-        if (!strcmp(c->ir->helper_uses.v[i].name, f.h->name) &&
-            !strcmp(c->ir->helper_uses.v[i].file, file))
-            return;
+    const char *key = arena_printf(c->a, "%zu:%s%s", strlen(file), file, f.h->name);
+    size_t seen;
+    if (namemap_get(&c->uses, key, &seen))
+        return;
+    namemap_put(c->a, &c->uses, key, 0);
     HelperUse u = {arena_strdup(c->a, file), arena_strdup(c->a, f.h->name)};
     VEC_PUSH(c->a, &c->ir->helper_uses, u);
+}
+
+/* The segments of a call's arguments, to tell the segments of an inlined
+ * helper that came from them (the same text at the same place): by a
+ * hash of text pointer and span, chained. */
+typedef struct ArgSegs {
+    NumMap first;      /* hash -> index in segs of the first with it */
+    const Seg **segs;
+    size_t *next;      /* the next with the same hash, SIZE_MAX: none */
+} ArgSegs;
+
+static uint64_t seg_place(const Seg *s)
+{
+    uint64_t h = hash_bytes(&s->span, sizeof s->span);
+    return h ^ ((uint64_t)(uintptr_t)s->text * 0x9E3779B97F4A7C15u);
+}
+
+static void arg_segs(Arena *a, ArgSegs *as, const SegList *args, size_t nargs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nargs; i++)
+        n += args[i].n;
+    *as = (ArgSegs){.segs = arena_alloc(a, (n + 1) * sizeof *as->segs),
+                    .next = arena_alloc(a, (n + 1) * sizeof *as->next)};
+    size_t k = 0;
+    for (size_t i = 0; i < nargs; i++)
+        for (size_t j = 0; j < args[i].n; j++, k++) {
+            as->segs[k] = &args[i].v[j];
+            as->next[k] = SIZE_MAX;
+            uint64_t h = seg_place(as->segs[k]);
+            size_t at;
+            if (nummap_get(&as->first, h, &at)) { /* after the first: order does not matter */
+                as->next[k] = as->next[at];
+                as->next[at] = k;
+            } else {
+                nummap_put(a, &as->first, h, k);
+            }
+        }
+}
+
+static bool from_args(const ArgSegs *as, const Seg *o)
+{
+    size_t k;
+    if (!nummap_get(&as->first, seg_place(o), &k))
+        return false;
+    for (; k != SIZE_MAX; k = as->next[k])
+        if (as->segs[k]->text == o->text && !memcmp(&as->segs[k]->span, &o->span, sizeof o->span))
+            return true;
+    return false;
 }
 
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
@@ -231,15 +282,11 @@ static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
     SegList res = {0};
     resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
     spend(c->r, res.n + 1);
+    ArgSegs as;
+    arg_segs(c->a, &as, args, call->nargs);
     for (size_t i = 0; i < res.n; i++) {
         Seg o = res.v[i];
-        bool from_arg = false;
-        for (size_t a = 0; a < call->nargs && !from_arg; a++)
-            for (size_t j = 0; j < args[a].n; j++)
-                if (!memcmp(&args[a].v[j].span, &o.span, sizeof o.span) &&
-                    args[a].v[j].text == o.text)
-                    from_arg = true;
-        if (!from_arg) {
+        if (!from_args(&as, &o)) {
             o.span = call->span;
             o.flags |= SEGF_HELPER;
             if (o.kind != SEG_TEXT || !(o.flags & SEGF_CONST))
@@ -254,19 +301,14 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                         const HelperDef *h, const SegList *hargs, size_t nargs)
 {
     /* a helper's parameter: substitute the call's argument */
-    if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM)) {
-        for (size_t i = 0; i < h->nparams; i++) {
-            if (strcmp(h->params[i], s->text))
-                continue;
-            if (i < nargs && hargs[i].n) {
-                size_t from = out->n;
-                for (size_t j = 0; j < hargs[i].n; j++)
-                    seglist_push(c->a, out, hargs[i].v[j]);
-                seglist_case(c->a, out, from, s->flags);
-                return;
-            }
-            break;
-        }
+    size_t i;
+    if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM) &&
+        namemap_get(&h->param_names, s->text, &i) && i < nargs && hargs[i].n) {
+        size_t from = out->n;
+        for (size_t j = 0; j < hargs[i].n; j++)
+            seglist_push(c->a, out, hargs[i].v[j]);
+        seglist_case(c->a, out, from, s->flags);
+        return;
     }
     if (depth < MAX_RESOLVE_DEPTH && c->r->left && s->kind == SEG_REF &&
         !(s->flags & SEGF_PARAM)) {
@@ -548,7 +590,7 @@ void resolve_project(ResolveFile *files, size_t n)
         FileIR *ir = files[f].ir;
         arena_free(ir->resolved);
         ir->resolved = arena_new();
-        Ctx c = {&r, ir->resolved, files[f].config, ir};
+        Ctx c = {.r = &r, .a = ir->resolved, .cfg = files[f].config, .ir = ir};
         memset(&ir->keys, 0, sizeof ir->keys);
         memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
         for (size_t k = 0; k < ir->extracted.n; k++) {

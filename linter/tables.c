@@ -32,6 +32,10 @@ typedef struct T {
     FileTables *ft;
     VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
     size_t doc_budget;      /* DocNodes to_doc may still make */
+    /* class members that hold values, per class body (class_member_value) */
+    NumMap class_bodies;    /* start byte -> index in member_maps */
+    VEC(NameMap) member_maps; /* name -> index in member_values */
+    VEC(SynNode) member_values;
 } T;
 
 static bool is(SynNode n, const char *type) { return syn_is(n, type); }
@@ -45,10 +49,7 @@ static bool string_value(T *t, SynNode n, const char **out)
 
 static const char *short_text(T *t, SynNode n)
 {
-    const char *s = ntext(t, n);
-    if (strlen(s) > MAX_TEXT)
-        s = arena_printf(t->a, "%.*s...", MAX_TEXT, s);
-    return s;
+    return syn_text_max(t->syn, n, MAX_TEXT);
 }
 
 /* ---- bindings ------------------------------------------------------------ */
@@ -166,8 +167,40 @@ static const char *template_pattern(T *t, SynNode n)
     return sb_str(&acc);
 }
 
+/* The members of a class body that hold values: field initialisers and
+ * `this.x = v` in the constructor, in order, the first of a name kept. */
+static void index_members(T *t, SynNode body, NameMap *m)
+{
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode mb = syn_child(t->syn, body, i);
+        if (is(mb, "public_field_definition")) {
+            SynNode nm = field(mb, "name"), v = field(mb, "value");
+            if (!syn_null(v)) {
+                VEC_PUSH(t->a, &t->member_values, v);
+                namemap_put(t->a, m, ntext(t, nm), t->member_values.n - 1);
+            }
+        }
+        if (!is(mb, "method_definition") || !syn_text_eq(t->syn, field(mb, "name"), "constructor"))
+            continue;
+        SynNode fb = field(mb, "body");
+        uint32_t bc = syn_count(t->syn, fb);
+        for (uint32_t j = 0; j < bc; j++) {
+            SynNode st = syn_child(t->syn, fb, j);
+            SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : (SynNode){0};
+            if (!is(e, "assignment_expression"))
+                continue;
+            SynNode l = field(e, "left");
+            if (is(l, "member_expression") && is(field(l, "object"), "this")) {
+                VEC_PUSH(t->a, &t->member_values, field(e, "right"));
+                namemap_put(t->a, m, ntext(t, field(l, "property")), t->member_values.n - 1);
+            }
+        }
+    }
+}
+
 /* `this.tableName`: a field initialiser or a constructor assignment of the
- * enclosing class. */
+ * enclosing class (each class body indexed once). */
 static SynNode class_member_value(T *t, SynNode use, const char *member)
 {
     SynNode none = {0};
@@ -176,30 +209,14 @@ static SynNode class_member_value(T *t, SynNode use, const char *member)
         p = syn_parent(t->syn, p);
     if (!is(p, "class_body"))
         return none;
-    uint32_t cnt = syn_count(t->syn, p);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode m = syn_child(t->syn, p, i);
-        if (is(m, "public_field_definition")) {
-            SynNode nm = field(m, "name");
-            if (syn_text_eq(t->syn, nm, member) && !syn_null(field(m, "value")))
-                return field(m, "value");
-        }
-        if (is(m, "method_definition") && syn_text_eq(t->syn, field(m, "name"), "constructor")) {
-            SynNode body = field(m, "body");
-            uint32_t bc = syn_count(t->syn, body);
-            for (uint32_t j = 0; j < bc; j++) {
-                SynNode st = syn_child(t->syn, body, j);
-                SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : none;
-                if (!is(e, "assignment_expression"))
-                    continue;
-                SynNode l = field(e, "left");
-                if (is(l, "member_expression") && is(field(l, "object"), "this") &&
-                    syn_text_eq(t->syn, field(l, "property"), member))
-                    return field(e, "right");
-            }
-        }
+    size_t k, v;
+    if (!nummap_get(&t->class_bodies, syn_start(p), &k)) {
+        k = t->member_maps.n;
+        VEC_PUSH(t->a, &t->member_maps, (NameMap){0});
+        index_members(t, p, &t->member_maps.v[k]);
+        nummap_put(t->a, &t->class_bodies, syn_start(p), k);
     }
-    return none;
+    return namemap_get(&t->member_maps.v[k], member, &v) ? t->member_values.v[v] : none;
 }
 
 static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)

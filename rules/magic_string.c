@@ -27,6 +27,8 @@ static bool has_space(const char *s)
     return false;
 }
 
+enum { MAX_OTHERS = 5 }; /* other inline prefixes of a key named in its finding */
+
 static bool ident_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -91,11 +93,9 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 {
     const KfPart *part = &key->parts[p];
     const char *t = part->text;
-    /* where segment m starts inside the run */
-    size_t base = 0;
-    for (size_t j = part->first; j < m; j++)
-        base += key->segs->v[j].text ? strlen(key->segs->v[j].text) : 0;
-    size_t end = base + strlen(key->segs->v[m].text);
+    /* where segment m starts inside the run, and ends */
+    size_t base = m > part->first ? key->ends[m - 1] : 0;
+    size_t end = key->ends[m];
 
     for (size_t i = base; i < end; i++) {
         if (!isalpha((unsigned char)t[i]) || (i > 0 && ident_char(t[i - 1])))
@@ -247,14 +247,13 @@ static size_t separator_offset(const KeyExpr *k, size_t i, const char *sep)
 
 /* Inline text already reported in this file: a literal that flows into
  * several keys (`sk = `${pk}#X``) is written, and reported, once. */
-typedef VEC(uint32_t) Reported;
+typedef NumMap Reported; /* start bytes */
 
 static bool once(Arena *a, Reported *r, const Seg *s)
 {
-    for (size_t i = 0; i < r->n; i++)
-        if (r->v[i] == s->span.start_byte)
-            return false;
-    VEC_PUSH(a, r, s->span.start_byte);
+    if (nummap_get(r, s->span.start_byte, NULL))
+        return false;
+    nummap_put(a, r, s->span.start_byte, 0);
     return true;
 }
 
@@ -272,7 +271,9 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
     /* The key's inline prefixes are reported once, at the first. */
     const Seg *first = NULL;
     Found first_fd = {0};
-    char *others = arena_strdup(a, "");
+    StrBuf others; /* the next MAX_OTHERS, then how many more */
+    sb_init(&others, a);
+    size_t nothers = 0;
 
     for (size_t p = 0; p < key.n; p++) {
         const KfPart *part = &key.parts[p];
@@ -298,9 +299,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
                 if (!first) {
                     first = s;
                     first_fd = fd;
-                } else {
-                    others = arena_printf(a, "%s%s'%s'", others,
-                                          others[0] ? ", " : "", fd.quoted);
+                } else if (nothers++ < MAX_OTHERS) {
+                    sb_printf(&others, "%s'%s'", nothers > 1 ? ", " : "", fd.quoted);
                 }
                 continue;
             }
@@ -321,9 +321,11 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
             }
         }
     }
+    if (nothers > MAX_OTHERS)
+        sb_printf(&others, " and %zu more", nothers - MAX_OTHERS);
     if (first && once(a, done, first))
         report_prefix(ctx, a, k, first, &first_fd, render,
-                      others[0] ? arena_printf(a, " (and %s)", others) : "");
+                      nothers ? arena_printf(a, " (and %s)", sb_str(&others)) : "");
 }
 
 static void check(const RuleContext *ctx)
