@@ -240,6 +240,53 @@ def long_directive(n):
             "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `E#${id}`, sk: 'X' } }));\n}\n")
 
 
+def call_chain(n):
+    """a chain of SIZE calls `q.where('A#').where('A#')...`"""
+    return ("export const q = (b: any) => b" + ".where('A#', 'x')" * n + ";\n")
+
+
+def wide_helper(n):
+    """a key helper of SIZE parameters, all in its key, and a call of it"""
+    params = ", ".join("p%d: string" % i for i in range(n))
+    key = "#".join("${p%d}" % i for i in range(n))
+    args = ", ".join("'a%d'" % i for i in range(n))
+    return ("export const pkOf = (%s) => `K#%s`;\n" % (params, key) + HEAD
+            + "export const get = (ddb: any) =>\n"
+            "  ddb.send(new GetCommand({ TableName: 'data', Key: { pk: pkOf(%s), sk: 'X' } }));\n" % args)
+
+
+def many_members(n):
+    """a class of SIZE table-name fields, each read by a data operation"""
+    out = [HEAD, "export class Repo {\n"]
+    out += ["  private readonly t%d = 'table-%d';\n" % (i, i) for i in range(n)]
+    out.append("  constructor(private readonly ddb: any) {}\n  async get(id: string) {\n")
+    out += ["    await this.ddb.send(new GetCommand({ TableName: this.t%d, Key: { pk: `U#${id}`, sk: 'X' } }));\n" % i
+            for i in range(n)]
+    out.append("  }\n}\n")
+    return "".join(out)
+
+
+def many_tables(n):
+    """SIZE CDK tables, each with an index, and an operation on each"""
+    out = ["import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';\n", HEAD,
+           "export function stack(scope: any, ddb: any, id: string) {\n"]
+    for i in range(n):
+        out.append("  const t%d = new Table(scope, 'T%d', { tableName: 'table-%d', partitionKey: "
+                   "{ name: 'pk', type: AttributeType.STRING } });\n"
+                   "  t%d.addGlobalSecondaryIndex({ indexName: 'gsi1', partitionKey: { name: 'gsi1pk', "
+                   "type: AttributeType.STRING } });\n" % (i, i, i, i))
+    for i in range(n):
+        out.append("  ddb.send(new GetCommand({ TableName: 'table-%d', Key: { pk: `U#${id}` } }));\n" % i)
+    out.append("}\n")
+    return "".join(out)
+
+
+def nested_keys(n):
+    """object literals nested SIZE deep, each with key attributes"""
+    return (HEAD + "export const f = (id: string) => (" + "{ pk: `A#${id}`, sk: 'S', a: " * n + "0"
+            + " }" * n + ");\n")
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -301,6 +348,11 @@ KINDS = {
     "nested-arrows": nested_arrows,
     "many-suppressions": many_suppressions,
     "long-directive": long_directive,
+    "call-chain": call_chain,
+    "wide-helper": wide_helper,
+    "many-members": many_members,
+    "many-tables": many_tables,
+    "nested-keys": nested_keys,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,
