@@ -287,6 +287,16 @@ def nested_keys(n):
             + " }" * n + ");\n")
 
 
+def key_prefixes(n):
+    """a key template of SIZE inline prefixes `P0#${a}P1:${b}...`, mixed separators"""
+    seps = "#:|/-_"
+    body = "".join("P%d%s${v%d}" % (i, seps[i % len(seps)], i % 100) for i in range(n))
+    params = ", ".join("v%d: string" % i for i in range(min(n, 100)))
+    return (HEAD + "export async function f(ddb: any, %s) {\n"
+            "  await ddb.send(new GetCommand({ TableName: 'data', Key: { pk: `%s`, sk: `${v0}@${v1}` } }));\n"
+            "}\n" % (params, body))
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -353,6 +363,7 @@ KINDS = {
     "many-members": many_members,
     "many-tables": many_tables,
     "nested-keys": nested_keys,
+    "key-prefixes": key_prefixes,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,
