@@ -46,6 +46,16 @@ static int str_cmp(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static void access_index(AccessFacts *af, Arena *a);
+
+/* Prefix uses by token ignoring case, then by token. */
+static int fold_cmp(const void *x, const void *y)
+{
+    const PrefixUse *a = *(const PrefixUse *const *)x, *b = *(const PrefixUse *const *)y;
+    int c = strcasecmp(a->token, b->token);
+    return c ? c : strcmp(a->token, b->token);
+}
+
 static bool writes_key(const FileIR *f, const KeyExpr *k)
 {
     switch (k->site) {
@@ -130,6 +140,8 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         bool prefix;
     } Tok;
     VEC(Tok) toks = {0};
+    NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
+    size_t seen;
     for (size_t fi = 0; fi < n; fi++) {
         const FileIR *f = files[fi];
         if (!f || f->parse_failed)
@@ -137,9 +149,13 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         for (size_t i = 0; i < f->ops.n; i++) {
             if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
                 af->versioned = true;
-            for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
-                if (!strlist_has(&af->updated, f->ops.v[i].sets.v[j]))
-                    strlist_push(a, &af->updated, f->ops.v[i].sets.v[j]);
+            for (size_t j = 0; j < f->ops.v[i].sets.n; j++) {
+                const char *attr = f->ops.v[i].sets.v[j];
+                if (!namemap_get(&updated, attr, &seen)) {
+                    namemap_put(a, &updated, attr, 0);
+                    strlist_push(a, &af->updated, attr);
+                }
+            }
         }
         for (size_t i = 0; i < f->keys.n; i++) {
             const KeyExpr *k = &f->keys.v[i];
@@ -156,8 +172,10 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
                 af->prefixed_pks++;
                 const char *tt = access_key_table_text(f, k);
-                if (!strlist_has(&af->prefixed_tables, tt))
+                if (!namemap_get(&prefixed_tables, tt, &seen)) {
+                    namemap_put(a, &prefixed_tables, tt, 0);
                     strlist_push(a, &af->prefixed_tables, tt);
+                }
             }
             WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
                             .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
@@ -167,14 +185,15 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
     }
     if (af->written.n)
         qsort(af->written.v, af->written.n, sizeof *af->written.v, written_cmp);
+    NameMap helper_shapes = {0}; /* "role:shape" */
     for (size_t i = 0; i < af->written.n; i++) {
         const WrittenKey *w = &af->written.v[i];
         if (w->helper) {
-            bool seen = false;
-            for (size_t j = 0; j < af->helpers.n && !seen; j++)
-                seen = af->helpers.v[j].role == w->role && !strcmp(af->helpers.v[j].shape, w->shape);
-            if (!seen)
+            const char *key = arena_printf(a, "%d:%s", (int)w->role, w->shape);
+            if (!namemap_get(&helper_shapes, key, &seen)) {
+                namemap_put(a, &helper_shapes, key, 0);
                 VEC_PUSH(a, &af->helpers, *w);
+            }
         } else if (!af->shapes.n || strcmp(af->shapes.v[af->shapes.n - 1].attr, w->attr) ||
                    strcmp(af->shapes.v[af->shapes.n - 1].shape, w->shape)) {
             VEC_PUSH(a, &af->shapes, *w);
@@ -192,6 +211,36 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             i = j;
         }
     }
+    access_index(af, a);
+    af->prefixes_by_fold = arena_alloc(a, (af->prefixes.n + 1) * sizeof *af->prefixes_by_fold);
+    for (size_t i = 0; i < af->prefixes.n; i++)
+        af->prefixes_by_fold[i] = &af->prefixes.v[i];
+    qsort(af->prefixes_by_fold, af->prefixes.n, sizeof *af->prefixes_by_fold, fold_cmp);
+}
+
+const PrefixUse *access_prefix(const AccessFacts *af, const char *tok)
+{
+    PrefixUse key = {.token = tok};
+    return af->prefixes.n ? bsearch(&key, af->prefixes.v, af->prefixes.n,
+                                    sizeof *af->prefixes.v, str_cmp)
+                          : NULL;
+}
+
+size_t access_prefix_spellings(const AccessFacts *af, const char *tok, const PrefixUse ***out)
+{
+    size_t n = af->prefixes.n, lo = 0, hi = n;
+    while (lo < hi) { /* the first one not below tok, ignoring case */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcasecmp(af->prefixes_by_fold[mid]->token, tok) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < n && !strcasecmp(af->prefixes_by_fold[end]->token, tok))
+        end++;
+    *out = (const PrefixUse **)af->prefixes_by_fold + lo;
+    return end - lo;
 }
 
 /* ---- shapes --------------------------------------------------------------- */
@@ -599,16 +648,63 @@ static bool path_matches_module(const char *path, const char *spec)
     return false;
 }
 
+/* The list `key` names in `map` (access_index), NULL if none. */
+static const FileList *file_list(const AccessFacts *af, const NameMap *map,
+                                        const char *key)
+{
+    size_t i;
+    return namemap_get(map, key, &i) ? &af->lists.v[i] : NULL;
+}
+
+static void file_list_add(AccessFacts *af, Arena *a, NameMap *map, const char *key, size_t fi)
+{
+    size_t i;
+    if (!namemap_get(map, key, &i)) {
+        i = af->lists.n;
+        namemap_put(a, map, key, i);
+        VEC_PUSH(a, &af->lists, (FileList){0});
+    }
+    FileList *l = &af->lists.v[i];
+    if (!l->n || l->v[l->n - 1] != fi)
+        VEC_PUSH(a, l, fi);
+}
+
+/* The name of a file up to its first dot ("keys" of src/keys.test.ts). */
+static char *file_stem(Arena *a, const char *path)
+{
+    const char *fb = strrchr(path, '/');
+    fb = fb ? fb + 1 : path;
+    return arena_strndup(a, fb, strcspn(fb, "."));
+}
+
+/* The indexes export_const and const_value read. */
+static void access_index(AccessFacts *af, Arena *a)
+{
+    for (size_t fi = 0; fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        if (!f || !f->path)
+            continue;
+        const char *fb = strrchr(f->path, '/');
+        fb = fb ? fb + 1 : f->path;
+        if (!strncmp(fb, "index.", 6))
+            VEC_PUSH(a, &af->index_files, fi);
+        if (strchr(fb, '.'))
+            file_list_add(af, a, &af->files_by_stem, file_stem(a, f->path), fi);
+        for (size_t i = 0; f->tables && i < f->tables->consts.n; i++)
+            if (f->tables->consts.v[i].exported)
+                file_list_add(af, a, &af->table_consts, f->tables->consts.v[i].name, fi);
+    }
+}
+
 /* An exported constant's name reference, from the module the import
  * names when it can be told, else the only file that exports it. */
 static const NameConst *export_const(const AccessFacts *af, const char *name, const char *from)
 {
     const NameConst *only = NULL, *best = NULL;
     size_t count = 0;
-    for (size_t fi = 0; af && fi < af->nfiles; fi++) {
-        const FileIR *f = af->files[fi];
-        if (!f || !f->tables)
-            continue;
+    const FileList *l = af ? file_list(af, &af->table_consts, name) : NULL;
+    for (size_t k = 0; l && k < l->n; k++) {
+        const FileIR *f = af->files[l->v[k]];
         for (size_t i = 0; i < f->tables->consts.n; i++) {
             const NameConst *c = &f->tables->consts.v[i];
             if (!c->exported || strcmp(c->name, name))
@@ -636,51 +732,58 @@ static NameRef resolve_ref(const AccessFacts *af, NameRef r)
     return r;
 }
 
+/* A constant's value as text, NULL unless it is all text. */
+static const char *const_def_text(Arena *a, const ConstDef *c)
+{
+    StrBuf acc;
+    sb_init(&acc, a);
+    for (size_t j = 0; j < c->value.n; j++) {
+        if (c->value.v[j].kind != SEG_TEXT)
+            return NULL;
+        sb_append(&acc, c->value.v[j].text);
+    }
+    return sb_str(&acc);
+}
+
 /* A constant's text: this file's extraction constants, or an imported
  * one (exported by another file). */
 static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f, const char *name)
 {
-    for (size_t i = 0; i < f->consts.n; i++) {
-        const ConstDef *c = &f->consts.v[i];
-        if (strcmp(c->name, name))
-            continue;
-        const char *acc = "";
-        for (size_t j = 0; j < c->value.n; j++) {
-            if (c->value.v[j].kind != SEG_TEXT)
-                return NULL;
-            acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
-        }
-        return acc;
-    }
+    const ConstDef *local = fileir_const(f, name, false);
+    if (local)
+        return const_def_text(a, local);
     char head[256];
     size_t hl = strcspn(name, ".");
     if (hl >= sizeof head)
         return NULL;
     memcpy(head, name, hl);
     head[hl] = '\0';
-    for (size_t i = 0; i < f->imports.n; i++) {
-        const Import *im = &f->imports.v[i];
-        if (strcmp(im->local, head))
-            continue;
+    const Import *im = fileir_import(f, head);
+    if (im) {
         const char *want = name[hl] ? arena_printf(a, "%s%s", im->imported, name + hl)
                                     : im->imported;
-        for (size_t fi = 0; af && fi < af->nfiles; fi++) {
-            const FileIR *o = af->files[fi];
-            if (!o || o == f || !path_matches_module(o->path, im->source))
-                continue;
-            for (size_t k = 0; k < o->consts.n; k++) {
-                const ConstDef *c = &o->consts.v[k];
-                if (!c->exported || strcmp(c->name, want))
+        /* the first file the import may name that exports it: among the
+         * files of the import's stem and the index files */
+        const FileList *lists[2] = {
+            af ? file_list(af, &af->files_by_stem, file_stem(a, im->source)) : NULL,
+            af ? &af->index_files : NULL};
+        const ConstDef *hit = NULL;
+        size_t hit_at = SIZE_MAX;
+        for (int l = 0; l < 2; l++) {
+            for (size_t k = 0; lists[l] && k < lists[l]->n && lists[l]->v[k] < hit_at; k++) {
+                const FileIR *o = af->files[lists[l]->v[k]];
+                if (!o || o == f || !path_matches_module(o->path, im->source))
                     continue;
-                const char *acc = "";
-                for (size_t j = 0; j < c->value.n; j++) {
-                    if (c->value.v[j].kind != SEG_TEXT)
-                        return NULL;
-                    acc = arena_printf(a, "%s%s", acc, c->value.v[j].text);
+                const ConstDef *c = fileir_const(o, want, true);
+                if (c) {
+                    hit = c;
+                    hit_at = lists[l]->v[k];
+                    break;
                 }
-                return acc;
             }
         }
+        if (hit)
+            return const_def_text(a, hit);
     }
     return NULL;
 }

@@ -41,6 +41,8 @@ typedef struct PrefixUse {
     bool prefix;       /* some key has more after it (ORDER#x), not just 'ORDER' */
 } PrefixUse;
 
+typedef VEC(size_t) FileList;
+
 typedef struct AccessFacts {
     FileIR *const *files; /* the analysed files (borrowed) */
     size_t nfiles;
@@ -62,8 +64,23 @@ typedef struct AccessFacts {
      * key helpers and object literals, "entity:" for entity definitions. */
     size_t prefixed_pks;
     StrList prefixed_tables;
-    VEC(PrefixUse) prefixes;
+    VEC(PrefixUse) prefixes; /* sorted by token */
+    /* the same, sorted by token ignoring case (then by token) */
+    const PrefixUse **prefixes_by_fold;
+    /* Files by the stem of their name ("keys" of src/keys.ts), and the
+     * index.* files: the modules an import may name. Exported table-name
+     * constants (tables.h) by name. Lists of indices in files, each in
+     * file order. */
+    NameMap files_by_stem, table_consts;
+    VEC(FileList) lists;
+    FileList index_files;
 } AccessFacts;
+
+/* The use of prefix `tok`, NULL when no key starts with it. */
+const PrefixUse *access_prefix(const AccessFacts *af, const char *tok);
+/* The prefixes that are `tok` but for case (tok itself too, when used),
+ * as a run of af->prefixes_by_fold: its length, and its start in *out. */
+size_t access_prefix_spellings(const AccessFacts *af, const char *tok, const PrefixUse ***out);
 
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
                     const Config *cfg);

@@ -1,6 +1,7 @@
 #include "common.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,6 +62,144 @@ size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
     return row[lb];
 }
 
+void sb_init(StrBuf *b, Arena *a)
+{
+    *b = (StrBuf){.a = a};
+}
+
+void sb_appendn(StrBuf *b, const char *s, size_t n)
+{
+    arena_grow(b->a, (void **)&b->s, &b->cap, b->len + n + 1, 1);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_append(StrBuf *b, const char *s)
+{
+    if (s)
+        sb_appendn(b, s, strlen(s));
+}
+
+void sb_printf(StrBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
+    va_end(ap2);
+    if (n > 0 && (size_t)n < sizeof small) {
+        sb_appendn(b, small, (size_t)n);
+    } else if (n > 0) {
+        arena_grow(b->a, (void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+        b->len += (size_t)n;
+    }
+    va_end(ap);
+}
+
+const char *sb_str(const StrBuf *b)
+{
+    return b->s ? b->s : "";
+}
+
+uint64_t hash_bytes(const void *s, size_t n)
+{
+    const unsigned char *p = s;
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3u;
+    }
+    return h;
+}
+
+static NameSlot *namemap_slot(NameSlot *slots, size_t cap, const char *name)
+{
+    size_t i = (size_t)hash_bytes(name, strlen(name)) & (cap - 1);
+    while (slots[i].name && strcmp(slots[i].name, name))
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+void namemap_put(Arena *a, NameMap *m, const char *name, size_t value)
+{
+    if (!name)
+        return;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        NameSlot *slots = arena_alloc(a, cap * sizeof *slots);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].name)
+                *namemap_slot(slots, cap, m->slots[i].name) = m->slots[i];
+        m->slots = slots;
+        m->cap = cap;
+    }
+    NameSlot *s = namemap_slot(m->slots, m->cap, name);
+    if (s->name)
+        return;
+    *s = (NameSlot){name, value};
+    m->n++;
+}
+
+bool namemap_get(const NameMap *m, const char *name, size_t *value)
+{
+    if (!m->cap || !name)
+        return false;
+    const NameSlot *s = namemap_slot(m->slots, m->cap, name);
+    if (!s->name)
+        return false;
+    *value = s->value;
+    return true;
+}
+
+static NumSlot *nummap_slot(NumSlot *slots, size_t cap, uint64_t key)
+{
+    uint64_t h = (key ^ (key >> 29)) * 0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 20) & (cap - 1);
+    while (slots[i].used && slots[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+void nummap_put(Arena *a, NumMap *m, uint64_t key, size_t value)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        NumSlot *slots = arena_alloc(a, cap * sizeof *slots);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].used)
+                *nummap_slot(slots, cap, m->slots[i].key) = m->slots[i];
+        m->slots = slots;
+        m->cap = cap;
+    }
+    NumSlot *s = nummap_slot(m->slots, m->cap, key);
+    if (s->used)
+        return;
+    *s = (NumSlot){key, true, value};
+    m->n++;
+}
+
+bool nummap_get(const NumMap *m, uint64_t key, size_t *value)
+{
+    if (!m->cap)
+        return false;
+    const NumSlot *s = nummap_slot(m->slots, m->cap, key);
+    if (!s->used)
+        return false;
+    if (value)
+        *value = s->value;
+    return true;
+}
+
+void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value)
+{
+    nummap_put(a, m, key, value);
+    nummap_slot(m->slots, m->cap, key)->value = value;
+}
+
 void strlist_push(Arena *a, StrList *l, const char *s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
@@ -105,6 +244,12 @@ static void problems_vadd(Problems *p, ProblemKind kind, const char *path, uint3
         .col = col,
         .message = arena_vprintf(p->arena, fmt, ap),
     };
+    const char *key = arena_printf(p->arena, "%d:%u:%u:%zu:%s%s", (int)kind, line, col,
+                                   strlen(pr.path), pr.path, pr.message);
+    size_t seen;
+    if (namemap_get(&p->seen, key, &seen))
+        return;
+    namemap_put(p->arena, &p->seen, key, p->items.n);
     VEC_PUSH(p->arena, &p->items, pr);
 }
 

@@ -39,6 +39,62 @@ typedef struct StrList {
  * suggestions; (size_t)-1 when either is longer than 64 bytes. */
 size_t edit_distance(const char *a, size_t la, const char *b, size_t lb);
 
+/* A string built piece by piece: appends cost the length appended
+ * (amortised), so text accumulated in a loop costs its final length,
+ * unlike `acc = arena_printf(a, "%s%s", acc, piece)`, which copies all of
+ * acc each time. The arena owns every block: the text lives as long as
+ * the arena, and blocks outgrown stay in it (less than the final size in
+ * all). sb_str is NUL-terminated after every append; it is "" before the
+ * first. A StrBuf may be copied only once no more appends will be made. */
+typedef struct StrBuf {
+    Arena *a;
+    char *s;
+    size_t len, cap;
+} StrBuf;
+
+void sb_init(StrBuf *b, Arena *a);
+void sb_append(StrBuf *b, const char *s);
+void sb_appendn(StrBuf *b, const char *s, size_t n);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *sb_str(const StrBuf *b);
+
+/* Names to numbers (positions in some array), for lookups by name that
+ * must not scan: open addressing, the arena owns the table, the names are
+ * the caller's and must outlive the map. `namemap_put` keeps the first
+ * value put for a name (the first declaration wins, as a scan would). */
+typedef struct NameSlot {
+    const char *name;
+    size_t value;
+} NameSlot;
+
+typedef struct NameMap {
+    NameSlot *slots;
+    size_t n, cap;
+} NameMap;
+
+void namemap_put(Arena *a, NameMap *m, const char *name, size_t value);
+bool namemap_get(const NameMap *m, const char *name, size_t *value);
+/* Numbers to numbers (byte offsets to positions, hashes to counts, or a
+ * set of them), the same way: the first value put for a key is kept. */
+typedef struct NumSlot {
+    uint64_t key;
+    bool used;
+    size_t value;
+} NumSlot;
+
+typedef struct NumMap {
+    NumSlot *slots;
+    size_t n, cap;
+} NumMap;
+
+void nummap_put(Arena *a, NumMap *m, uint64_t key, size_t value);
+bool nummap_get(const NumMap *m, uint64_t key, size_t *value);
+/* Set the value of `key`, put or not. */
+void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value);
+
+/* FNV-1a of s[0..n), for other tables keyed by text. */
+uint64_t hash_bytes(const void *s, size_t n);
+
 void strlist_push(Arena *a, StrList *l, const char *s);
 bool strlist_has(const StrList *l, const char *s);
 /* Case-insensitive membership. */
@@ -69,9 +125,12 @@ typedef struct Problem {
     const char *message;
 } Problem;
 
+/* A problem identical to one listed (kind, path, position and message)
+ * is not listed again. */
 typedef struct Problems {
     Arena *arena;
     VEC(Problem) items;
+    NameMap seen; /* the problems listed, as text */
 } Problems;
 
 /* A file that replaces `path` only when it is complete: written to a new

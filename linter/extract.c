@@ -19,6 +19,7 @@
 
 #include "ddbexpr.h"
 #include "extract_int.h"
+#include "scope.h"
 #include "syntax.h"
 #include "tables.h"
 #include "walk.h"
@@ -28,7 +29,18 @@ enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
     MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
     UNKNOWN_TEXT_MAX = 60,
+    MAX_CALLEE_TEXT = 256,
+    /* Ex.inline_left and .string_steps_left: this much, and this much
+     * more per byte of the file */
+    INLINE_BUDGET = 1 << 16,
+    INLINE_PER_BYTE = 16,
 };
+
+/* Take `n` from a budget (down to 0). */
+static void spend(size_t *left, size_t n)
+{
+    *left = *left > n ? *left - n : 0;
+}
 
 #define MBC_CORE "@mbc-cqrs-serverless/core"
 
@@ -111,10 +123,7 @@ int key_role_for_name(const Config *cfg, const char *name)
 
 const Import *ex_find_import(Ex *x, const char *local)
 {
-    for (size_t i = 0; i < x->ir->imports.n; i++)
-        if (!strcmp(x->ir->imports.v[i].local, local))
-            return &x->ir->imports.v[i];
-    return NULL;
+    return fileir_import(x->ir, local);
 }
 
 static bool is_framework_source(const char *src)
@@ -137,18 +146,27 @@ Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
                      Span span)
 {
     Seg s = {.kind = k, .flags = flags, .text = text, .span = span};
+    x->run.list = NULL;
     seglist_push(x->a, l, s);
     return &l->v[l->n - 1];
 }
 
+/* Inline text: merged with a preceding inline text segment, the merged
+ * text built in place (x->run) so that a long run costs its length. */
 static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
                       const char *name, Span span)
 {
-    /* merge with a preceding inline text of the same origin */
-    if (l->n && l->v[l->n - 1].kind == SEG_TEXT && !(flags & ~0u) &&
-        l->v[l->n - 1].flags == 0 && !name && !l->v[l->n - 1].name) {
-        Seg *p = &l->v[l->n - 1];
-        p->text = arena_printf(x->a, "%s%s", p->text, text);
+    Seg *p = l->n ? &l->v[l->n - 1] : NULL;
+    if (p && p->kind == SEG_TEXT && !flags && !p->flags && !name && !p->name) {
+        bool open = x->run.list == l && x->run.index == l->n - 1 && p->text == x->run.buf.s;
+        if (!open) {
+            sb_init(&x->run.buf, x->a);
+            sb_append(&x->run.buf, p->text);
+        }
+        sb_append(&x->run.buf, text);
+        x->run.list = l;
+        x->run.index = l->n - 1;
+        p->text = x->run.buf.s;
         p->span.end_byte = span.end_byte;
         p->span.end_row = span.end_row;
         p->span.end_col = span.end_col;
@@ -192,99 +210,11 @@ typedef struct Binding {
     SynNode decl;
 } Binding;
 
-static bool pattern_binds(Ex *x, SynNode pat, const char *name)
-{
-    pat = unwrap(pat);
-    if (is(pat, "identifier"))
-        return ex_text_eq(x, pat, name);
-    return false;
-}
-
-static bool params_bind(Ex *x, SynNode fn, const char *name)
-{
-    SynNode ps = field(fn, "parameters");
-    if (syn_null(ps)) {
-        SynNode p = field(fn, "parameter");
-        return !syn_null(p) && pattern_binds(x, p, name);
-    }
-    uint32_t cnt = syn_count(x->syn, ps);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, ps, i);
-        SynNode pat = field(p, "pattern");
-        if (syn_null(pat))
-            pat = p;
-        if (is(pat, "assignment_pattern"))
-            pat = field(pat, "left");
-        if (pattern_binds(x, pat, name))
-            return true;
-    }
-    return false;
-}
-
-/* Look at statement `st` for a declaration or assignment of `name`. */
-static bool statement_binds(Ex *x, SynNode st, const char *name, Binding *b)
-{
-    if (is(st, "export_statement"))
-        st = field(st, "declaration");
-    if (is(st, "lexical_declaration") || is(st, "variable_declaration")) {
-        bool hit = false;
-        uint32_t cnt = syn_count(x->syn, st);
-        for (uint32_t i = 0; i < cnt; i++) {
-            SynNode d = syn_child(x->syn, st, i);
-            if (is(d, "variable_declarator") && pattern_binds(x, field(d, "name"), name)) {
-                b->found = true;
-                b->param = false;
-                b->value = field(d, "value");
-                b->decl = d;
-                hit = true;
-            }
-        }
-        return hit;
-    }
-    if (is(st, "expression_statement")) {
-        SynNode e = syn_child(x->syn, st, 0);
-        if (is(e, "assignment_expression") && pattern_binds(x, field(e, "left"), name)) {
-            b->found = true;
-            b->param = false;
-            b->value = field(e, "right");
-            b->decl = e;
-            return true;
-        }
-    }
-    return false;
-}
-
 static Binding find_binding(Ex *x, SynNode use, const char *name, bool include_module)
 {
-    Binding b = {0};
-    uint32_t at = syn_start(use);
-    SynNode p = ex_parent(x, use);
-    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
-        const char *t = syn_type(p);
-        bool block = !strcmp(t, "statement_block") || !strcmp(t, "switch_case") ||
-                     !strcmp(t, "switch_default");
-        bool module = !strcmp(t, "program");
-        if (block || (module && include_module)) {
-            uint32_t cnt = syn_count(x->syn, p);
-            for (uint32_t i = 0; i < cnt; i++) {
-                SynNode st = syn_child(x->syn, p, i);
-                if (syn_start(st) >= at)
-                    break;
-                statement_binds(x, st, name, &b);
-            }
-            if (b.found)
-                return b;
-        }
-        if (is_function_node(p) && params_bind(x, p, name)) {
-            b.found = true;
-            b.param = true;
-            return b;
-        }
-        if (module)
-            break;
-        p = ex_parent(x, p);
-    }
-    return b;
+    unsigned flags = SCOPE_ASSIGNMENTS | (include_module ? SCOPE_MODULE : 0);
+    ScopeHit h = scopes_lookup(x->scopes, use, name, flags);
+    return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
 }
 
 bool ex_is_string_like(Ex *x, SynNode n)
@@ -333,10 +263,7 @@ static bool is_passthrough_method(const char *m)
 
 static void unknown_seg(Ex *x, SynNode n, SegList *out)
 {
-    const char *t = ex_ntext(x, n);
-    if (strlen(t) > UNKNOWN_TEXT_MAX)
-        t = arena_printf(x->a, "%.*s...", UNKNOWN_TEXT_MAX, t);
-    ex_push_seg(x, out, SEG_UNKNOWN, 0, t, nspan(n));
+    ex_push_seg(x, out, SEG_UNKNOWN, 0, syn_text_max(x->syn, n, UNKNOWN_TEXT_MAX), nspan(n));
 }
 
 /* The framework's key generators, expanded into what they build. */
@@ -405,6 +332,7 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
                             (void)s;
                         }
                     } else {
+                        x->run.list = NULL;
                         seglist_append(x->a, out, &sepsegs);
                     }
                 }
@@ -424,7 +352,8 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
             return;
         }
     }
-    const char *callee = ex_ntext(x, fn);
+    /* no helper has a name this long: a chain of calls `q.a().b()...` */
+    const char *callee = syn_text_max(x->syn, fn, MAX_CALLEE_TEXT);
     uint32_t flags = 0;
     if (is(fn, "identifier")) {
         const char *fw = framework_name(x, callee);
@@ -503,11 +432,12 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
             ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, nspan(n));
             return;
         }
-        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH) {
+        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
             SynNode v = unwrap(b.value);
             if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);
+                spend(&x->inline_left, inner.n + 1);
                 bool all_text = inner.n > 0;
                 uint32_t carried = 0;
                 for (size_t i = 0; i < inner.n; i++) {
@@ -518,6 +448,7 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
                 bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
                                    ex_text_eq(x, syn_token(x->syn, ex_parent(x, b.decl), 0), "const");
                 if (all_text || key_named(name)) {
+                    x->run.list = NULL; /* inner's text is copied */
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
                         if (named_const) {
@@ -537,6 +468,7 @@ static void ref_segs(Ex *x, SynNode n, SegList *out, int depth)
             if (is(v, "call_expression") || is(v, "new_expression")) {
                 size_t before = out->n;
                 ex_expr_segs(x, v, out, depth + 4);
+                spend(&x->inline_left, out->n - before + 1);
                 if (out->n == before + 1 && out->v[before].kind == SEG_CALL &&
                     !out->v[before].name)
                     out->v[before].name = name;
@@ -667,17 +599,12 @@ int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee)
 
 bool ex_consumed(Ex *x, SynNode obj)
 {
-    uint32_t b = syn_start(obj);
-    for (size_t i = 0; i < x->consumed.n; i++)
-        if (x->consumed.v[i] == b)
-            return true;
-    return false;
+    return nummap_get(&x->consumed, syn_start(obj), NULL);
 }
 
 void ex_consume(Ex *x, SynNode obj)
 {
-    if (!ex_consumed(x, obj))
-        VEC_PUSH(x->a, &x->consumed, syn_start(obj));
+    nummap_put(x->a, &x->consumed, syn_start(obj), 0);
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
@@ -791,11 +718,9 @@ const char *ex_prop_name(Ex *x, SynNode prop)
         return name;
     /* a string constant of this file ... */
     const char *cname = ex_ntext(x, computed);
-    for (size_t i = 0; i < x->ir->consts.n; i++) {
-        const ConstDef *c = &x->ir->consts.v[i];
-        if (!strcmp(c->name, cname) && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
-            return c->value.v[0].text;
-    }
+    const ConstDef *c = fileir_const(x->ir, cname, false);
+    if (c && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
+        return c->value.v[0].text;
     /* ... or one resolution finds: "[Keys.PK]" */
     return arena_printf(x->a, "[%s]", cname);
 }
@@ -851,6 +776,79 @@ static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
     return NULL;
 }
 
+/* An assignment to a member path (`params.Key.sk = v`), as
+ * assignments_of reads them: the ones inside another assignment are not
+ * read, nor are those in a function nested in the object's block. */
+typedef struct MemberAssign {
+    uint32_t start;
+    bool nested;               /* inside another assignment */
+    bool in_fn;                /* inside a function: */
+    uint32_t fn_start, fn_end; /* the nearest one */
+    const char *left;          /* "params.Key.sk" */
+    SynNode right;
+} MemberAssign;
+
+typedef VEC(size_t) IndexList;
+
+/* The member assignments of a file, grouped by root variable, each group
+ * in source order. */
+typedef struct MemberAssigns {
+    VEC(MemberAssign) v;
+    NameMap groups;         /* root -> index in `lists` */
+    VEC(IndexList) lists;   /* indices in v */
+} MemberAssigns;
+
+/* One pass over the file: a stack of the enclosing functions and
+ * assignments says, for each assignment, its nearest function and
+ * whether it is inside another assignment (within that function). */
+static MemberAssigns *member_assigns(Ex *x)
+{
+    if (x->member_assigns)
+        return x->member_assigns;
+    MemberAssigns *m = arena_alloc(x->a, sizeof *m);
+    typedef struct Open {
+        size_t end;       /* of its subtree in the index */
+        bool fn, in_assign;
+        uint32_t fn_start, fn_end; /* the nearest function, if in one */
+        bool has_fn;
+    } Open;
+    VEC(Open) open = {0};
+    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
+        while (open.n && open.v[open.n - 1].end <= i)
+            open.n--;
+        SynNode n = syn_node_at(x->syn, i);
+        bool fn = is_function_node(n), assign = is(n, "assignment_expression");
+        if (!fn && !assign)
+            continue;
+        Open top = open.n ? open.v[open.n - 1] : (Open){0};
+        if (assign) {
+            const char *left = member_path(x, field(n, "left"), 0);
+            if (left && strchr(left, '.')) {
+                MemberAssign ma = {.start = syn_start(n), .nested = top.in_assign,
+                                   .in_fn = top.has_fn, .fn_start = top.fn_start,
+                                   .fn_end = top.fn_end, .left = left,
+                                   .right = field(n, "right")};
+                char *root = arena_strndup(x->a, left, strcspn(left, "."));
+                size_t g;
+                if (!namemap_get(&m->groups, root, &g)) {
+                    g = m->lists.n;
+                    namemap_put(x->a, &m->groups, root, g);
+                    VEC_PUSH(x->a, &m->lists, (IndexList){0});
+                }
+                VEC_PUSH(x->a, &m->v, ma);
+                VEC_PUSH(x->a, &m->lists.v[g], m->v.n - 1);
+            }
+        }
+        Open o = {.end = syn_end_of(x->syn, i), .fn = fn, .in_assign = !fn && (assign || top.in_assign),
+                  .has_fn = fn || top.has_fn,
+                  .fn_start = fn ? syn_start(n) : top.fn_start,
+                  .fn_end = fn ? syn_end(n) : top.fn_end};
+        VEC_PUSH(x->a, &open, o);
+    }
+    x->member_assigns = m;
+    return m;
+}
+
 /* Every `path.prop = value` assignment after the declaration of the object
  * stored at `path`, in the declaration's block (nested statements too, not
  * nested functions): params objects completed before the call. Collected
@@ -858,9 +856,9 @@ static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
 static const Assigned *assignments_of(Ex *x, SynNode obj)
 {
     uint32_t at = syn_start(obj);
-    for (size_t i = 0; i < x->assigned.n; i++)
-        if (x->assigned.v[i].obj == at)
-            return &x->assigned.v[i];
+    size_t known;
+    if (nummap_get(&x->assigned_at, at, &known))
+        return &x->assigned.v[known];
     Assigned as = {.obj = at};
     SynNode decl = {0};
     as.path = owner_path(x, obj, &decl);
@@ -868,29 +866,33 @@ static const Assigned *assignments_of(Ex *x, SynNode obj)
     SynNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
     if (as.path && is(block, "export_statement"))
         block = ex_parent(x, block);
-    size_t i, to;
-    if (as.path && !syn_null(block) && syn_subtree(x->syn, block, &i, &to)) {
+    size_t g;
+    const MemberAssigns *m = as.path && !syn_null(block) ? member_assigns(x) : NULL;
+    char *root = as.path ? arena_strndup(x->a, as.path, strcspn(as.path, ".")) : NULL;
+    if (m && namemap_get(&m->groups, root, &g)) {
         size_t pl = strlen(as.path);
-        uint32_t after = syn_end(decl);
-        while (i < to) {
-            SynNode cur = syn_node_at(x->syn, i);
-            if (syn_end(cur) <= after || is_function_node(cur)) {
-                i = syn_end_of(x->syn, i); /* before the declaration, or nested */
-                continue;
+        uint32_t after = syn_end(decl), bstart = syn_start(block), bend = syn_end(block);
+        const size_t *list = m->lists.v[g].v, n = m->lists.v[g].n;
+        size_t lo = 0, hi = n; /* the first one after the declaration */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (m->v.v[list[mid]].start > after)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        for (size_t k = lo; k < n && m->v.v[list[k]].start < bend; k++) {
+            const MemberAssign *ma = &m->v.v[list[k]];
+            if (ma->nested || (ma->in_fn && ma->fn_start >= bstart && ma->fn_end <= bend))
+                continue; /* in another assignment, or in a function nested in the block */
+            if (!strncmp(ma->left, as.path, pl) && ma->left[pl] == '.') {
+                AssignedProp ap = {ma->left + pl + 1, ma->right};
+                VEC_PUSH(x->a, &as.props, ap);
             }
-            if (is(cur, "assignment_expression") && syn_start(cur) > after) {
-                const char *left = member_path(x, field(cur, "left"), 0);
-                if (left && !strncmp(left, as.path, pl) && left[pl] == '.') {
-                    AssignedProp ap = {left + pl + 1, field(cur, "right")};
-                    VEC_PUSH(x->a, &as.props, ap);
-                }
-                i = syn_end_of(x->syn, i);
-                continue;
-            }
-            i++;
         }
     }
     VEC_PUSH(x->a, &x->assigned, as);
+    nummap_put(x->a, &x->assigned_at, at, x->assigned.n - 1);
     return &x->assigned.v[x->assigned.n - 1];
 }
 
@@ -1060,8 +1062,9 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
 {
     n = unwrap(n);
     const char *s;
-    if (depth > 16 || syn_null(n))
+    if (depth > 16 || syn_null(n) || !x->string_steps_left)
         return false;
+    spend(&x->string_steps_left, 1);
     if (ex_string_value(x, n, &s)) {
         size_t l = strlen(s);
         arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
@@ -1478,18 +1481,18 @@ static HelperDef *function_def(Ex *x, SynNode fn)
     const char *name = function_name(x, fn, &exported);
     if (!name)
         return NULL;
-    for (size_t i = 0; i < x->ir->helpers.n; i++)
-        if (!strcmp(x->ir->helpers.v[i].name, name))
-            return &x->ir->helpers.v[i];
+    HelperDef *known = fileir_helper(x->ir, name, false);
+    if (known)
+        return known;
     HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
     function_params(x, fn, &h);
-    VEC_PUSH(x->a, &x->ir->helpers, h);
+    fileir_add_helper(x->ir, h);
     if (is(fn, "method_definition")) { /* reachable as this.method too */
         const char *dot = strrchr(name, '.');
         HelperDef self = h;
         self.name = arena_printf(x->a, "this.%s", dot ? dot + 1 : name);
         self.exported = false;
-        VEC_PUSH(x->a, &x->ir->helpers, self);
+        fileir_add_helper(x->ir, self);
         /* both entries share nothing mutable but sinks: keep them on the
          * Class.method entry and let this.method find them there */
         return &x->ir->helpers.v[x->ir->helpers.n - 2];
@@ -1534,10 +1537,10 @@ static void import_statement(Ex *x, SynNode n)
         SynNode c = syn_child(x->syn, clause, i);
         if (is(c, "identifier")) {
             Import im = {ex_ntext(x, c), "default", src};
-            VEC_PUSH(x->a, &x->ir->imports, im);
+            fileir_add_import(x->ir, im);
         } else if (is(c, "namespace_import")) {
             Import im = {ex_ntext(x, syn_child(x->syn, c, 0)), "*", src};
-            VEC_PUSH(x->a, &x->ir->imports, im);
+            fileir_add_import(x->ir, im);
         } else if (is(c, "named_imports")) {
             for (uint32_t j = 0; j < syn_count(x->syn, c); j++) {
                 SynNode sp = syn_child(x->syn, c, j);
@@ -1548,7 +1551,7 @@ static void import_statement(Ex *x, SynNode n)
                 if (!ex_string_value(x, name, &nm))
                     nm = ex_ntext(x, name);
                 Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
-                VEC_PUSH(x->a, &x->ir->imports, im);
+                fileir_add_import(x->ir, im);
             }
         }
     }
@@ -1581,7 +1584,7 @@ static void add_const(Ex *x, const char *name, SynNode value, bool exported)
 {
     ConstDef c = {.name = name, .exported = exported, .span = nspan(value)};
     ex_expr_segs(x, value, &c.value, 0);
-    VEC_PUSH(x->a, &x->ir->consts, c);
+    fileir_add_const(x->ir, c);
 }
 
 /* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
@@ -1707,6 +1710,7 @@ static void function_params(Ex *x, SynNode fn, HelperDef *h)
         if (!syn_null(p1)) {
             h->params = arena_alloc(x->a, sizeof *h->params);
             h->params[h->nparams++] = ex_ntext(x, p1);
+            namemap_put(x->a, &h->param_names, h->params[0], 0);
         }
         return;
     }
@@ -1720,6 +1724,7 @@ static void function_params(Ex *x, SynNode fn, HelperDef *h)
         if (is(pat, "assignment_pattern"))
             pat = field(pat, "left");
         h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+        namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
     }
 }
 
@@ -1792,7 +1797,7 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
             return;
     }
     function_params(x, fn, &h);
-    VEC_PUSH(x->a, &x->ir->helpers, h);
+    fileir_add_helper(x->ir, h);
     if (h.fields.n)
         return; /* the returned object's keys are extracted as an entity's */
     KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
@@ -1865,7 +1870,7 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
                 HelperDef self = x->ir->helpers.v[x->ir->helpers.n - 1];
                 self.name = arena_printf(x->a, "this.%s", mname);
                 self.exported = false;
-                VEC_PUSH(x->a, &x->ir->helpers, self);
+                fileir_add_helper(x->ir, self);
             }
         }
     } else if (is(n, "enum_declaration")) {
@@ -2245,12 +2250,17 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         return ir;
     }
     note_regions(syn, path, problems);
-    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg};
+    size_t budget = len < (SIZE_MAX - INLINE_BUDGET) / INLINE_PER_BYTE
+                        ? INLINE_BUDGET + len * INLINE_PER_BYTE
+                        : SIZE_MAX;
+    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
+            .scopes = scopes_build(syn, a), .inline_left = budget,
+            .string_steps_left = budget};
     module_pass(&x, syn_root(syn));
     keylint_comments(&x);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(syn, a, ir, cfg); /* tables in code: linter/tables.c */
+    extract_tables(syn, x.scopes, a, ir, cfg); /* tables in code: linter/tables.c */
     syn_free(syn);
     return ir;
 }

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "ir.h"
+#include "scope.h"
 #include "syntax.h"
 
 typedef struct Ex {
@@ -16,9 +17,31 @@ typedef struct Ex {
     const char *src;
     size_t len;
     const Config *cfg;
-    VEC(uint32_t) consumed; /* start bytes of object literals already read */
-    /* Later `var.prop = value` assignments of params objects, per object. */
+    const Scopes *scopes; /* where names are bound (scope.h) */
+    NumMap consumed; /* start bytes of object literals already read */
+    /* Later `var.prop = value` assignments of params objects, per object
+     * (by the object's start byte in assigned_at). */
     VEC(struct Assigned) assigned;
+    NumMap assigned_at;
+    /* Every `a.b.c = value` of the file, by its root variable (built on
+     * first use): what assignments_of reads. */
+    struct MemberAssigns *member_assigns;
+    /* Work left for reading bindings into keys (ref_segs: segments made
+     * by inlining a variable's value) and for building expression strings
+     * (build_string steps): `const c2 = c1 + c1; const c3 = c2 + c2; ...`
+     * doubles at each level. Past it a variable is a plain value. */
+    size_t inline_left, string_steps_left;
+    /* Whether the file imports from a library (extract_libs.c), by the
+     * library's prefix constant, once asked. */
+    VEC(struct ImportPrefix { const char *prefix; bool yes; }) import_prefixes;
+    /* Inline text merged into one segment (`'a' + 'b'`, template text):
+     * the segment push_text is extending in place, list[index], whose
+     * text is buf's. Pushing any other segment ends the run. */
+    struct {
+        SegList *list;
+        size_t index;
+        StrBuf buf;
+    } run;
 } Ex;
 
 typedef struct Assigned {

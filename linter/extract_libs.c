@@ -28,12 +28,19 @@ static bool imported_from(Ex *x, const char *local, const char *prefix)
     return im && !strncmp(im->source, prefix, strlen(prefix));
 }
 
+/* Whether some import's source starts with `prefix` (one of the profiles'
+ * constants: the answer is kept in x->import_prefixes). */
 static bool file_imports(Ex *x, const char *prefix)
 {
-    for (size_t i = 0; i < x->ir->imports.n; i++)
-        if (!strncmp(x->ir->imports.v[i].source, prefix, strlen(prefix)))
-            return true;
-    return false;
+    size_t n = x->import_prefixes.n;
+    for (size_t i = 0; i < n; i++)
+        if (x->import_prefixes.v[i].prefix == prefix)
+            return x->import_prefixes.v[i].yes;
+    bool yes = false;
+    for (size_t i = 0; i < x->ir->imports.n && !yes; i++)
+        yes = !strncmp(x->ir->imports.v[i].source, prefix, strlen(prefix));
+    VEC_PUSH(x->a, &x->import_prefixes, ((struct ImportPrefix){prefix, yes}));
+    return yes;
 }
 
 /* The name of what a call calls: `f(...)` -> f, `a.b.f(...)` -> f, with

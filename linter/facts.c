@@ -82,6 +82,107 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
     add_const_text(f, a, set, t, c->name, false);
 }
 
+/* The constants holding one text: how many, the alphabetically first
+ * name, and the first of the key design (facts_const_for_text/_token). */
+typedef struct TextConsts {
+    size_t count;
+    const char *best, *best_key;
+} TextConsts;
+
+/* The attributes set by updates, by last component (FieldUpdates). */
+typedef struct FieldSets {
+    StrList all, unscoped;
+    NameMap all_seen, unscoped_seen;
+    NameMap by_entity;          /* lower-cased entity -> index in on_entity */
+    VEC(StrList) on_entity;
+    NameMap on_entity_seen;     /* "entity-length:entity attr" */
+} FieldSets;
+
+struct FactsIndex {
+    NameMap updated_attrs;      /* the set of f->updated_attrs */
+    NameMap untenanted;         /* the set of f->untenanted_helper_pks */
+    NameMap texts;              /* text -> index in text_consts */
+    VEC(TextConsts) text_consts;
+    NameMap fields;             /* last component -> index in field_sets */
+    VEC(FieldSets) field_sets;
+};
+
+static bool key_like_name(const char *name);
+
+static char *lower_copy(Arena *a, const char *s)
+{
+    char *l = arena_strdup(a, s);
+    for (char *p = l; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return l;
+}
+
+static void add_to_set(Arena *a, NameMap *set, StrList *list, const char *s)
+{
+    size_t seen;
+    if (namemap_get(set, s, &seen))
+        return;
+    namemap_put(a, set, s, 0);
+    strlist_push(a, list, s);
+}
+
+static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
+{
+    struct FactsIndex *ix = f->index;
+    const char *field = kf_last_component(a, u->attr);
+    size_t g;
+    if (!namemap_get(&ix->fields, field, &g)) {
+        g = ix->field_sets.n;
+        namemap_put(a, &ix->fields, field, g);
+        VEC_PUSH(a, &ix->field_sets, (FieldSets){0});
+    }
+    FieldSets *fs = &ix->field_sets.v[g];
+    add_to_set(a, &fs->all_seen, &fs->all, u->attr);
+    if (!u->entity) {
+        add_to_set(a, &fs->unscoped_seen, &fs->unscoped, u->attr);
+        return;
+    }
+    /* the updated item's entity: the sort key's when it names an item of
+     * a shared partition (USER#{id} in ORG#{orgId}), else the partition
+     * key's */
+    char *lower = lower_copy(a, u->sk_entity ? u->sk_entity : u->entity);
+    size_t e;
+    if (!namemap_get(&fs->by_entity, lower, &e)) {
+        e = fs->on_entity.n;
+        namemap_put(a, &fs->by_entity, lower, e);
+        VEC_PUSH(a, &fs->on_entity, (StrList){0});
+    }
+    const char *pair = arena_printf(a, "%zu:%s%s", strlen(lower), lower, u->attr);
+    size_t seen;
+    if (!namemap_get(&fs->on_entity_seen, pair, &seen)) {
+        namemap_put(a, &fs->on_entity_seen, pair, 0);
+        strlist_push(a, &fs->on_entity.v[e], u->attr);
+    }
+}
+
+static void index_const_texts(ProjectFacts *f, Arena *a)
+{
+    struct FactsIndex *ix = f->index;
+    for (size_t i = 0; i < f->const_texts.n; i++) {
+        const ConstText *c = &f->const_texts.v[i];
+        size_t g;
+        if (!namemap_get(&ix->texts, c->text, &g)) {
+            g = ix->text_consts.n;
+            namemap_put(a, &ix->texts, c->text, g);
+            VEC_PUSH(a, &ix->text_consts, (TextConsts){0});
+        }
+        TextConsts *t = &ix->text_consts.v[g];
+        t->count++;
+        if (!t->best || strcmp(c->name, t->best) < 0)
+            t->best = c->name;
+        /* of the key design: used in some key, or named like a key part (an
+         * audit event type or a payload field holding "ORDER#" is not) */
+        if ((c->in_key || key_like_name(c->name)) &&
+            (!t->best_key || strcmp(c->name, t->best_key) < 0))
+            t->best_key = c->name;
+    }
+}
+
 typedef struct NameCount {
     const char *name, *value;
     size_t n;
@@ -138,23 +239,15 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k,
 
     if (k->site == SITE_HELPER && k->role == ROLE_PK && kf_has_text(&key) &&
         !kf_has_tenant(a, &key, cfg) && !prefix_is_global(a, &key, cfg)) {
-        const char *shape = kf_shape(a, &key);
-        if (!strlist_has(&f->untenanted_helper_pks, shape))
-            strlist_push(a, &f->untenanted_helper_pks, shape);
+        add_to_set(a, &f->index->untenanted, &f->untenanted_helper_pks, kf_shape(a, &key));
     }
-}
-
-static int const_text_cmp(const void *x, const void *y)
-{
-    const ConstText *a = x, *b = y;
-    int c = strcmp(a->text, b->text);
-    return c ? c : strcmp(a->name, b->name);
 }
 
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg)
 {
     memset(f, 0, sizeof *f);
+    f->index = arena_alloc(a, sizeof *f->index);
     NameCounts seps = { 0 };
     PairSet set = { 0 };
 
@@ -164,25 +257,26 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             continue;
         for (size_t i = 0; i < file->consts.n; i++)
             add_const_def(f, a, &set, &file->consts.v[i]);
+        const char **op_entities = kf_op_entities(a, file);
+        const char **op_sk_entities = kf_op_sk_entities(a, file, true);
         for (size_t i = 0; i < file->ops.n; i++) {
             const StrList *sets = &file->ops.v[i].sets;
-            const char *entity = sets->n ? kf_op_entity(a, file, (int)i) : NULL;
-            const char *sk_entity = sets->n ? kf_op_sk_entity(a, file, (int)i, true) : NULL;
+            const char *entity = sets->n ? op_entities[i] : NULL;
+            const char *sk_entity = sets->n ? op_sk_entities[i] : NULL;
             for (size_t j = 0; j < sets->n; j++) {
-                if (!strlist_has(&f->updated_attrs, sets->v[j]))
-                    strlist_push(a, &f->updated_attrs,
-                                 arena_strdup(a, sets->v[j]));
+                add_to_set(a, &f->index->updated_attrs, &f->updated_attrs,
+                           arena_strdup(a, sets->v[j]));
                 UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity),
                                  arena_strdup(a, sk_entity)};
                 VEC_PUSH(a, &f->updates, u);
+                index_update(f, a, &u);
             }
         }
         for (size_t i = 0; i < file->keys.n; i++)
             key_facts(f, a, &file->keys.v[i], cfg, &seps, &set);
     }
 
-    if (f->const_texts.n > 1)
-        qsort(f->const_texts.v, f->const_texts.n, sizeof *f->const_texts.v, const_text_cmp);
+    index_const_texts(f, a);
 
     /* The separator constant: the most used, then the first by name. */
     const NameCount *best = NULL;
@@ -240,45 +334,57 @@ static bool key_like_name(const char *name)
     return false;
 }
 
-/* The constants holding `text`: [*from, *to) of f->const_texts. */
-void facts_consts_with_text(const ProjectFacts *f, const char *text, size_t *from, size_t *to)
+static const TextConsts *text_consts(const ProjectFacts *f, const char *text)
 {
-    size_t lo = 0, hi = f ? f->const_texts.n : 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(f->const_texts.v[mid].text, text) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *from = lo;
-    hi = lo;
-    while (f && hi < f->const_texts.n && !strcmp(f->const_texts.v[hi].text, text))
-        hi++;
-    *to = hi;
-}
-
-/* The first by name of the constants holding `text` that belong to the
- * key design: used in some key, or named like a key part (an audit event
- * type or a payload field that happens to hold "ORDER#" is not offered). */
-static const char *key_const_holding(const ProjectFacts *f, const char *text)
-{
-    if (!f || !text)
+    size_t g;
+    if (!f || !f->index || !text || !namemap_get(&f->index->texts, text, &g))
         return NULL;
-    size_t from, to;
-    facts_consts_with_text(f, text, &from, &to);
-    for (size_t i = from; i < to; i++) /* sorted by name */
-        if (f->const_texts.v[i].in_key || key_like_name(f->const_texts.v[i].name))
-            return f->const_texts.v[i].name;
-    return NULL;
+    return &f->index->text_consts.v[g];
 }
 
 const char *facts_const_for_token(const ProjectFacts *f, const char *token)
 {
-    return key_const_holding(f, token);
+    const TextConsts *t = text_consts(f, token);
+    return t ? t->best_key : NULL;
 }
 
 const char *facts_const_for_text(const ProjectFacts *f, const char *text)
 {
-    return key_const_holding(f, text);
+    const TextConsts *t = text_consts(f, text);
+    return t ? t->best_key : NULL;
+}
+
+size_t facts_consts_holding(const ProjectFacts *f, const char *text)
+{
+    const TextConsts *t = text_consts(f, text);
+    return t ? t->count : 0;
+}
+
+bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape)
+{
+    size_t seen;
+    return f && f->index && namemap_get(&f->index->untenanted, shape, &seen);
+}
+
+FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const char *entity)
+{
+    static const StrList none = {0};
+    FieldUpdates fu = {&none, &none, &none};
+    size_t g, e;
+    if (!f || !f->index || !field || !namemap_get(&f->index->fields, field, &g))
+        return fu;
+    const FieldSets *fs = &f->index->field_sets.v[g];
+    fu.all = &fs->all;
+    fu.unscoped = &fs->unscoped;
+    if (entity) {
+        char *lower = strdup(entity);
+        if (!lower)
+            abort();
+        for (char *p = lower; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        if (namemap_get(&fs->by_entity, lower, &e))
+            fu.on_entity = &fs->on_entity.v[e];
+        free(lower);
+    }
+    return fu;
 }

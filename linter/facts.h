@@ -25,9 +25,21 @@ const char *facts_const_for_text(const ProjectFacts *f, const char *text);
 /* The same for a bare prefix token ("ORDER" of "ORDER#"). */
 const char *facts_const_for_token(const ProjectFacts *f, const char *token);
 
-/* Every project constant holding exactly `text`, of the key design or not:
- * [*from, *to) of f->const_texts. O(log n). */
-void facts_consts_with_text(const ProjectFacts *f, const char *text, size_t *from,
-                            size_t *to);
+/* How many differently named project constants hold exactly `text`. */
+size_t facts_consts_holding(const ProjectFacts *f, const char *text);
+
+/* Whether `shape` is among f->untenanted_helper_pks. */
+bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape);
+
+/* The attributes updates set (f->updates) whose last component is
+ * `field`, each once: all of them, those of updates whose entity is not
+ * known, and those of updates on `entity` (case ignored; none when
+ * `entity` is NULL): the updated item's entity, the sort key's prefix when
+ * it names an item of a shared partition, else the partition key's.
+ * Empty lists when there are none. */
+typedef struct FieldUpdates {
+    const StrList *all, *unscoped, *on_entity;
+} FieldUpdates;
+FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const char *entity);
 
 #endif

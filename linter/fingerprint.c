@@ -83,11 +83,16 @@ const char *utf8_sanitize(Arena *a, const char *s)
     return out;
 }
 
-uint32_t utf16_column(const char *line, size_t len, uint32_t byte_col)
+uint32_t utf16_column_memo(ColumnMemo *m, const char *line, size_t len, uint32_t byte_col)
 {
     size_t end = byte_col < len ? byte_col : len;
-    uint32_t units = 0;
-    for (size_t i = 0; i < end;) {
+    /* m->byte: the first sequence not counted (it may start past an
+     * earlier end, when a sequence straddled it) */
+    if (m->line != line || end < m->byte)
+        *m = (ColumnMemo){.line = line};
+    size_t i = m->byte;
+    uint32_t units = m->count;
+    while (i < end) {
         uint32_t cp;
         size_t k = utf8_decode_one(line + i, len - i, &cp);
         if (k == 0) {
@@ -98,7 +103,15 @@ uint32_t utf16_column(const char *line, size_t len, uint32_t byte_col)
         units += cp >= 0x10000 ? 2 : 1;
         i += k;
     }
+    m->byte = i;
+    m->count = units;
     return units + 1;
+}
+
+uint32_t utf16_column(const char *line, size_t len, uint32_t byte_col)
+{
+    ColumnMemo m = {0};
+    return utf16_column_memo(&m, line, len, byte_col);
 }
 
 uint64_t fingerprint_key(const char *rule, const char *path, const char *code)
@@ -293,19 +306,53 @@ static bool cursor_line(const FileCursor *c, uint32_t row, const char **line,
     return true;
 }
 
+/* The code of the row of the last finding, and its keys by rule. */
+typedef struct RowCode {
+    uint32_t row;
+    const char *code;
+    VEC(struct RuleKey { const char *rule; uint64_t key; }) keys;
+} RowCode;
+
+static void row_code(RowCode *rc, Arena *a, uint32_t row, const char *line, size_t len)
+{
+    if (rc->row == row)
+        return;
+    rc->row = row;
+    rc->code = fingerprint_normalize(a, line, len);
+    rc->keys.n = 0;
+}
+
+static uint64_t row_key(RowCode *rc, Arena *a, const char *rule, const char *path)
+{
+    for (size_t i = 0; i < rc->keys.n; i++) /* the rules found on one line: few */
+        if (!strcmp(rc->keys.v[i].rule, rule ? rule : ""))
+            return rc->keys.v[i].key;
+    uint64_t key = fingerprint_key(rule, path, rc->code);
+    VEC_PUSH(a, &rc->keys, ((struct RuleKey){rule ? rule : "", key}));
+    return key;
+}
+
 void findings_build(FindingList *out, const DiagList *d, const char *root,
                     SourceLookup lookup, void *ctx)
 {
     memset(out, 0, sizeof *out);
     out->arena = arena_new();
     FileCursor cur = {0};
-    size_t file_from = 0; /* first finding of the current file */
+    /* Findings of one file come in line order: what is known of the line
+     * of the last one (columns counted, its code and keys by rule) serves
+     * the next ones on it, so that many findings on one long line cost its
+     * length once. */
+    ColumnMemo c8 = {0}, c16 = {0}, e8 = {0}, e16 = {0};
+    RowCode rc = {.row = UINT32_MAX};
+    NumMap occurrences = {0}; /* key -> occurrences so far in this file */
     for (size_t i = 0; i < d->items.n; i++) {
         const Diagnostic *g = &d->items.v[i];
         const char *path = g->path ? g->path : "";
         if (!cur.path || strcmp(cur.path, path) != 0) {
             cursor_open(&cur, path, root, lookup, ctx, out->arena);
-            file_from = out->items.n;
+            c8 = c16 = e8 = e16 = (ColumnMemo){0};
+            rc = (RowCode){.row = UINT32_MAX};
+            occurrences = (NumMap){0};
         }
         Finding f = {.diag = g, .uri_path = cur.uri, .under_root = cur.under_root};
         const char *line = NULL, *eline = NULL;
@@ -316,26 +363,32 @@ void findings_build(FindingList *out, const DiagList *d, const char *root,
         f.end_line = g->span.end_row + 1;
         if (f.end_line < f.line)
             f.end_line = f.line;
-        f.col = have ? utf8_column(line, len, g->span.start_col) : g->span.start_col + 1;
-        f.col16 = have ? utf16_column(line, len, g->span.start_col) : g->span.start_col + 1;
-        f.end_col = ehave ? utf8_column(eline, elen, g->span.end_col) : g->span.end_col + 1;
-        f.end_col16 = ehave ? utf16_column(eline, elen, g->span.end_col) : g->span.end_col + 1;
+        f.col = have ? utf8_column_memo(&c8, line, len, g->span.start_col)
+                     : g->span.start_col + 1;
+        f.col16 = have ? utf16_column_memo(&c16, line, len, g->span.start_col)
+                       : g->span.start_col + 1;
+        f.end_col = ehave ? utf8_column_memo(&e8, eline, elen, g->span.end_col)
+                          : g->span.end_col + 1;
+        f.end_col16 = ehave ? utf16_column_memo(&e16, eline, elen, g->span.end_col)
+                            : g->span.end_col + 1;
         if (f.end_line == f.line && f.end_col < f.col) {
             f.end_col = f.col;
             f.end_col16 = f.col16;
         }
-        f.code = have ? fingerprint_normalize(out->arena, line, len)
-                      : arena_strdup(out->arena, g->message ? g->message : "");
-        f.key = fingerprint_key(g->rule, f.uri_path, f.code);
-        f.occurrence = 1;
-        /* The same key means the same path: look back within this file
-         * (diagnostics come grouped by path). */
-        for (size_t j = out->items.n; j-- > file_from;) {
-            if (out->items.v[j].key == f.key) {
-                f.occurrence = out->items.v[j].occurrence + 1;
-                break;
-            }
+        if (have) {
+            row_code(&rc, out->arena, g->span.start_row, line, len);
+            f.code = rc.code;
+            f.key = row_key(&rc, out->arena, g->rule, f.uri_path);
+        } else {
+            f.code = arena_strdup(out->arena, g->message ? g->message : "");
+            f.key = fingerprint_key(g->rule, f.uri_path, f.code);
         }
+        /* The same key means the same path: counted within this file
+         * (diagnostics come grouped by path). */
+        size_t before = 0;
+        nummap_get(&occurrences, f.key, &before);
+        f.occurrence = (uint32_t)before + 1;
+        nummap_set(out->arena, &occurrences, f.key, before + 1);
         f.fingerprint = arena_printf(out->arena, "%016llx:%u",
                                      (unsigned long long)f.key, f.occurrence);
         VEC_PUSH(out->arena, &out->items, f);

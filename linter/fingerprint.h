@@ -80,5 +80,7 @@ const char *utf8_sanitize(Arena *a, const char *s);
 /* 1-based UTF-16 column of byte column `byte_col` in `line[0..len)`. Each
  * byte of an invalid UTF-8 sequence counts as one unit (as U+FFFD). */
 uint32_t utf16_column(const char *line, size_t len, uint32_t byte_col);
+/* The same, counting on from `m` (report.h). */
+uint32_t utf16_column_memo(ColumnMemo *m, const char *line, size_t len, uint32_t byte_col);
 
 #endif

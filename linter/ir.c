@@ -62,6 +62,52 @@ bool op_is_write(OpKind k)
            k == OP_TRANSACT_WRITE;
 }
 
+ConstDef *fileir_add_const(FileIR *ir, ConstDef c)
+{
+    VEC_PUSH(ir->arena, &ir->consts, c);
+    namemap_put(ir->arena, &ir->const_names, c.name, ir->consts.n - 1);
+    if (c.exported)
+        namemap_put(ir->arena, &ir->exported_const_names, c.name, ir->consts.n - 1);
+    return &ir->consts.v[ir->consts.n - 1];
+}
+
+HelperDef *fileir_add_helper(FileIR *ir, HelperDef h)
+{
+    VEC_PUSH(ir->arena, &ir->helpers, h);
+    namemap_put(ir->arena, &ir->helper_names, h.name, ir->helpers.n - 1);
+    if (h.exported)
+        namemap_put(ir->arena, &ir->exported_helper_names, h.name, ir->helpers.n - 1);
+    return &ir->helpers.v[ir->helpers.n - 1];
+}
+
+void fileir_add_import(FileIR *ir, Import im)
+{
+    VEC_PUSH(ir->arena, &ir->imports, im);
+    namemap_put(ir->arena, &ir->import_names, im.local, ir->imports.n - 1);
+}
+
+const Import *fileir_import(const FileIR *ir, const char *local)
+{
+    size_t i;
+    return namemap_get(&ir->import_names, local, &i) ? &ir->imports.v[i] : NULL;
+}
+
+const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only)
+{
+    size_t i;
+    if (!namemap_get(exported_only ? &ir->exported_const_names : &ir->const_names, name, &i))
+        return NULL;
+    return &ir->consts.v[i];
+}
+
+HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only)
+{
+    size_t i;
+    if (!namemap_get(exported_only ? &ir->exported_helper_names : &ir->helper_names, name, &i))
+        return NULL;
+    return &ir->helpers.v[i];
+}
+
 void seglist_push(Arena *a, SegList *l, Seg s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
@@ -82,7 +128,7 @@ SegList seglist_copy(Arena *a, const SegList *src)
 }
 
 static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
-                   int depth);
+                   int depth, size_t max);
 
 static void put(Arena *a, char **buf, size_t *len, size_t *cap, const char *s)
 {
@@ -93,9 +139,9 @@ static void put(Arena *a, char **buf, size_t *len, size_t *cap, const char *s)
 }
 
 static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,
-                   int depth)
+                   int depth, size_t max)
 {
-    for (size_t i = 0; i < l->n; i++) {
+    for (size_t i = 0; i < l->n && *len <= max; i++) {
         const Seg *s = &l->v[i];
         switch (s->kind) {
         case SEG_TEXT:
@@ -114,7 +160,7 @@ static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *
                 for (size_t j = 0; j < s->nargs; j++) {
                     if (j)
                         put(a, buf, len, cap, ", ");
-                    render(a, &s->args[j], buf, len, cap, depth + 1);
+                    render(a, &s->args[j], buf, len, cap, depth + 1, max);
                 }
             else if (s->nargs)
                 put(a, buf, len, cap, "...");
@@ -132,7 +178,23 @@ char *seglist_render(Arena *a, const SegList *l)
     char *buf = NULL;
     size_t len = 0, cap = 0;
     put(a, &buf, &len, &cap, "");
-    render(a, l, &buf, &len, &cap, 0);
+    render(a, l, &buf, &len, &cap, 0, SIZE_MAX);
+    return buf;
+}
+
+char *seglist_label(Arena *a, const SegList *l)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    put(a, &buf, &len, &cap, "");
+    render(a, l, &buf, &len, &cap, 0, SEGLIST_LABEL_MAX);
+    if (len > SEGLIST_LABEL_MAX) {
+        size_t cut = SEGLIST_LABEL_MAX;
+        while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+            cut--; /* not inside a character */
+        arena_grow(a, (void **)&buf, &cap, cut + 4, 1);
+        memcpy(buf + cut, "...", 4);
+    }
     return buf;
 }
 

@@ -208,6 +208,7 @@ typedef struct HelperDef {
                            * "Repo.key" and "this.key" for class methods */
     const char **params;
     size_t nparams;
+    NameMap param_names;  /* params by name (the first of a name) */
     SegList returns;      /* a returned key; empty when it returns an object */
     VEC(HelperField) fields; /* a returned object of keys ({ GSI2PK, GSI2SK }) */
     /* Keys the function's data operations build from its parameters
@@ -244,9 +245,12 @@ typedef struct FileIR {
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;
-    VEC(Import) imports;
-    VEC(ConstDef) consts;
-    VEC(HelperDef) helpers;
+    VEC(Import) imports;    /* added with fileir_add_import */
+    VEC(ConstDef) consts;   /* added with fileir_add_const */
+    VEC(HelperDef) helpers; /* added with fileir_add_helper */
+    /* consts and helpers by name (fileir_const, fileir_helper) */
+    NameMap const_names, exported_const_names, helper_names, exported_helper_names;
+    NameMap import_names; /* imports by local name (fileir_import) */
     /* names the file exports from other modules: `export * from './x'`
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
@@ -279,6 +283,19 @@ bool attr_is_deferred(const char *name);
  * NULL when `name` is not a deferred name. */
 const char *attr_deferred_const(Arena *a, const char *name);
 
+/* Add a constant or a helper to a file (extraction), keeping the index of
+ * names that fileir_const and fileir_helper read. The pointer returned is
+ * valid until the next addition. */
+ConstDef *fileir_add_const(FileIR *ir, ConstDef c);
+void fileir_add_import(FileIR *ir, Import im);
+/* The file's first import binding `local`, NULL if none. */
+const Import *fileir_import(const FileIR *ir, const char *local);
+HelperDef *fileir_add_helper(FileIR *ir, HelperDef h);
+/* The file's first constant (helper) named `name`, with `exported_only`
+ * its first exported one; NULL if none. No scan: by the index. */
+const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only);
+HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only);
+
 /* Segment list helpers (arena-backed). */
 void seglist_push(Arena *a, SegList *l, Seg s);
 void seglist_append(Arena *a, SegList *dst, const SegList *src);
@@ -291,5 +308,9 @@ void seglist_case(Arena *a, SegList *l, size_t from, uint32_t flags);
 /* The key rendered as a pattern: text as is, values as {name}, calls as
  * {callee()}, unknown as {?}. E.g. "ORDER#{tenantCode}". */
 char *seglist_render(Arena *a, const SegList *l);
+/* The same as messages show it: cut after SEGLIST_LABEL_MAX bytes, with
+ * "..." for the rest, so that a message stays short whatever the key. */
+enum { SEGLIST_LABEL_MAX = 200 };
+char *seglist_label(Arena *a, const SegList *l);
 
 #endif

@@ -23,6 +23,7 @@ void kf_flatten(Arena *a, const SegList *segs, KfKey *out)
     out->n = 0;
     out->parts = segs->n ? arena_alloc(a, segs->n * sizeof *out->parts)
                          : NULL;
+    out->ends = segs->n ? arena_alloc(a, segs->n * sizeof *out->ends) : NULL;
     for (size_t i = 0; i < segs->n; i++) {
         const Seg *s = &segs->v[i];
         if (seg_is_empty_text(s))
@@ -40,6 +41,7 @@ void kf_flatten(Arena *a, const SegList *segs, KfKey *out)
                 if (segs->v[j].text[0])
                     last = j;
             }
+            out->ends[j] = len;
         }
         char *t = arena_alloc(a, len + 1), *p = t;
         for (size_t m = i; m <= last; m++) {
@@ -50,9 +52,12 @@ void kf_flatten(Arena *a, const SegList *segs, KfKey *out)
             p += l;
         }
         *p = '\0';
+        size_t digits = 0;
+        while (digits < len && isdigit((unsigned char)t[len - 1 - digits]))
+            digits++;
         out->parts[out->n++] = (KfPart){ .hole = false, .first = i,
                                          .nsegs = last - i + 1, .text = t,
-                                         .len = len };
+                                         .len = len, .digits = digits };
         i = j - 1;
     }
 }
@@ -61,24 +66,26 @@ const Seg *kf_text_seg_at(const KfKey *k, size_t p, size_t off,
                           size_t *seg_off)
 {
     const KfPart *part = &k->parts[p];
-    const Seg *found = NULL;
-    size_t base = 0;
-    for (size_t m = part->first; m < part->first + part->nsegs; m++) {
-        const Seg *s = &k->segs->v[m];
-        size_t l = s->text ? strlen(s->text) : 0;
-        if (!l)
-            continue;
-        found = s;
-        if (off < base + l) {
-            if (seg_off)
-                *seg_off = off - base;
-            return s;
-        }
-        base += l;
+    if (part->hole || !part->len) {
+        if (seg_off)
+            *seg_off = 0;
+        return NULL;
     }
+    /* the first segment ending after `off` (it is not empty); past the
+     * end, the last non-empty one, at offset 0 */
+    size_t lo = part->first, hi = part->first + part->nsegs;
+    size_t want = off < part->len ? off : part->len - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->ends[mid] > want)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    size_t start = lo > part->first ? k->ends[lo - 1] : 0;
     if (seg_off)
-        *seg_off = 0;
-    return found;
+        *seg_off = off < part->len ? off - start : 0;
+    return &k->segs->v[lo];
 }
 
 const Seg *kf_part_seg(const KfKey *k, size_t p)
@@ -420,10 +427,7 @@ bool kf_is_version_tail(const KfKey *k, size_t p, size_t off,
         return p + 2 == k->n && k->parts[p + 1].hole;
     if (p + 1 != k->n)
         return false;
-    for (const char *r = rest; *r; r++)
-        if (!isdigit((unsigned char)*r))
-            return false;
-    return true;
+    return part->len - off - 1 <= part->digits; /* digits to the end */
 }
 
 /* A date/time neighbour: a digit in text, or a date hole. */
@@ -448,9 +452,11 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
 {
     const KfPart *part = &k->parts[p];
     char c = part->text[off];
-    for (size_t i = 0; i < *n; i++)
-        if (v[i].part == p && v[i].off == off)
-            return;
+    /* Boundaries come in order of (part, offset): a text of one character
+     * between two holes is met twice in a row, and a position refused
+     * once is refused again. */
+    if (*n && v[*n - 1].part == p && v[*n - 1].off == off)
+        return;
     if (!kf_is_boundary_char(c, cfg))
         return;
     if (strchr("-:.TZ", c) && date_side(a, k, p, off, -1) &&
@@ -502,6 +508,27 @@ bool kf_boundaries_all_helper(const KfBoundary *b, size_t n)
 
 /* ---- Versions ------------------------------------------------------- */
 
+/* A version separator inside text part `p` (kf_is_versioned): a
+ * SEGF_VERSION_SEP segment followed by something, or a version tail. One
+ * pass over the part's segments and their characters. */
+static const Seg *versioned_text(const KfKey *k, size_t p, const Config *cfg)
+{
+    const KfPart *part = &k->parts[p];
+    char vc = version_char(cfg);
+    size_t off = 0;
+    for (size_t m = part->first; m < part->first + part->nsegs; m++) {
+        const Seg *s = &k->segs->v[m];
+        size_t l = s->text ? strlen(s->text) : 0;
+        bool sep = (s->flags & SEGF_VERSION_SEP) != 0;
+        if (sep && l && (off + 1 < part->len || p + 1 < k->n))
+            return s; /* so == 0 */
+        for (size_t so = 0; so < l; so++, off++)
+            if ((sep || part->text[off] == vc) && kf_is_version_tail(k, p, off, cfg))
+                return s;
+    }
+    return NULL;
+}
+
 bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why)
 {
     const Seg *w = NULL;
@@ -510,20 +537,9 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why)
         if ((s->flags & SEGF_VERSIONED) && !(s->flags & SEGF_UNVERSIONED))
             w = s;
     }
-    for (size_t p = 0; p < k->n && !w; p++) {
-        const KfPart *part = &k->parts[p];
-        if (part->hole)
-            continue;
-        for (size_t off = 0; off < part->len && !w; off++) {
-            size_t so;
-            const Seg *s = kf_text_seg_at(k, p, off, &so);
-            if (s && (s->flags & SEGF_VERSION_SEP) && so == 0 &&
-                (off + 1 < part->len || p + 1 < k->n))
-                w = s;
-            else if (kf_is_version_tail(k, p, off, cfg))
-                w = s;
-        }
-    }
+    for (size_t p = 0; p < k->n && !w; p++)
+        if (!k->parts[p].hole)
+            w = versioned_text(k, p, cfg);
     if (why)
         *why = w;
     return w != NULL;
@@ -596,28 +612,28 @@ const char *kf_role_noun(KeyRole r)
     return "key";
 }
 
-const char *kf_op_entity(Arena *a, const FileIR *file, int op)
+const char **kf_op_entities(Arena *a, const FileIR *file)
 {
-    if (!file || op < 0)
-        return NULL;
-    for (size_t i = 0; i < file->keys.n; i++) {
+    size_t n = file ? file->ops.n : 0;
+    const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
+    bool *seen = arena_alloc(a, n ? n : 1);
+    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
         const KeyExpr *pk = &file->keys.v[i];
-        if (pk->op != op || pk->role != ROLE_PK)
+        if (pk->op < 0 || (size_t)pk->op >= n || pk->role != ROLE_PK || seen[pk->op])
             continue;
+        seen[pk->op] = true;
         KfKey key;
         kf_flatten(a, &pk->segs, &key);
-        return kf_leading_prefix(a, &key);
+        e[pk->op] = kf_leading_prefix(a, &key);
     }
-    return NULL;
+    return e;
 }
 
-const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k)
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k,
+                          const char *const *op_entities)
 {
-    if (k->op >= 0) {
-        const char *e = kf_op_entity(a, file, k->op);
-        if (e)
-            return e;
-    }
+    if (k->op >= 0 && (size_t)k->op < file->ops.n && op_entities[k->op])
+        return op_entities[k->op];
     if (k->role != ROLE_PK)
         return NULL;
     KfKey key;
@@ -625,19 +641,20 @@ const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k)
     return kf_leading_prefix(a, &key);
 }
 
-const char *kf_op_sk_entity(Arena *a, const FileIR *file, int op, bool with_id)
+const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id)
 {
-    if (!file || op < 0)
-        return NULL;
-    for (size_t i = 0; i < file->keys.n; i++) {
+    size_t n = file ? file->ops.n : 0;
+    const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
+    bool *seen = arena_alloc(a, n ? n : 1);
+    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
         const KeyExpr *sk = &file->keys.v[i];
-        if (sk->op != op || sk->role != ROLE_SK)
+        if (sk->op < 0 || (size_t)sk->op >= n || sk->role != ROLE_SK || seen[sk->op])
             continue;
+        seen[sk->op] = true;
         KfKey key;
         kf_flatten(a, &sk->segs, &key);
-        if (with_id && kf_hole_count(&key) == 0)
-            return NULL;
-        return kf_leading_prefix(a, &key);
+        if (!with_id || kf_hole_count(&key) > 0)
+            e[sk->op] = kf_leading_prefix(a, &key);
     }
-    return NULL;
+    return e;
 }

@@ -18,12 +18,16 @@ typedef struct KfPart {
     size_t nsegs;     /* segments in the part (1 for a hole) */
     const char *text; /* text run: its text, NUL-terminated; hole: NULL */
     size_t len;       /* text run: strlen(text) */
+    size_t digits;    /* text run: how many digits end it */
 } KfPart;
 
 typedef struct KfKey {
     const SegList *segs;
     KfPart *parts;
     size_t n;
+    /* per segment of a text run: the offset in the run's text where the
+     * segment ends (kf_text_seg_at finds a segment by bisection) */
+    size_t *ends;
 } KfKey;
 
 /* Flatten the top-level segments of `segs` (call arguments are not
@@ -160,17 +164,21 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
  * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
 const char *kf_leading_prefix(Arena *a, const KfKey *k);
 
-/* The entity a key belongs to: the leading prefix of its operation's
- * partition key (of the key itself when it is one); NULL if unknown. */
-const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k);
-/* The leading prefix of operation `op`'s partition key, NULL if unknown. */
-const char *kf_op_entity(Arena *a, const FileIR *file, int op);
-/* The leading prefix of operation `op`'s sort key ("USER" of
- * `USER#${id}`), or NULL: which item of a partition shared by several
- * entities. `with_id`: only when the sort key carries a value after it (a
- * literal sort key such as 'PROFILE' is an item of the partition's own
- * entity). */
-const char *kf_op_sk_entity(Arena *a, const FileIR *file, int op, bool with_id);
+/* The entity of each data operation of `file`: the leading prefix of its
+ * (first) partition key, NULL if unknown. An array of file->ops.n
+ * entries in `a`, from one pass over the file's keys. */
+const char **kf_op_entities(Arena *a, const FileIR *file);
+/* The entity a key of `file` belongs to: its operation's (from
+ * kf_op_entities), else its own leading prefix when it is a partition
+ * key; NULL if unknown. */
+const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k,
+                          const char *const *op_entities);
+/* The leading prefix of each data operation's sort key ("USER" of
+ * `USER#${id}`), NULL if unknown: which item of a partition shared by
+ * several entities. `with_id`: only when the sort key carries a value after
+ * it (a literal sort key such as 'PROFILE' is an item of the partition's
+ * own entity). An array of file->ops.n entries in `a`. */
+const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id);
 
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */

@@ -34,6 +34,18 @@ uint32_t utf8_column(const char *line, size_t line_len, uint32_t byte_col)
     return (uint32_t)count_chars(line, n) + 1;
 }
 
+uint32_t utf8_column_memo(ColumnMemo *m, const char *line, size_t line_len, uint32_t byte_col)
+{
+    if (!line)
+        return byte_col + 1;
+    size_t n = byte_col < line_len ? byte_col : line_len;
+    if (m->line != line || n < m->byte)
+        *m = (ColumnMemo){.line = line};
+    m->count += (uint32_t)count_chars(line + m->byte, n - m->byte);
+    m->byte = n;
+    return m->count + 1;
+}
+
 bool report_want_color(FILE *f)
 {
     const char *force = getenv("FORCE_COLOR");
@@ -57,6 +69,7 @@ typedef struct Cursor {
     size_t len;
     uint32_t row;
     size_t off;
+    size_t row_len; /* the length of row `row`, once known (+1; 0: not yet) */
 } Cursor;
 
 /* The text of row `row` (without its line break) or false when the file
@@ -69,17 +82,23 @@ static bool find_line(Cursor *c, uint32_t row, const char **line,
     if (row < c->row) {
         c->row = 0;
         c->off = 0;
+        c->row_len = 0;
     }
     while (c->row < row) {
-        const char *nl = memchr(c->src + c->off, '\n', c->len - c->off);
-        if (!nl)
+        const char *nl = c->row_len ? c->src + c->off + c->row_len - 1
+                                    : memchr(c->src + c->off, '\n', c->len - c->off);
+        if (!nl || nl == c->src + c->len)
             return false;
         c->off = (size_t)(nl - c->src) + 1;
         c->row++;
+        c->row_len = 0;
     }
     const char *s = c->src + c->off;
-    const char *nl = memchr(s, '\n', c->len - c->off);
-    size_t n = nl ? (size_t)(nl - s) : c->len - c->off;
+    if (!c->row_len) { /* found once per row, however many findings it has */
+        const char *nl = memchr(s, '\n', c->len - c->off);
+        c->row_len = (nl ? (size_t)(nl - s) : c->len - c->off) + 1;
+    }
+    size_t n = c->row_len - 1;
     if (n > 0 && s[n - 1] == '\r')
         n--;
     *line = s;
@@ -87,8 +106,36 @@ static bool find_line(Cursor *c, uint32_t row, const char **line,
     return true;
 }
 
+/* The part of a long line shown for a finding starting at byte `sc`:
+ * [*from, *to), on character boundaries; the whole of a short line. */
+static void shown_part(const char *line, size_t line_len, size_t sc, size_t *from, size_t *to)
+{
+    *from = 0;
+    *to = line_len;
+    if (line_len <= REPORT_MAX_LINE_SHOWN)
+        return;
+    size_t before = REPORT_MAX_LINE_SHOWN / 4;
+    *from = sc > before ? sc - before : 0;
+    while (*from > 0 && is_cont((unsigned char)line[*from]))
+        (*from)--;
+    *to = *from + REPORT_MAX_LINE_SHOWN < line_len ? *from + REPORT_MAX_LINE_SHOWN : line_len;
+    while (*to < line_len && is_cont((unsigned char)line[*to]))
+        (*to)++;
+}
+
+/* The source line of a finding, whole or its shown part (shown_part). */
+static void print_line(FILE *out, const char *line, size_t line_len, size_t from, size_t to)
+{
+    if (from > 0)
+        fputs("...", out);
+    fput_escaped(out, line + from, to - from); /* controls escaped */
+    if (to < line_len)
+        fputs("...", out);
+    fputc('\n', out);
+}
+
 static void print_caret(FILE *out, const Diagnostic *g, const char *line,
-                        size_t line_len, bool color)
+                        size_t line_len, size_t from, size_t to, bool color)
 {
     size_t sc = g->span.start_col < line_len ? g->span.start_col : line_len;
     size_t ec = line_len;
@@ -96,6 +143,14 @@ static void print_caret(FILE *out, const Diagnostic *g, const char *line,
         ec = g->span.end_col < line_len ? g->span.end_col : line_len;
     else if (g->span.end_row < g->span.start_row)
         ec = sc;
+    if (ec < sc)
+        ec = sc;
+    if (from > 0) /* under the "..." */
+        fputs("   ", out);
+    line += from;
+    line_len = to - from;
+    sc = sc > from ? sc - from : 0;
+    ec = (ec < to ? ec : to) - from;
     if (ec < sc)
         ec = sc;
 
@@ -141,6 +196,7 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
     bool color = o && o->color;
     bool text = !o || o->format == REPORT_TEXT;
     Cursor cur = {0};
+    ColumnMemo memo = {0};
 
     for (size_t i = 0; i < d->items.n; i++) {
         const Diagnostic *g = &d->items.v[i];
@@ -151,12 +207,13 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
                 cur.src = lookup(ctx, path, &cur.len);
             if (cur.src && cur.len == 0)
                 cur.len = strlen(cur.src);
+            memo = (ColumnMemo){0};
         }
         const char *line = NULL;
         size_t line_len = 0;
         bool have = find_line(&cur, g->span.start_row, &line, &line_len);
         uint32_t lno = g->span.start_row + 1;
-        uint32_t col = have ? utf8_column(line, line_len, g->span.start_col)
+        uint32_t col = have ? utf8_column_memo(&memo, line, line_len, g->span.start_col)
                             : g->span.start_col + 1;
         const char *sev = severity_name(g->severity);
         const char *rule = g->rule ? g->rule : "";
@@ -178,9 +235,10 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
         if (!text)
             continue;
         if (have) {
-            fput_escaped(out, line, line_len);
-            fputc('\n', out);
-            print_caret(out, g, line, line_len, color);
+            size_t from, to;
+            shown_part(line, line_len, g->span.start_col, &from, &to);
+            print_line(out, line, line_len, from, to);
+            print_caret(out, g, line, line_len, from, to, color);
         }
         if (g->fix && !strstr(msg, g->fix)) { /* not when the message says it */
             fputs("  help: ", out);

@@ -23,7 +23,8 @@ typedef const char *(*SourceLookup)(void *ctx, const char *path, size_t *len);
  *   path:line:col: severity: message [rule-id]
  * with 1-based line and column (the column counts characters, not bytes),
  * then for REPORT_TEXT the source line and a caret underline of the span
- * (its first line only). */
+ * (its first line only; of a line longer than REPORT_MAX_LINE_SHOWN, the
+ * part around the span, "..." marking what is left out). */
 void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
                  SourceLookup lookup, void *ctx);
 
@@ -38,5 +39,22 @@ bool report_want_color(FILE *f);
 /* 1-based character column of byte column `byte_col` in the line starting
  * at `line` (UTF-8). */
 uint32_t utf8_column(const char *line, size_t line_len, uint32_t byte_col);
+
+/* What was counted of a line last: columns of many findings on one line,
+ * asked in increasing order, then cost the line's length once (not once
+ * per finding). Zero it to start; it starts over by itself on another
+ * line or an earlier column. */
+typedef struct ColumnMemo {
+    const char *line; /* the line counted, NULL: none */
+    size_t byte;      /* how far */
+    uint32_t count;   /* what that counted */
+} ColumnMemo;
+
+/* utf8_column, counting on from `m`. */
+uint32_t utf8_column_memo(ColumnMemo *m, const char *line, size_t line_len, uint32_t byte_col);
+
+/* Lines longer than this are shown (text format) as a window around the
+ * finding, so that many findings on one long line print in linear size. */
+enum { REPORT_MAX_LINE_SHOWN = 400 };
 
 #endif

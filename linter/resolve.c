@@ -10,14 +10,46 @@
 #include <string.h>
 #include <strings.h>
 
-enum { MAX_RESOLVE_DEPTH = 12 };
+enum {
+    MAX_RESOLVE_DEPTH = 12,
+    /* Resolver.left: segments that inlining constants and helpers may
+     * make, this many and RESOLVE_PER_SEG more per segment extracted */
+    RESOLVE_BUDGET = 1 << 16,
+    RESOLVE_PER_SEG = 64,
+};
 
 typedef struct Resolver {
     ResolveFile *files;
     size_t n;
     ModuleMap *mods;
     Arena *scratch;          /* for this pass only */
+    /* Work left for inlining (`const c2 = c1 + c1; const c3 = c2 + c2;`
+     * doubles at each level): past it, names are left as they are. */
+    size_t left;
 } Resolver;
+
+static void spend(Resolver *r, size_t n)
+{
+    r->left = r->left > n ? r->left - n : 0;
+}
+
+/* The budget of a project's resolution: proportional to what it holds. */
+static size_t resolve_budget(const ResolveFile *files, size_t n)
+{
+    size_t segs = 0;
+    for (size_t f = 0; f < n; f++) {
+        const FileIR *ir = files[f].ir;
+        for (size_t k = 0; k < ir->extracted.n; k++)
+            segs += ir->extracted.v[k].segs.n;
+        for (size_t c = 0; c < ir->consts.n; c++)
+            segs += ir->consts.v[c].value.n;
+        for (size_t h = 0; h < ir->helpers.n; h++)
+            segs += ir->helpers.v[h].returns.n + ir->helpers.v[h].fields.n;
+    }
+    return segs < (SIZE_MAX - RESOLVE_BUDGET) / RESOLVE_PER_SEG
+               ? RESOLVE_BUDGET + segs * RESOLVE_PER_SEG
+               : SIZE_MAX;
+}
 
 typedef struct Found {
     size_t file;
@@ -35,20 +67,11 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
 
 static Found lookup_local(const Resolver *r, size_t file, const char *name, bool exported_only)
 {
-    Found f = {0};
+    Found f = {.file = file};
     const FileIR *ir = r->files[file].ir;
-    for (size_t i = 0; i < ir->consts.n; i++)
-        if (!strcmp(ir->consts.v[i].name, name) && (!exported_only || ir->consts.v[i].exported)) {
-            f.file = file;
-            f.c = &ir->consts.v[i];
-            return f;
-        }
-    for (size_t i = 0; i < ir->helpers.n; i++)
-        if (!strcmp(ir->helpers.v[i].name, name) && (!exported_only || ir->helpers.v[i].exported)) {
-            f.file = file;
-            f.h = &ir->helpers.v[i];
-            return f;
-        }
+    f.c = fileir_const(ir, name, exported_only);
+    if (!f.c)
+        f.h = fileir_helper(ir, name, exported_only);
     return f;
 }
 
@@ -129,11 +152,8 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
     char head[256], buf[512];
     const char *rest;
     split_head(name, head, sizeof head, &rest);
-    const FileIR *ir = r->files[file].ir;
-    for (size_t i = 0; i < ir->imports.n; i++) {
-        const Import *im = &ir->imports.v[i];
-        if (strcmp(im->local, head))
-            continue;
+    const Import *im = fileir_import(r->files[file].ir, head);
+    if (im) {
         long t = resolve_module(r, file, im->source);
         if (t < 0)
             return none;
@@ -153,6 +173,7 @@ typedef struct Ctx {
     const Config *cfg;  /* its configuration */
     FileIR *ir;         /* the file being resolved */
     KeyRole role;       /* of the key being resolved */
+    NameMap uses;       /* its helper_uses, as "file-length:file name" */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -198,14 +219,64 @@ static void mark_used(Ctx *c, Found f)
 {
     const char *file = c->r->files[f.file].abspath;
     unsigned bit = 1u << c->role;
-    for (size_t i = 0; i < c->ir->helper_uses.n; i++)
-        if (!strcmp(c->ir->helper_uses.v[i].name, f.h->name) &&
-            !strcmp(c->ir->helper_uses.v[i].file, file)) {
-            c->ir->helper_uses.v[i].roles |= bit;
-            return;
-        }
+    const char *key = arena_printf(c->a, "%zu:%s%s", strlen(file), file, f.h->name);
+    size_t at;
+    if (namemap_get(&c->uses, key, &at)) {
+        c->ir->helper_uses.v[at].roles |= bit;
+        return;
+    }
+    namemap_put(c->a, &c->uses, key, c->ir->helper_uses.n);
     HelperUse u = {arena_strdup(c->a, file), arena_strdup(c->a, f.h->name), bit};
     VEC_PUSH(c->a, &c->ir->helper_uses, u);
+}
+
+/* The segments of a call's arguments, to tell the segments of an inlined
+ * helper that came from them (the same text at the same place): by a
+ * hash of text pointer and span, chained. */
+typedef struct ArgSegs {
+    NumMap first;      /* hash -> index in segs of the first with it */
+    const Seg **segs;
+    size_t *next;      /* the next with the same hash, SIZE_MAX: none */
+} ArgSegs;
+
+static uint64_t seg_place(const Seg *s)
+{
+    uint64_t h = hash_bytes(&s->span, sizeof s->span);
+    return h ^ ((uint64_t)(uintptr_t)s->text * 0x9E3779B97F4A7C15u);
+}
+
+static void arg_segs(Arena *a, ArgSegs *as, const SegList *args, size_t nargs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nargs; i++)
+        n += args[i].n;
+    *as = (ArgSegs){.segs = arena_alloc(a, (n + 1) * sizeof *as->segs),
+                    .next = arena_alloc(a, (n + 1) * sizeof *as->next)};
+    size_t k = 0;
+    for (size_t i = 0; i < nargs; i++)
+        for (size_t j = 0; j < args[i].n; j++, k++) {
+            as->segs[k] = &args[i].v[j];
+            as->next[k] = SIZE_MAX;
+            uint64_t h = seg_place(as->segs[k]);
+            size_t at;
+            if (nummap_get(&as->first, h, &at)) { /* after the first: order does not matter */
+                as->next[k] = as->next[at];
+                as->next[at] = k;
+            } else {
+                nummap_put(a, &as->first, h, k);
+            }
+        }
+}
+
+static bool from_args(const ArgSegs *as, const Seg *o)
+{
+    size_t k;
+    if (!nummap_get(&as->first, seg_place(o), &k))
+        return false;
+    for (; k != SIZE_MAX; k = as->next[k])
+        if (as->segs[k]->text == o->text && !memcmp(&as->segs[k]->span, &o->span, sizeof o->span))
+            return true;
+    return false;
 }
 
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
@@ -214,15 +285,12 @@ static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
     mark_used(c, f);
     SegList res = {0};
     resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
+    spend(c->r, res.n + 1);
+    ArgSegs as;
+    arg_segs(c->a, &as, args, call->nargs);
     for (size_t i = 0; i < res.n; i++) {
         Seg o = res.v[i];
-        bool from_arg = false;
-        for (size_t a = 0; a < call->nargs && !from_arg; a++)
-            for (size_t j = 0; j < args[a].n; j++)
-                if (!memcmp(&args[a].v[j].span, &o.span, sizeof o.span) &&
-                    args[a].v[j].text == o.text)
-                    from_arg = true;
-        if (!from_arg) {
+        if (!from_args(&as, &o)) {
             o.span = call->span;
             o.flags |= SEGF_HELPER;
             if (o.kind != SEG_TEXT || !(o.flags & SEGF_CONST))
@@ -237,25 +305,22 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                         const HelperDef *h, const SegList *hargs, size_t nargs)
 {
     /* a helper's parameter: substitute the call's argument */
-    if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM)) {
-        for (size_t i = 0; i < h->nparams; i++) {
-            if (strcmp(h->params[i], s->text))
-                continue;
-            if (i < nargs && hargs[i].n) {
-                size_t from = out->n;
-                for (size_t j = 0; j < hargs[i].n; j++)
-                    seglist_push(c->a, out, hargs[i].v[j]);
-                seglist_case(c->a, out, from, s->flags);
-                return;
-            }
-            break;
-        }
+    size_t i;
+    if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM) &&
+        namemap_get(&h->param_names, s->text, &i) && i < nargs && hargs[i].n) {
+        size_t from = out->n;
+        for (size_t j = 0; j < hargs[i].n; j++)
+            seglist_push(c->a, out, hargs[i].v[j]);
+        seglist_case(c->a, out, from, s->flags);
+        return;
     }
-    if (depth < MAX_RESOLVE_DEPTH && s->kind == SEG_REF && !(s->flags & SEGF_PARAM)) {
+    if (depth < MAX_RESOLVE_DEPTH && c->r->left && s->kind == SEG_REF &&
+        !(s->flags & SEGF_PARAM)) {
         Found f = lookup(c->r, file, s->text, 0);
         if (f.c) {
             SegList v = {0};
             resolve_list(c, f.file, &f.c->value, &v, depth + 1, NULL, NULL, 0);
+            spend(c->r, v.n + 1);
             bool all_text = v.n > 0;
             for (size_t i = 0; i < v.n; i++)
                 if (v.v[i].kind != SEG_TEXT)
@@ -289,7 +354,7 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                 resolve_list(c, file, &s->args[i], &args[i], depth + 1, h, hargs, nargs);
         }
         Found f = {0};
-        if (depth < MAX_RESOLVE_DEPTH && !(s->flags & SEGF_FRAMEWORK))
+        if (depth < MAX_RESOLVE_DEPTH && c->r->left && !(s->flags & SEGF_FRAMEWORK))
             f = lookup(c->r, file, s->text, 0);
         if (f.h && f.h->returns.n) {
             inline_helper(c, s, f, &f.h->returns, args, out, depth);
@@ -542,7 +607,7 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
 
 void resolve_project(ResolveFile *files, size_t n)
 {
-    Resolver r = {.files = files, .n = n};
+    Resolver r = {.files = files, .n = n, .left = resolve_budget(files, n)};
     const char **paths = calloc(n ? n : 1, sizeof *paths);
     if (!paths)
         abort();
@@ -558,7 +623,7 @@ void resolve_project(ResolveFile *files, size_t n)
         FileIR *ir = files[f].ir;
         arena_free(ir->resolved);
         ir->resolved = arena_new();
-        Ctx c = {&r, ir->resolved, files[f].config, ir, ROLE_KEY};
+        Ctx c = {.r = &r, .a = ir->resolved, .cfg = files[f].config, .ir = ir, .role = ROLE_KEY};
         memset(&ir->keys, 0, sizeof ir->keys);
         memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
         for (size_t k = 0; k < ir->extracted.n; k++) {

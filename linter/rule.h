@@ -54,6 +54,8 @@ typedef struct ProjectFacts {
      * such a helper at its definition, not at every call site that only
      * inlines it. */
     StrList untenanted_helper_pks;
+    /* Lookups into the above by text (facts.c; read through facts.h). */
+    struct FactsIndex *index;
 } ProjectFacts;
 
 typedef struct RuleDesc RuleDesc;

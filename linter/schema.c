@@ -24,14 +24,44 @@ enum {
     MAX_NAME_DEPTH = 8,    /* !Join inside !Sub inside ... */
     MAX_INCLUDE_DEPTH = 4, /* serverless ${file(...)} inside included files */
     MAX_VAR_DEPTH = 6,     /* ${self:a} -> ${self:b} -> ... */
+    /* bytes ${self:...} expansion may write for one schema, includes
+     * included (`a: ${self:b}${self:b}`, `b: ${self:c}${self:c}`, ...
+     * doubles at each level): this much, and EXPANSION_PER_BYTE more for
+     * each byte of the files read */
+    MAX_EXPANSION = 1 << 20,
+    EXPANSION_PER_BYTE = 16,
+    MIN_INDEXED_MAP = 16, /* mappings this large get an index of their keys */
 };
 
 /* ---- Document trees ------------------------------------------------------ */
+
+/* doc_get by the index: the first entry named `key`, or with `ci` also
+ * named `key` with its first letter in the other case. */
+static const DocNode *doc_get_indexed(const DocNode *map, const char *key, bool ci)
+{
+    size_t best = SIZE_MAX, i;
+    if (namemap_get(map->index, key, &i))
+        best = i;
+    char c = key[0], other = (char)(islower((unsigned char)c) ? toupper((unsigned char)c)
+                                                               : tolower((unsigned char)c));
+    if (ci && c && other != c) {
+        char *alt = strdup(key);
+        if (!alt)
+            abort();
+        alt[0] = other;
+        if (namemap_get(map->index, alt, &i) && i < best)
+            best = i;
+        free(alt);
+    }
+    return best == SIZE_MAX ? NULL : map->vals[best];
+}
 
 const DocNode *doc_get(const DocNode *map, const char *key, bool ci)
 {
     if (!map || map->kind != DOC_MAP)
         return NULL;
+    if (map->index)
+        return doc_get_indexed(map, key, ci);
     for (size_t i = 0; i < map->n; i++) {
         const char *k = map->keys[i] ? map->keys[i]->text : NULL;
         if (!k)
@@ -97,6 +127,15 @@ typedef struct NameCtx {
     const DocNode *root;   /* document root, or NULL */
 } NameCtx;
 
+/* What the files of one schema_load_file share, included files too. */
+typedef struct Load {
+    Problems *problems;
+    StrList reading;       /* real paths of the files being read, outermost first */
+    NameMap read;          /* real paths of every file read */
+    size_t expansion_left; /* bytes ${self:...} expansion may still write */
+    bool expansion_told;   /* a problem with expansion was reported */
+} Load;
+
 typedef struct Reader {
     Arena *a;
     TableSet *out;
@@ -105,9 +144,10 @@ typedef struct Reader {
     /* Steps name_text may still take: aliases can make a document's
      * !Join trees exponentially large; a name past the budget is unknown. */
     size_t *budget;
+    Load *load; /* NULL: no ${self:...} expansion (a CfnTable in code) */
 } Reader;
 
-static const char *resolve_vars(Reader *R, const char *s, int depth);
+static const char *resolve_vars(Reader *R, const char *s, Span at);
 
 /* The value a document path ("custom.tableName") leads to from the root. */
 static const DocNode *doc_path(const DocNode *root, const char *path)
@@ -128,67 +168,119 @@ static const DocNode *doc_path(const DocNode *root, const char *path)
     return n;
 }
 
-/* Serverless variables in a string: `${self:custom.x}` is replaced by what
- * it names in this file when that is a string; anything else (`${opt:..}`,
- * `${sls:stage}`, `${env:X}`, CloudFormation's `${AWS::StackName}`) stays
- * as written and matches any text (table_names_match). */
-static const char *resolve_vars(Reader *R, const char *s, int depth)
+/* ${self:...} expansion (resolve_vars): how deep it is, where for the
+ * problem it reports, and whether it ran out of budget. */
+typedef struct Expand {
+    Reader *R;
+    Span at;
+    bool over;
+} Expand;
+
+/* One problem per schema, the first time expansion stops. */
+static void expansion_problem(Expand *E, bool depth)
 {
-    if (!s || !strstr(s, "${self:") || !R->ctx || !R->ctx->root || depth > MAX_VAR_DEPTH)
-        return s;
-    size_t n = strlen(s), cap = n + 64, o = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        abort();
-    for (size_t i = 0; i < n;) {
-        if (s[i] == '$' && s[i + 1] == '{') {
-            /* the matching brace, nesting counted */
-            size_t j = i + 2;
-            int nest = 1;
-            for (; j < n && nest; j++) {
-                if (s[j] == '{')
-                    nest++;
-                else if (s[j] == '}')
-                    nest--;
-            }
-            if (nest) /* unterminated: copy the rest */
-                j = n;
-            const char *rep = NULL;
-            size_t inner_len = j - i - 3;
-            if (!nest && inner_len > 5 && !strncmp(s + i + 2, "self:", 5) &&
-                !memchr(s + i + 2, ',', inner_len)) {
-                char *path = arena_strndup(R->a, s + i + 7, inner_len - 5);
-                const char *v = doc_scalar(doc_path(R->ctx->root, path));
-                if (v)
-                    rep = resolve_vars(R, v, depth + 1);
-            }
-            const char *from = rep ? rep : s + i;
-            size_t len = rep ? strlen(rep) : j - i;
-            while (o + len + 1 > cap) {
-                cap *= 2;
-                char *nb = realloc(buf, cap);
-                if (!nb)
-                    abort();
-                buf = nb;
-            }
-            memcpy(buf + o, from, len);
-            o += len;
-            i = j;
-            continue;
-        }
-        if (o + 2 > cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb)
-                abort();
-            buf = nb;
-        }
-        buf[o++] = s[i++];
+    Load *L = E->R->load;
+    if (L->expansion_told)
+        return;
+    L->expansion_told = true;
+    if (depth)
+        problems_add(L->problems, E->R->path, E->at.start_row + 1, E->at.start_col + 1,
+                     "serverless variables nest deeper than %d ${self:...} levels here (one "
+                     "that refers to itself?); the rest is read as written",
+                     MAX_VAR_DEPTH);
+    else
+        problems_add(L->problems, E->R->path, E->at.start_row + 1, E->at.start_col + 1,
+                     "serverless variables here expand past the budget (%d bytes, and %d "
+                     "more per byte of the schema); this value is read as written, and so "
+                     "is any later one",
+                     MAX_EXPANSION, EXPANSION_PER_BYTE);
+}
+
+/* Take n bytes of the budget (false: over it). */
+static bool charge(Expand *E, size_t n)
+{
+    Load *L = E->R->load;
+    if (E->over || n > L->expansion_left) {
+        E->over = true;
+        L->expansion_left = 0;
+        return false;
     }
-    buf[o] = '\0';
-    const char *r = arena_strdup(R->a, buf);
-    free(buf);
-    return r;
+    L->expansion_left -= n;
+    return true;
+}
+
+/* Copy s[0..n) to the expansion, within the budget. */
+static bool expand_put(Expand *E, StrBuf *out, const char *s, size_t n)
+{
+    if (!charge(E, n))
+        return false;
+    sb_appendn(out, s, n);
+    return true;
+}
+
+/* `s` with its ${self:...} variables expanded into `out`; false when the
+ * budget ran out. */
+static bool expand_vars(Expand *E, const char *s, int depth, StrBuf *out)
+{
+    const DocNode *root = E->R->ctx->root;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        const char *open = strstr(s + i, "${");
+        size_t lit = open ? (size_t)(open - (s + i)) : n - i;
+        if (!expand_put(E, out, s + i, lit))
+            return false;
+        i += lit;
+        if (i >= n)
+            break;
+        /* the matching brace, nesting counted */
+        size_t j = i + 2;
+        int nest = 1;
+        for (; j < n && nest; j++) {
+            if (s[j] == '{')
+                nest++;
+            else if (s[j] == '}')
+                nest--;
+        }
+        if (nest) /* unterminated: copy the rest */
+            j = n;
+        size_t inner_len = j - i - 3;
+        const char *v = NULL;
+        if (!nest && inner_len > 5 && !strncmp(s + i + 2, "self:", 5) &&
+            !memchr(s + i + 2, ',', inner_len)) {
+            char *path = arena_strndup(E->R->a, s + i + 7, inner_len - 5);
+            v = doc_scalar(doc_path(root, path));
+        }
+        if (v && depth > MAX_VAR_DEPTH) {
+            expansion_problem(E, true);
+            v = NULL;
+        }
+        /* a variable costs its own length too, even if its value is "" */
+        if (v ? !charge(E, j - i) || !expand_vars(E, v, depth + 1, out)
+              : !expand_put(E, out, s + i, j - i))
+            return false;
+        i = j;
+    }
+    return true;
+}
+
+/* Serverless variables in a string (a value at `at`): `${self:custom.x}`
+ * is replaced by what it names in this file when that is a string;
+ * anything else (`${opt:..}`, `${sls:stage}`, `${env:X}`,
+ * CloudFormation's `${AWS::StackName}`) stays as written and matches any
+ * text (table_names_match). Expansion has a budget (MAX_EXPANSION bytes
+ * per schema, MAX_VAR_DEPTH levels): past it, a problem says where, and
+ * the value is read as written. */
+static const char *resolve_vars(Reader *R, const char *s, Span at)
+{
+    if (!s || !strstr(s, "${self:") || !R->ctx || !R->ctx->root || !R->load)
+        return s;
+    Expand E = {.R = R, .at = at};
+    StrBuf out;
+    sb_init(&out, R->a);
+    if (expand_vars(&E, s, 0, &out))
+        return sb_str(&out);
+    expansion_problem(&E, false);
+    return s;
 }
 
 /* A name as far as it can be known: literal text with "${...}" for what
@@ -202,7 +294,7 @@ static const char *name_text(Reader *R, const DocNode *n, int depth)
     const char *fn = NULL;
     const DocNode *arg = doc_fn(n, &fn);
     if (!arg)
-        return n->kind == DOC_SCALAR ? resolve_vars(R, n->text, 0) : NULL;
+        return n->kind == DOC_SCALAR ? resolve_vars(R, n->text, n->span) : NULL;
     if (!strcmp(fn, "Ref")) {
         const char *p = doc_text(arg);
         if (!p)
@@ -221,12 +313,15 @@ static const char *name_text(Reader *R, const DocNode *n, int depth)
         arg->vals[1]->kind == DOC_SEQ) {
         const char *sep = doc_text(arg->vals[0]);
         const DocNode *parts = arg->vals[1];
-        const char *acc = "";
+        StrBuf acc;
+        sb_init(&acc, R->a);
         for (size_t i = 0; i < parts->n; i++) {
             const char *p = name_text(R, parts->vals[i], depth + 1);
-            acc = arena_printf(R->a, "%s%s%s", acc, i ? (sep ? sep : "") : "", p ? p : "${}");
+            if (i)
+                sb_append(&acc, sep);
+            sb_append(&acc, p ? p : "${}");
         }
-        return acc;
+        return sb_str(&acc);
     }
     return NULL;
 }
@@ -623,7 +718,7 @@ static void read_env_value(Reader *R, const char *var, const DocNode *v)
     } else if (arg) {
         return; /* GetAtt (an ARN), ImportValue, If: not a name we know */
     } else if (v->kind == DOC_SCALAR) {
-        b.name = resolve_vars(R, v->text, 0);
+        b.name = resolve_vars(R, v->text, v->span);
     } else {
         return;
     }
@@ -847,6 +942,12 @@ static DocNode *convert(YLoad *L)
                 d->keys[d->n] = k;
                 d->vals[d->n++] = v;
             }
+            if (d->n >= MIN_INDEXED_MAP) {
+                NameMap *index = arena_alloc(L->a, sizeof *index);
+                for (size_t i = 0; i < d->n; i++)
+                    namemap_put(L->a, index, d->keys[i]->text, i);
+                d->index = index;
+            }
         }
     }
     return top;
@@ -928,8 +1029,8 @@ static void yaml_problem(const YLoad *L, const yaml_parser_t *p, bool json, Prob
     }
 }
 
-static bool load(Arena *a, const char *path, const char *display, TableSet *out,
-                 Problems *problems, int depth, const DocNode *self_root);
+static bool load(Arena *a, const char *path, const char *display, TableSet *out, Load *ld,
+                 int depth, const DocNode *self_root);
 
 static char *dir_part(const char *path)
 {
@@ -939,9 +1040,11 @@ static char *dir_part(const char *path)
     return strndup(path, (size_t)(slash - path > 0 ? slash - path : 1));
 }
 
-/* `${file(./resources/tables.yml)}` in serverless.yml's resources. */
-static void include_file(Reader *R, const char *fs_path, const char *spec, Span at,
-                         Problems *problems, int depth)
+/* `${file(./resources/tables.yml)}` in serverless.yml's resources. Each
+ * file is read once per schema: a file including one that is being read
+ * (itself, or a file that includes it) is a problem at the include, and
+ * including a file read before adds nothing. */
+static void include_file(Reader *R, const char *fs_path, const char *spec, Span at, int depth)
 {
     const char *open = strstr(spec, "${file(");
     if (!open)
@@ -961,7 +1064,7 @@ static void include_file(Reader *R, const char *fs_path, const char *spec, Span 
     while (rel[0] == '.' && rel[1] == '/')
         rel += 2;
     if (depth >= MAX_INCLUDE_DEPTH) {
-        problems_add(problems, R->path, at.start_row + 1, at.start_col + 1,
+        problems_add(R->load->problems, R->path, at.start_row + 1, at.start_col + 1,
                      "schema includes nest deeper than %d files; %s is not read",
                      MAX_INCLUDE_DEPTH, rel);
         return;
@@ -975,12 +1078,27 @@ static void include_file(Reader *R, const char *fs_path, const char *spec, Span 
                                           : arena_printf(R->a, "%s/%s", ddir, rel);
     free(dir);
     free(ddir);
+    char *real = realpath(full, NULL);
+    if (real) {
+        size_t seen;
+        bool cycle = strlist_has(&R->load->reading, real);
+        bool again = namemap_get(&R->load->read, real, &seen);
+        free(real);
+        if (cycle) {
+            problems_add(R->load->problems, R->path, at.start_row + 1, at.start_col + 1,
+                         "schema include cycle: %s is being read already (it includes "
+                         "this file); not read again",
+                         disp);
+            return;
+        }
+        if (again)
+            return;
+    }
     /* ${self:...} in an included file still means serverless.yml */
-    load(R->a, full, disp, R->out, problems, depth + 1, R->ctx ? R->ctx->root : NULL);
+    load(R->a, full, disp, R->out, R->load, depth + 1, R->ctx ? R->ctx->root : NULL);
 }
 
-static void read_serverless(Reader *R, const DocNode *root, const char *fs_path,
-                            Problems *problems, int depth)
+static void read_serverless(Reader *R, const DocNode *root, const char *fs_path, int depth)
 {
     read_env_map(R, doc_get(doc_get(root, "provider", false), "environment", false));
     const DocNode *fns = doc_get(root, "functions", false);
@@ -996,13 +1114,14 @@ static void read_serverless(Reader *R, const DocNode *root, const char *fs_path,
         if (part->kind == DOC_MAP)
             read_resources(R, doc_get(part, "Resources", false));
         else if (part->kind == DOC_SCALAR && part->text)
-            include_file(R, fs_path, part->text, part->span, problems, depth);
+            include_file(R, fs_path, part->text, part->span, depth);
     }
 }
 
-static bool load(Arena *a, const char *path, const char *display, TableSet *out,
-                 Problems *problems, int depth, const DocNode *self_root)
+static bool load(Arena *a, const char *path, const char *display, TableSet *out, Load *ld,
+                 int depth, const DocNode *self_root)
 {
+    Problems *problems = ld->problems;
     size_t len = 0;
     Problems local;
     problems_init(&local);
@@ -1016,6 +1135,15 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
         return false;
     }
     problems_free(&local);
+    if (len < (SIZE_MAX - ld->expansion_left) / EXPANSION_PER_BYTE)
+        ld->expansion_left += len * EXPANSION_PER_BYTE;
+    char *real = realpath(path, NULL);
+    const char *me = real ? arena_strdup(a, real) : NULL;
+    free(real);
+    if (me) {
+        strlist_push(a, &ld->reading, me);
+        namemap_put(a, &ld->read, me, 0);
+    }
     bool json = is_json_path(path, buf, len);
     if (json)
         replace_surrogate_escapes(buf, len);
@@ -1051,12 +1179,13 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     NameCtx ctx = {.params = doc_get(root, "Parameters", false),
                    .root = self_root ? self_root : root};
     size_t budget = 10000;
-    Reader R = {.a = a, .out = out, .path = L.display, .ctx = &ctx, .budget = &budget};
+    Reader R = {.a = a, .out = out, .path = L.display, .ctx = &ctx, .budget = &budget,
+                .load = ld};
     read_env_map(&R, doc_get(doc_get(doc_get(doc_get(root, "Globals", false), "Function", false),
                                      "Environment", false),
                              "Variables", false));
     read_resources(&R, doc_get(root, "Resources", false));
-    read_serverless(&R, root, path, problems, depth);
+    read_serverless(&R, root, path, depth);
     read_create_table(&R, root, L.display);
     if (depth == 0 && out->tables.n == tables_before && out->env.n == env_before) {
         Span at = {0};
@@ -1067,6 +1196,8 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
                      "KeySchema)");
     }
 done:
+    if (me)
+        ld->reading.n--;
     free(L.memo);
     free(L.lines);
     free(buf);
@@ -1076,7 +1207,8 @@ done:
 bool schema_load_file(Arena *a, const char *path, const char *display, TableSet *out,
                       Problems *problems)
 {
-    return load(a, path, display, out, problems, 0, NULL);
+    Load ld = {.problems = problems, .expansion_left = MAX_EXPANSION};
+    return load(a, path, display, out, &ld, 0, NULL);
 }
 
 /* ---- Reading the model ------------------------------------------------- */

@@ -43,6 +43,9 @@ struct DocNode {
     DocNode **vals;
     size_t n;
     bool partial;     /* code: a spread or computed member may add entries */
+    /* a large mapping read from a file: the position of each key's first
+     * entry, so that doc_get does not scan; NULL otherwise */
+    const NameMap *index;
 };
 
 /* The value of `key` in a mapping; NULL if absent or `map` is no mapping.

@@ -32,8 +32,16 @@ typedef struct Directive {
     const Comment *comment;
     uint32_t first_row, last_row; /* rows it applies to (DIR_FILE: all) */
     VEC(Token) tokens;
+    NameMap ids; /* id -> its first token (where a use is marked) */
     bool has_reason;
 } Directive;
+
+/* A directive that applies to a row (not DIR_FILE): by row, then in
+ * directive order. */
+typedef struct RowDir {
+    uint32_t row;
+    size_t dir;
+} RowDir;
 
 typedef struct Pass {
     Arena *scratch;
@@ -42,29 +50,54 @@ typedef struct Pass {
     const Config *cfg;
     Severity sev; /* the suppression rule's severity; SEV_OFF: silent */
     VEC(Directive) dirs;
+    VEC(RowDir) rows;    /* sorted */
+    VEC(size_t) files;   /* the DIR_FILE directives */
 } Pass;
 
-/* The span of bytes [off, off+len) of comment `c`'s text. */
-static Span sub_span(const Comment *c, size_t off, size_t len)
+/* A position in a comment's text, counted on from the last one asked:
+ * the tokens of a comment are asked for in order, so that their spans
+ * cost the comment's length in all. */
+typedef struct TextPos {
+    const Comment *c;
+    size_t i;
+    uint32_t row, col;
+} TextPos;
+
+static TextPos text_pos(const Comment *c)
 {
-    Span s = c->span;
-    uint32_t row = c->span.start_row, col = c->span.start_col;
-    for (size_t i = 0; i < off + len && c->text[i]; i++) {
-        if (i == off) {
-            s.start_row = row;
-            s.start_col = col;
-            s.start_byte = c->span.start_byte + (uint32_t)off;
-        }
-        if (c->text[i] == '\n') {
-            row++;
-            col = 0;
+    return (TextPos){.c = c, .row = c->span.start_row, .col = c->span.start_col};
+}
+
+/* Move to byte `off` (or to the end of the text, if it is shorter). */
+static void text_pos_to(TextPos *p, size_t off)
+{
+    if (off < p->i)
+        *p = text_pos(p->c);
+    for (; p->i < off && p->c->text[p->i]; p->i++) {
+        if (p->c->text[p->i] == '\n') {
+            p->row++;
+            p->col = 0;
         } else {
-            col++;
+            p->col++;
         }
     }
-    s.end_row = row;
-    s.end_col = col;
-    s.end_byte = c->span.start_byte + (uint32_t)(off + len);
+}
+
+/* The span of bytes [off, off+len) of the comment's text. */
+static Span sub_span(TextPos *p, size_t off, size_t len)
+{
+    Span s = p->c->span;
+    text_pos_to(p, off);
+    if (p->i == off) {
+        s.start_row = p->row;
+        s.start_col = p->col;
+        s.start_byte = p->c->span.start_byte + (uint32_t)off;
+    }
+    TextPos e = *p;
+    text_pos_to(&e, off + len);
+    s.end_row = e.row;
+    s.end_col = e.col;
+    s.end_byte = p->c->span.start_byte + (uint32_t)(off + len);
     return s;
 }
 
@@ -114,6 +147,7 @@ static const char *closest_rule(const char *id)
  * comments that only mention keylint. */
 static void parse_comment(Pass *P, const Comment *c)
 {
+    TextPos pos = text_pos(c);
     const char *t = c->text;
     size_t n = strlen(t);
     size_t i = 0, end = n;
@@ -143,7 +177,7 @@ static void parse_comment(Pass *P, const Comment *c)
         size_t wl = wlen;
         while (w0 + wl < end && !is_space(t[w0 + wl]))
             wl++;
-        report(P, sub_span(c, w0, wl),
+        report(P, sub_span(&pos, w0, wl),
                "unknown directive '%.*s': keylint understands "
                "keylint-disable-next-line, keylint-disable-line and "
                "keylint-disable-file, each followed by rule ids",
@@ -198,6 +232,7 @@ static void parse_comment(Pass *P, const Comment *c)
         };
         tok.rule = rule_find(tok.id);
         VEC_PUSH(P->scratch, &dir.tokens, tok);
+        namemap_put(P->scratch, &dir.ids, tok.id, dir.tokens.n - 1);
     }
 
     const char *name = dir_names[dir.kind];
@@ -210,7 +245,7 @@ static void parse_comment(Pass *P, const Comment *c)
     }
     for (size_t j = 0; j < dir.tokens.n; j++) {
         Token *tok = &dir.tokens.v[j];
-        Span sp = sub_span(c, tok->off, tok->len);
+        Span sp = sub_span(&pos, tok->off, tok->len);
         if (!tok->rule) {
             const char *near = closest_rule(tok->id);
             if (near)
@@ -237,15 +272,56 @@ static void parse_comment(Pass *P, const Comment *c)
     VEC_PUSH(P->scratch, &P->dirs, dir);
 }
 
-static bool applies(const Directive *dir, const Diagnostic *g)
+static int rowdir_cmp(const void *x, const void *y)
 {
-    return g->span.start_row >= dir->first_row && g->span.start_row <= dir->last_row;
+    const RowDir *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    return a->dir < b->dir ? -1 : a->dir > b->dir;
 }
 
-static void report_unused(Pass *P, const Directive *dir, const Token *tok)
+/* Index the directives by the rows they apply to (a comment's rows are
+ * few, and comments do not overlap: the lines of the file in all). */
+static void index_rows(Pass *P)
+{
+    for (size_t k = 0; k < P->dirs.n; k++) {
+        const Directive *dir = &P->dirs.v[k];
+        if (dir->kind == DIR_FILE) {
+            VEC_PUSH(P->scratch, &P->files, k);
+            continue;
+        }
+        for (uint32_t r = dir->first_row;; r++) {
+            VEC_PUSH(P->scratch, &P->rows, ((RowDir){r, k}));
+            if (r >= dir->last_row)
+                break;
+        }
+    }
+    if (P->rows.n)
+        qsort(P->rows.v, P->rows.n, sizeof *P->rows.v, rowdir_cmp);
+}
+
+/* Whether directive `k` names g's rule; marks the use. */
+static bool suppresses(Pass *P, size_t k, const Diagnostic *g)
+{
+    Directive *dir = &P->dirs.v[k];
+    size_t j;
+    if (!namemap_get(&dir->ids, g->rule, &j) || !dir->tokens.v[j].rule)
+        return false;
+    dir->tokens.v[j].used = true;
+    return true;
+}
+
+/* A token is used when it, or the first token of its id, is. */
+static bool token_used(const Directive *dir, const Token *tok)
+{
+    size_t j;
+    return tok->used || (namemap_get(&dir->ids, tok->id, &j) && dir->tokens.v[j].used);
+}
+
+static void report_unused(Pass *P, const Directive *dir, const Token *tok, TextPos *pos)
 {
     const char *name = dir_names[dir->kind];
-    Span sp = sub_span(dir->comment, tok->off, tok->len);
+    Span sp = sub_span(pos, tok->off, tok->len);
     Severity sev = config_rule_severity(P->cfg, tok->id, tok->rule->default_severity);
     if (sev == SEV_OFF) {
         report(P, sp,
@@ -290,6 +366,7 @@ void suppress_file(DiagList *d, size_t from, size_t to, const FileIR *ir,
                                  self ? self->default_severity : SEV_WARNING);
     for (size_t i = 0; i < ir->comments.n; i++)
         parse_comment(&P, &ir->comments.v[i]);
+    index_rows(&P);
 
     if (to > d->items.n)
         to = d->items.n;
@@ -299,26 +376,28 @@ void suppress_file(DiagList *d, size_t from, size_t to, const FileIR *ir,
             !g->path || strcmp(g->path, ir->path) != 0)
             continue;
         bool hit = false;
-        for (size_t k = 0; k < P.dirs.n; k++) {
-            Directive *dir = &P.dirs.v[k];
-            if (!applies(dir, g))
-                continue;
-            for (size_t j = 0; j < dir->tokens.n; j++) {
-                Token *tok = &dir->tokens.v[j];
-                if (tok->rule && !strcmp(tok->id, g->rule)) {
-                    tok->used = true;
-                    hit = true;
-                }
-            }
+        for (size_t f = 0; f < P.files.n; f++)
+            hit |= suppresses(&P, P.files.v[f], g);
+        size_t lo = 0, hi = P.rows.n;
+        while (lo < hi) { /* the first directive of g's row */
+            size_t mid = lo + (hi - lo) / 2;
+            if (P.rows.v[mid].row < g->span.start_row)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
+        for (; lo < P.rows.n && P.rows.v[lo].row == g->span.start_row; lo++)
+            hit |= suppresses(&P, P.rows.v[lo].dir, g);
         if (hit)
             g->severity = SEV_OFF;
     }
 
-    for (size_t k = 0; k < P.dirs.n; k++)
+    for (size_t k = 0; k < P.dirs.n; k++) {
+        TextPos pos = text_pos(P.dirs.v[k].comment);
         for (size_t j = 0; j < P.dirs.v[k].tokens.n; j++)
-            if (!P.dirs.v[k].tokens.v[j].used)
-                report_unused(&P, &P.dirs.v[k], &P.dirs.v[k].tokens.v[j]);
+            if (!token_used(&P.dirs.v[k], &P.dirs.v[k].tokens.v[j]))
+                report_unused(&P, &P.dirs.v[k], &P.dirs.v[k].tokens.v[j], &pos);
+    }
     arena_free(P.scratch);
 }
 

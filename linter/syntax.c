@@ -588,6 +588,24 @@ const char *syn_text(const SynTree *t, SynNode n)
     return arena_strndup(t->strings, t->text + s, e - s);
 }
 
+const char *syn_text_max(const SynTree *t, SynNode n, size_t max)
+{
+    uint32_t s = syn_start(n), e = syn_end(n);
+    if (e > t->len)
+        e = (uint32_t)t->len;
+    if (s > e)
+        s = e;
+    if (e - s <= max)
+        return arena_strndup(t->strings, t->text + s, e - s);
+    size_t cut = max;
+    while (cut > 0 && ((unsigned char)t->text[s + cut] & 0xC0) == 0x80)
+        cut--;
+    char *p = arena_alloc(t->strings, cut + 4);
+    memcpy(p, t->text + s, cut);
+    memcpy(p + cut, "...", 4);
+    return p;
+}
+
 bool syn_text_eq(const SynTree *t, SynNode n, const char *s)
 {
     if (ts_node_is_null(n))

@@ -102,6 +102,9 @@ SynNode syn_parent(const SynTree *t, SynNode n);
 /* ---- text ------------------------------------------------------------------ */
 
 const char *syn_text(const SynTree *t, SynNode n); /* copy in the strings arena */
+/* The same, cut after `max` bytes (on a character boundary) with "..."
+ * for the rest: what shows an expression of any size in bounded space. */
+const char *syn_text_max(const SynTree *t, SynNode n, size_t max);
 bool syn_text_eq(const SynTree *t, SynNode n, const char *s);
 /* The value of a string literal, or of a template literal without
  * substitutions, escapes decoded (a copy in the strings arena). */

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "extract.h"
+#include "scope.h"
 
 enum {
     MAX_HOPS = 6,       /* x = y; y = z; ... */
@@ -23,12 +24,18 @@ enum {
 
 typedef struct T {
     const SynTree *syn; /* the file's tree (syntax.h) */
+    const Scopes *scopes; /* where its names are bound */
+    const char *src;    /* its text */
     Arena *a;
     FileIR *ir;
     const Config *cfg;
     FileTables *ft;
     VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
     size_t doc_budget;      /* DocNodes to_doc may still make */
+    /* class members that hold values, per class body (class_member_value) */
+    NumMap class_bodies;    /* start byte -> index in member_maps */
+    VEC(NameMap) member_maps; /* name -> index in member_values */
+    VEC(SynNode) member_values;
 } T;
 
 static bool is(SynNode n, const char *type) { return syn_is(n, type); }
@@ -42,54 +49,10 @@ static bool string_value(T *t, SynNode n, const char **out)
 
 static const char *short_text(T *t, SynNode n)
 {
-    const char *s = ntext(t, n);
-    if (strlen(s) > MAX_TEXT)
-        s = arena_printf(t->a, "%.*s...", MAX_TEXT, s);
-    return s;
+    return syn_text_max(t->syn, n, MAX_TEXT);
 }
 
 /* ---- bindings ------------------------------------------------------------ */
-
-static bool params_bind(T *t, SynNode fn, const char *name)
-{
-    SynNode ps = field(fn, "parameters");
-    if (syn_null(ps)) {
-        SynNode p = field(fn, "parameter");
-        return is(p, "identifier") && syn_text_eq(t->syn, p, name);
-    }
-    uint32_t cnt = syn_count(t->syn, ps);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(t->syn, ps, i);
-        SynNode pat = field(p, "pattern");
-        if (syn_null(pat))
-            pat = p;
-        if (is(pat, "assignment_pattern"))
-            pat = field(pat, "left");
-        if (is(pat, "identifier") && syn_text_eq(t->syn, pat, name))
-            return true;
-    }
-    return false;
-}
-
-static bool declares(T *t, SynNode st, const char *name, SynNode *value)
-{
-    if (is(st, "export_statement"))
-        st = field(st, "declaration");
-    if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
-        return false;
-    bool hit = false;
-    uint32_t cnt = syn_count(t->syn, st);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode d = syn_child(t->syn, st, i);
-        SynNode nm = field(d, "name");
-        if (is(d, "variable_declarator") && is(nm, "identifier") &&
-            syn_text_eq(t->syn, nm, name)) {
-            *value = field(d, "value");
-            hit = true;
-        }
-    }
-    return hit;
-}
 
 /* The value `name` holds where `use` is: the last declaration before it
  * in an enclosing block (any declaration at module level). Null node when
@@ -97,38 +60,10 @@ static bool declares(T *t, SynNode st, const char *name, SynNode *value)
  * which. */
 static SynNode binding(T *t, SynNode use, const char *name, bool *param, bool *found)
 {
-    SynNode none = {0};
-    *param = *found = false;
-    uint32_t at = syn_start(use);
-    SynNode p = syn_parent(t->syn, use);
-    for (int guard = 0; !syn_null(p) && guard < 4096; guard++) {
-        const char *ty = syn_type(p);
-        bool module = !strcmp(ty, "program");
-        if (module || !strcmp(ty, "statement_block") || !strcmp(ty, "switch_case")) {
-            SynNode v = none;
-            bool hit = false;
-            uint32_t cnt = syn_count(t->syn, p);
-            for (uint32_t i = 0; i < cnt; i++) {
-                SynNode st = syn_child(t->syn, p, i);
-                if (!module && syn_start(st) >= at)
-                    break;
-                if (declares(t, st, name, &v))
-                    hit = true;
-            }
-            if (hit) {
-                *found = true;
-                return v;
-            }
-        }
-        if (syn_is_function(p) && params_bind(t, p, name)) {
-            *param = *found = true;
-            return none;
-        }
-        if (module)
-            break;
-        p = syn_parent(t->syn, p);
-    }
-    return none;
+    ScopeHit h = scopes_lookup(t->scopes, use, name, SCOPE_MODULE | SCOPE_MODULE_ANYWHERE);
+    *param = h.param;
+    *found = h.found;
+    return h.value;
 }
 
 /* Follow identifiers to the value they hold (object literals, strings). */
@@ -147,28 +82,25 @@ static SynNode follow(T *t, SynNode n)
 
 static const Import *find_import(T *t, const char *local)
 {
-    for (size_t i = 0; i < t->ir->imports.n; i++)
-        if (!strcmp(t->ir->imports.v[i].local, local))
-            return &t->ir->imports.v[i];
-    return NULL;
+    return fileir_import(t->ir, local);
 }
 
 /* A module constant of this file (extraction's), as text, or NULL. */
 static const char *const_text(T *t, const char *name)
 {
-    for (size_t i = 0; i < t->ir->consts.n; i++) {
-        const ConstDef *c = &t->ir->consts.v[i];
-        if (strcmp(c->name, name))
-            continue;
-        const char *acc = "";
-        for (size_t j = 0; j < c->value.n; j++) {
-            if (c->value.v[j].kind != SEG_TEXT)
-                return NULL;
-            acc = arena_printf(t->a, "%s%s", acc, c->value.v[j].text);
-        }
-        return acc;
+    const ConstDef *c = fileir_const(t->ir, name, false);
+    if (!c)
+        return NULL;
+    if (c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
+        return c->value.v[0].text;
+    StrBuf acc;
+    sb_init(&acc, t->a);
+    for (size_t j = 0; j < c->value.n; j++) {
+        if (c->value.v[j].kind != SEG_TEXT)
+            return NULL;
+        sb_append(&acc, c->value.v[j].text);
     }
-    return NULL;
+    return sb_str(&acc);
 }
 
 /* ---- object literals ------------------------------------------------------ */
@@ -215,27 +147,60 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth);
  * (constants of this file are read through). */
 static const char *template_pattern(T *t, SynNode n)
 {
-    const char *acc = "";
+    StrBuf acc;
+    sb_init(&acc, t->a);
     uint32_t cnt = syn_count(t->syn, n);
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode c = syn_child(t->syn, n, i);
         if (is(c, "string_fragment")) {
-            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c));
+            sb_appendn(&acc, t->src + syn_start(c), syn_end(c) - syn_start(c));
         } else if (is(c, "template_substitution")) {
             SynNode e = unwrap(syn_child(t->syn, c, 0));
             const char *k = is(e, "identifier") || is(e, "member_expression")
                                 ? const_text(t, ntext(t, e))
                                 : NULL;
-            acc = arena_printf(t->a, "%s%s", acc, k ? k : "${}");
+            sb_append(&acc, k ? k : "${}");
         } else if (is(c, "escape_sequence")) {
-            acc = arena_printf(t->a, "%s%s", acc, ntext(t, c) + 1);
+            sb_appendn(&acc, t->src + syn_start(c) + 1, syn_end(c) - syn_start(c) - 1);
         }
     }
-    return acc;
+    return sb_str(&acc);
+}
+
+/* The members of a class body that hold values: field initialisers and
+ * `this.x = v` in the constructor, in order, the first of a name kept. */
+static void index_members(T *t, SynNode body, NameMap *m)
+{
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode mb = syn_child(t->syn, body, i);
+        if (is(mb, "public_field_definition")) {
+            SynNode nm = field(mb, "name"), v = field(mb, "value");
+            if (!syn_null(v)) {
+                VEC_PUSH(t->a, &t->member_values, v);
+                namemap_put(t->a, m, ntext(t, nm), t->member_values.n - 1);
+            }
+        }
+        if (!is(mb, "method_definition") || !syn_text_eq(t->syn, field(mb, "name"), "constructor"))
+            continue;
+        SynNode fb = field(mb, "body");
+        uint32_t bc = syn_count(t->syn, fb);
+        for (uint32_t j = 0; j < bc; j++) {
+            SynNode st = syn_child(t->syn, fb, j);
+            SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : (SynNode){0};
+            if (!is(e, "assignment_expression"))
+                continue;
+            SynNode l = field(e, "left");
+            if (is(l, "member_expression") && is(field(l, "object"), "this")) {
+                VEC_PUSH(t->a, &t->member_values, field(e, "right"));
+                namemap_put(t->a, m, ntext(t, field(l, "property")), t->member_values.n - 1);
+            }
+        }
+    }
 }
 
 /* `this.tableName`: a field initialiser or a constructor assignment of the
- * enclosing class. */
+ * enclosing class (each class body indexed once). */
 static SynNode class_member_value(T *t, SynNode use, const char *member)
 {
     SynNode none = {0};
@@ -244,30 +209,14 @@ static SynNode class_member_value(T *t, SynNode use, const char *member)
         p = syn_parent(t->syn, p);
     if (!is(p, "class_body"))
         return none;
-    uint32_t cnt = syn_count(t->syn, p);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode m = syn_child(t->syn, p, i);
-        if (is(m, "public_field_definition")) {
-            SynNode nm = field(m, "name");
-            if (syn_text_eq(t->syn, nm, member) && !syn_null(field(m, "value")))
-                return field(m, "value");
-        }
-        if (is(m, "method_definition") && syn_text_eq(t->syn, field(m, "name"), "constructor")) {
-            SynNode body = field(m, "body");
-            uint32_t bc = syn_count(t->syn, body);
-            for (uint32_t j = 0; j < bc; j++) {
-                SynNode st = syn_child(t->syn, body, j);
-                SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : none;
-                if (!is(e, "assignment_expression"))
-                    continue;
-                SynNode l = field(e, "left");
-                if (is(l, "member_expression") && is(field(l, "object"), "this") &&
-                    syn_text_eq(t->syn, field(l, "property"), member))
-                    return field(e, "right");
-            }
-        }
+    size_t k, v;
+    if (!nummap_get(&t->class_bodies, syn_start(p), &k)) {
+        k = t->member_maps.n;
+        VEC_PUSH(t->a, &t->member_maps, (NameMap){0});
+        index_members(t, p, &t->member_maps.v[k]);
+        nummap_put(t->a, &t->class_bodies, syn_start(p), k);
     }
-    return none;
+    return namemap_get(&t->member_maps.v[k], member, &v) ? t->member_values.v[v] : none;
 }
 
 static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
@@ -366,11 +315,17 @@ static bool params_like(T *t, SynNode obj)
     return false;
 }
 
+OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e)
+{
+    VEC_PUSH(a, &ft->ops, e);
+    nummap_put(a, &ft->ops_at, e.at, ft->ops.n - 1);
+    return &ft->ops.v[ft->ops.n - 1];
+}
+
 static void record_params(T *t, uint32_t at, SynNode obj)
 {
-    for (size_t i = 0; i < t->ft->ops.n; i++)
-        if (t->ft->ops.v[i].at == at)
-            return;
+    if (nummap_get(&t->ft->ops_at, at, NULL))
+        return;
     OpExtra e = {.at = at};
     SynNode tn = find_prop(t, obj, "TableName");
     if (!syn_null(tn)) {
@@ -407,7 +362,7 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     if (!syn_null(fe) && string_value(t, follow(t, fe), &s))
         e.filter = s;
     e.scan_index_forward = !syn_null(find_prop(t, obj, "ScanIndexForward"));
-    VEC_PUSH(t->a, &t->ft->ops, e);
+    tables_add_op_extra(t->a, t->ft, e);
 }
 
 /* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
@@ -415,9 +370,8 @@ static void record_params(T *t, uint32_t at, SynNode obj)
  * index and every attribute of the key condition. */
 static void record_lib_query(T *t, uint32_t at, SynNode obj)
 {
-    for (size_t i = 0; i < t->ft->ops.n; i++)
-        if (t->ft->ops.v[i].at == at)
-            return;
+    if (nummap_get(&t->ft->ops_at, at, NULL))
+        return;
     OpExtra e = {.at = at, .library = true};
     SynNode kc = follow(t, find_prop(t, obj, "keyCondition"));
     SynNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
@@ -440,7 +394,7 @@ static void record_lib_query(T *t, uint32_t at, SynNode obj)
             continue;
         strlist_push(t->a, &e.lib_attrs, pn);
     }
-    VEC_PUSH(t->a, &t->ft->ops, e);
+    tables_add_op_extra(t->a, t->ft, e);
 }
 
 /* `new QueryCommand(params)`, `client.query(params)`: the params object. */
@@ -1228,11 +1182,14 @@ static void attach_index_calls(T *t)
     }
 }
 
-void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg)
+void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+                    const Config *cfg)
 {
     FileTables *ft = arena_alloc(a, sizeof *ft);
     ir->tables = ft;
-    T t = {.syn = syn, .a = a, .ir = ir, .cfg = cfg, .ft = ft};
+    size_t len;
+    T t = {.syn = syn, .scopes = scopes, .src = syn_source(syn, &len), .a = a, .ir = ir,
+           .cfg = cfg, .ft = ft};
     module_consts(&t, syn_root(syn));
     for (size_t i = 0; i < syn_node_count(syn); i++)
         visit(&t, syn_node_at(syn, i));
@@ -1243,10 +1200,8 @@ const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op)
 {
     if (!ft || !op)
         return NULL;
-    for (size_t i = 0; i < ft->ops.n; i++)
-        if (ft->ops.v[i].at == op->span.start_byte)
-            return &ft->ops.v[i];
-    return NULL;
+    size_t i;
+    return nummap_get(&ft->ops_at, op->span.start_byte, &i) ? &ft->ops.v[i] : NULL;
 }
 
 const char *tables_map_name(const OpExtra *ex, const char *name)

@@ -26,6 +26,7 @@
 #include "config.h"
 #include "ir.h"
 #include "schema.h"
+#include "scope.h"
 #include "syntax.h"
 
 /* A table or index name as code gives it. Any of the parts may be set:
@@ -89,6 +90,7 @@ typedef struct ConstChoice {
 typedef struct FileTables {
     TableSet set; /* code tables, environment bindings, their issues */
     VEC(OpExtra) ops;
+    NumMap ops_at; /* ops by `at` */
     VEC(NameConst) consts;
     VEC(EntityTable) entities;
     VEC(IndexCall) index_calls;
@@ -98,8 +100,12 @@ typedef struct FileTables {
 
 /* The pass; sets ir->tables (never NULL afterwards). `src` is the file's
  * text with the IR's arena. */
-void extract_tables(const SynTree *syn, Arena *a, FileIR *ir, const Config *cfg);
+void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+                    const Config *cfg);
 
+/* Add the OpExtra of the DataOp whose span starts at e.at (the first one
+ * added for a position is the one found). */
+OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e);
 /* The OpExtra of a DataOp (by the start of its span), NULL if none. */
 const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op);
 

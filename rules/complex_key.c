@@ -56,7 +56,7 @@ static void check(const RuleContext *ctx)
         rule_report(ctx, k->span,
                     "%s %s has %zu components (max-key-components: %u): keep in the key only "
                     "what queries select on, and move the rest to attributes",
-                    kf_role_noun(k->role), seglist_render(a, &k->segs), n, max);
+                    kf_role_noun(k->role), seglist_label(a, &k->segs), n, max);
     }
     arena_free(a);
 }

@@ -91,7 +91,7 @@ static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
     kf_flatten(a, &k->segs, &key);
     if (!key.n || deliberate(a, &key, ctx->config))
         return;
-    const char *shown = seglist_render(a, &k->segs);
+    const char *shown = seglist_label(a, &k->segs);
     size_t holes = kf_hole_count(&key);
     if (!holes) {
         /* a key function returning a literal, or many items in one partition */

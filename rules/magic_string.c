@@ -27,6 +27,8 @@ static bool has_space(const char *s)
     return false;
 }
 
+enum { MAX_OTHERS = 5 }; /* other inline prefixes of a key named in its finding */
+
 static bool ident_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -91,11 +93,9 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 {
     const KfPart *part = &key->parts[p];
     const char *t = part->text;
-    /* where segment m starts inside the run */
-    size_t base = 0;
-    for (size_t j = part->first; j < m; j++)
-        base += key->segs->v[j].text ? strlen(key->segs->v[j].text) : 0;
-    size_t end = base + strlen(key->segs->v[m].text);
+    /* where segment m starts inside the run, and ends */
+    size_t base = m > part->first ? key->ends[m - 1] : 0;
+    size_t end = key->ends[m];
 
     for (size_t i = base; i < end; i++) {
         if (!isalpha((unsigned char)t[i]) || (i > 0 && ident_char(t[i - 1])))
@@ -136,24 +136,15 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 /* `name` ("ORDER_PREFIX", "Prefix.ORDER") can be written in this file. */
 static bool name_in_scope(const FileIR *ir, const char *name)
 {
-    size_t head = strcspn(name, ".");
-    for (size_t i = 0; i < ir->imports.n; i++) {
-        const char *l = ir->imports.v[i].local;
-        if (l && strlen(l) == head && !strncmp(l, name, head))
+    char head[256];
+    size_t hl = strcspn(name, ".");
+    if (hl < sizeof head) {
+        memcpy(head, name, hl);
+        head[hl] = '\0';
+        if (fileir_import(ir, head))
             return true;
     }
-    for (size_t i = 0; i < ir->consts.n; i++)
-        if (ir->consts.v[i].name && !strcmp(ir->consts.v[i].name, name))
-            return true;
-    return false;
-}
-
-/* How many differently named project constants hold `text`. */
-static size_t consts_holding(const ProjectFacts *f, const char *text)
-{
-    size_t from, to;
-    facts_consts_with_text(f, text, &from, &to);
-    return to - from;
+    return fileir_const(ir, name, false) != NULL;
 }
 
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
@@ -218,7 +209,7 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                         fd->quoted, others, where, render, name, holds);
         d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
                               fd->quoted, replacement);
-        if (!strcmp(held, fd->quoted) && consts_holding(f, held) == 1)
+        if (!strcmp(held, fd->quoted) && facts_consts_holding(f, held) == 1)
             template_edit(ctx, k, s, fd->off, fd->quoted, name, d);
     } else {
         rule_report(ctx, s->span,
@@ -256,14 +247,13 @@ static size_t separator_offset(const KeyExpr *k, size_t i, const char *sep)
 
 /* Inline text already reported in this file: a literal that flows into
  * several keys (`sk = `${pk}#X``) is written, and reported, once. */
-typedef VEC(uint32_t) Reported;
+typedef NumMap Reported; /* start bytes */
 
 static bool once(Arena *a, Reported *r, const Seg *s)
 {
-    for (size_t i = 0; i < r->n; i++)
-        if (r->v[i] == s->span.start_byte)
-            return false;
-    VEC_PUSH(a, r, s->span.start_byte);
+    if (nummap_get(r, s->span.start_byte, NULL))
+        return false;
+    nummap_put(a, r, s->span.start_byte, 0);
     return true;
 }
 
@@ -281,7 +271,9 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
     /* The key's inline prefixes are reported once, at the first. */
     const Seg *first = NULL;
     Found first_fd = {0};
-    char *others = arena_strdup(a, "");
+    StrBuf others; /* the next MAX_OTHERS, then how many more */
+    sb_init(&others, a);
+    size_t nothers = 0;
 
     for (size_t p = 0; p < key.n; p++) {
         const KfPart *part = &key.parts[p];
@@ -292,7 +284,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
             if (!inline_text(k, s) || has_space(s->text))
                 continue;
             if (!render)
-                render = seglist_render(a, &k->segs);
+                render = seglist_label(a, &k->segs);
             Found fd;
             bool found = find_prefix(a, &key, p, m, cfg, &fd);
             /* A whole literal element of an array key at a query site:
@@ -307,9 +299,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
                 if (!first) {
                     first = s;
                     first_fd = fd;
-                } else {
-                    others = arena_printf(a, "%s%s'%s'", others,
-                                          others[0] ? ", " : "", fd.quoted);
+                } else if (nothers++ < MAX_OTHERS) {
+                    sb_printf(&others, "%s'%s'", nothers > 1 ? ", " : "", fd.quoted);
                 }
                 continue;
             }
@@ -330,9 +321,11 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
             }
         }
     }
+    if (nothers > MAX_OTHERS)
+        sb_printf(&others, " and %zu more", nothers - MAX_OTHERS);
     if (first && once(a, done, first))
         report_prefix(ctx, a, k, first, &first_fd, render,
-                      others[0] ? arena_printf(a, " (and %s)", others) : "");
+                      nothers ? arena_printf(a, " (and %s)", sb_str(&others)) : "");
 }
 
 static void check(const RuleContext *ctx)

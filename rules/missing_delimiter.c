@@ -55,7 +55,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             if (k->site != SITE_HELPER && both_helper(l, r))
                 continue;
             if (!render)
-                render = seglist_render(a, &k->segs);
+                render = seglist_label(a, &k->segs);
             rule_report(ctx, r->span,
                         "'%s' and '%s' are joined with nothing between them: "
                         "the key cannot be split back (%s %s); put '%c' "
@@ -75,7 +75,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         if (k->site != SITE_HELPER && both_helper(l, r))
             continue;
         if (!render)
-            render = seglist_render(a, &k->segs);
+            render = seglist_label(a, &k->segs);
         rule_report(ctx, r->span,
                     "the constant %s ('%s') is followed directly by '%s' "
                     "with nothing between them: the key cannot be split back "

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
 
@@ -116,8 +117,7 @@ static bool inlines_reported_helper(const RuleContext *ctx, Arena *a,
                                     const KeyExpr *k, const KfKey *key)
 {
     const ProjectFacts *f = ctx->facts;
-    return f && kf_is_helper_output(k) &&
-           strlist_has(&f->untenanted_helper_pks, kf_shape(a, key));
+    return f && kf_is_helper_output(k) && facts_untenanted_helper_pk(f, kf_shape(a, key));
 }
 
 static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
@@ -131,7 +131,7 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                 "partition key %s has no tenant segment: in this multi-tenant "
                 "project every partition key carries its tenant (e.g. "
                 "%s%c{%s})",
-                seglist_render(a, &k->segs), prefix ? prefix : "ENTITY",
+                seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
                 separator(ctx->config), tenant_name(ctx->config));
 }
 
@@ -158,7 +158,7 @@ static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                     "tenants share partition %s, so one tenant's data and "
                     "traffic are not isolated; put '%s' in the partition key "
                     "(e.g. %s%c{%s})",
-                    seglist_render(a, &pk->segs), kf_hole_name(a, t),
+                    seglist_label(a, &pk->segs), kf_hole_name(a, t),
                     prefix ? prefix : "ENTITY", separator(ctx->config),
                     tenant_name(ctx->config));
         return;

@@ -44,7 +44,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         rule_report(ctx, k->span,
                     "%s %s separates its components with %s; use one "
                     "separator ('%c') between all components",
-                    noun, seglist_render(a, &k->segs), list_chars(a, chars),
+                    noun, seglist_label(a, &k->segs), list_chars(a, chars),
                     want ? want : '#');
         return;
     }
@@ -61,7 +61,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     rule_report(ctx, k->span,
                 "%s %s uses '%c' where the project's keys use '%c' (%u keys "
                 "use '%c', %u use '%c')",
-                noun, seglist_render(a, &k->segs), c, f->dominant_separator,
+                noun, seglist_label(a, &k->segs), c, f->dominant_separator,
                 dom, f->dominant_separator, mine, c);
 }
 

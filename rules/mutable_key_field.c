@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
 
@@ -42,41 +43,40 @@ static bool id_like(const char *name)
 /* `name` is an attribute an UpdateExpression of the project sets on the
  * entity `entity` (a key's partition-key prefix): same entity, or either
  * unknown for names that are not ids. */
-static bool updated_field(Arena *a, const char *name, const char *entity,
-                          const char *sk_entity, const RuleContext *ctx)
+static bool any_not_key(const StrList *attrs, const Config *cfg)
+{
+    for (size_t i = 0; i < attrs->n; i++)
+        if (!kf_is_key_attr_name(attrs->v[i], cfg))
+            return true;
+    return false;
+}
+
+static bool updated_field(const char *name, const char *entity, const char *sk_entity,
+                          const RuleContext *ctx)
 {
     const ProjectFacts *f = ctx->facts;
     if (!f || !name[0])
         return false;
-    for (size_t i = 0; i < f->updates.n; i++) {
-        const UpdatedAttr *u = &f->updates.v[i];
-        if (kf_is_key_attr_name(u->attr, ctx->config))
-            continue;
-        if (strcmp(kf_last_component(a, u->attr), name))
-            continue;
-        if (u->entity && entity) {
-            /* the same entity: the updated item's (the sort key's prefix
-             * when the sort key names an item of a shared partition,
-             * USER#{id} in ORG#{orgId}; else the partition key's) is the
-             * key's partition or sort-key entity */
-            const char *target = u->sk_entity ? u->sk_entity : u->entity;
-            if (!strcasecmp(target, entity) || (sk_entity && !strcasecmp(target, sk_entity)))
-                return true;
-        } else if (!id_like(name)) {
-            return true;
-        }
-    }
-    return false;
+    /* the same entity: the updated item's (facts_field_updates) is the
+     * key's partition or sort-key entity */
+    FieldUpdates fu = facts_field_updates(f, name, entity);
+    if (entity && any_not_key(fu.on_entity, ctx->config))
+        return true;
+    if (sk_entity && any_not_key(facts_field_updates(f, name, sk_entity).on_entity, ctx->config))
+        return true;
+    return !id_like(name) && any_not_key(entity ? fu.unscoped : fu.all, ctx->config);
 }
 
-static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, StrList *seen)
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
+                      const char *const *op_entities, const char *const *op_sk_entities,
+                      NameMap *seen)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
-    const char *entity = kf_key_entity(a, ctx->file, k);
+    const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
     const char *sk_entity = NULL;
-    if (k->op >= 0)
-        sk_entity = kf_op_sk_entity(a, ctx->file, k->op, false);
+    if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n)
+        sk_entity = op_sk_entities[k->op];
     else if (k->role == ROLE_SK)
         sk_entity = kf_leading_prefix(a, &key);
     for (size_t p = 0; p < key.n; p++) {
@@ -92,12 +92,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, StrLis
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(a, s->text, ctx->config);
-        bool updated = updated_field(a, last, entity, sk_entity, ctx);
+        bool updated = updated_field(last, entity, sk_entity, ctx);
         if (!field && !updated && s->name) {
             /* the variable the value flowed through */
             last = kf_last_component(a, s->name);
             field = configured_field(a, s->name, ctx->config);
-            updated = updated_field(a, last, entity, sk_entity, ctx);
+            updated = updated_field(last, entity, sk_entity, ctx);
         }
         if (!field && !updated)
             continue;
@@ -105,9 +105,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, StrLis
         if ((s->flags & SEGF_HELPER) && k->site != SITE_HELPER) {
             const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
                                           s->text);
-            if (strlist_has(seen, at))
+            size_t found;
+            if (namemap_get(seen, at, &found))
                 continue;
-            strlist_push(a, seen, at);
+            namemap_put(a, seen, at, 0);
         }
         const char *why =
             field && updated
@@ -129,11 +130,13 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
-    StrList seen = {0};
+    const char *const *op_entities = kf_op_entities(a, file);
+    const char *const *op_sk_entities = kf_op_sk_entities(a, file, false);
+    NameMap seen = {0};
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];
         if (k->role == ROLE_PK || k->role == ROLE_SK)
-            check_key(ctx, a, k, &seen);
+            check_key(ctx, a, k, op_entities, op_sk_entities, &seen);
     }
     arena_free(a);
 }

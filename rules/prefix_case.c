@@ -29,10 +29,8 @@ static int case_of(const char *t)
 
 static size_t uses(const AccessFacts *af, const char *tok)
 {
-    for (size_t i = 0; i < af->prefixes.n; i++)
-        if (!strcmp(af->prefixes.v[i].token, tok))
-            return af->prefixes.v[i].keys;
-    return 0;
+    const PrefixUse *u = access_prefix(af, tok);
+    return u ? u->keys : 0;
 }
 
 /* Whether spelling x of a word is preferred over spelling y: more keys,
@@ -52,9 +50,11 @@ static bool beats(const AccessFacts *af, const char *x, const char *y)
 static const char *preferred(const AccessFacts *af, const char *tok)
 {
     const char *best = NULL;
-    for (size_t i = 0; i < af->prefixes.n; i++) {
-        const char *u = af->prefixes.v[i].token;
-        if (!strcmp(u, tok) || strcasecmp(u, tok))
+    const PrefixUse **same;
+    size_t n = access_prefix_spellings(af, tok, &same);
+    for (size_t i = 0; i < n; i++) {
+        const char *u = same[i]->token;
+        if (!strcmp(u, tok))
             continue;
         if (beats(af, u, tok) && (!best || beats(af, u, best)))
             best = u;
@@ -69,20 +69,21 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed || !af)
         return;
     Arena *a = arena_new();
-    StrList done = {0};
+    NameMap done = {0}; /* prefixes reported */
+    size_t seen;
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
         KfKey key;
         kf_flatten(a, &k->segs, &key);
         const char *tok = kf_leading_prefix(a, &key);
-        if (!tok || !uses(af, tok) || strlist_has(&done, tok))
+        if (!tok || !uses(af, tok) || namemap_get(&done, tok, &seen))
             continue;
         const Seg *s = &k->segs.v[key.parts[0].first];
         if (s->flags & SEGF_FRAMEWORK)
             continue; /* MASTER, SEQ, TTL: the framework's own */
         const char *other = preferred(af, tok);
         if (other) {
-            strlist_push(a, &done, tok);
+            namemap_put(a, &done, tok, 0);
             rule_report(ctx, s->span,
                         "entity prefix '%s' is also written '%s' (%zu key%s): keys are "
                         "case-sensitive, so these are two different entities to DynamoDB; "

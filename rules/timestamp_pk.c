@@ -27,7 +27,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                 "partition key %s: its only variable part, '%s', is a date or time, so every "
                 "write of the same day (or moment) goes to one partition, a hot partition; key "
                 "by the entity (and tenant) and put the time in the sort key",
-                seglist_render(a, &k->segs), kf_hole_name(a, first));
+                seglist_label(a, &k->segs), kf_hole_name(a, first));
 }
 
 static void check(const RuleContext *ctx)

@@ -113,6 +113,8 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
+    const char *remover = NULL; /* remover_name, once it is needed */
+    bool remover_known = false;
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];
         if (k->site != SITE_READ && k->site != SITE_CONDITION)
@@ -130,7 +132,7 @@ static void check(const RuleContext *ctx)
         const Seg *why;
         if (!kf_is_versioned(&key, ctx->config, &why))
             continue;
-        const char *render = seglist_render(a, &k->segs);
+        const char *render = seglist_label(a, &k->segs);
         const char *arg = fix_arg(k, why);
         Diagnostic *d = rule_report(
             ctx, k->span,
@@ -142,7 +144,10 @@ static void check(const RuleContext *ctx)
         d->fix = arena_printf(ctx->out->arena, "removeSortKeyVersion(%s)", arg);
         /* Machine-applicable: wrap the value read in removeSortKeyVersion
          * when it is imported and the value's text is known. */
-        const char *remover = remover_name(a, file);
+        if (!remover_known) {
+            remover = remover_name(a, file);
+            remover_known = true;
+        }
         const char *old = value_text(k);
         if (remover && old) {
             d->has_edit = true;

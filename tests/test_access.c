@@ -146,8 +146,7 @@ static OpExtra *extra(FileIR *f, int op, const char *env, const char *table, con
         e.index.text = index;
         e.index_span = row_span(200 + (uint32_t)op, 40);
     }
-    VEC_PUSH(A, &f->tables->ops, e);
-    return &f->tables->ops.v[f->tables->ops.n - 1];
+    return tables_add_op_extra(A, f->tables, e);
 }
 
 static KeyAttr attr(const char *name)
@@ -338,10 +337,10 @@ static void test_target_constants(void **state)
     /* IndexName: Indexes.byStatus, imported from ./indexes */
     ConstDef c = {.name = "Indexes.byStatus", .exported = true};
     seglist_push(A, &c.value, text("GSI1"));
-    VEC_PUSH(A, &OTHER->consts, c);
+    fileir_add_const(OTHER, c);
     OTHER->path = "src/indexes.ts";
     Import im = {.local = "Indexes", .imported = "Indexes", .source = "./indexes"};
-    VEC_PUSH(A, &F->imports, im);
+    fileir_add_import(F, im);
     int q = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", NULL);
     OpExtra *e = extra(F, q, "TABLE_NAME", NULL, NULL);
     e->has_index = true;

@@ -96,10 +96,105 @@ static void edits_and_reanalysis(void **state)
     rmdir(dir);
 }
 
+/* Segments of the partition keys of `path` after resolution; the text of
+ * the first one in *text (when it is all text). */
+static size_t pk_segments(const Project *p, const char *path, const char **text)
+{
+    size_t n = 0;
+    *text = NULL;
+    for (size_t i = 0; i < p->files.n; i++) {
+        const FileIR *ir = p->files.v[i].ir;
+        if (!ir || strcmp(p->files.v[i].abspath, path))
+            continue;
+        for (size_t k = 0; k < ir->keys.n; k++) {
+            if (ir->keys.v[k].role != ROLE_PK)
+                continue;
+            n += ir->keys.v[k].segs.n;
+            if (!*text && ir->keys.v[k].segs.n == 1 && ir->keys.v[k].segs.v[0].kind == SEG_TEXT)
+                *text = ir->keys.v[k].segs.v[0].text;
+        }
+    }
+    return n;
+}
+
+/* `c1 = c0 + c0 + ...` ten times, twelve levels: 10^12 segments if every
+ * name were inlined. Inlining has a budget (in proportion to the input):
+ * keys stay small, and a short chain is read in full. */
+static void inlining_bounded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/keylint-project-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], text[8192];
+    size_t o = 0;
+    for (int chain = 0; chain < 2; chain++) { /* module constants, then locals */
+        snprintf(path, sizeof path, "%s/%s.ts", dir, chain ? "locals" : "consts");
+        o = (size_t)snprintf(text, sizeof text, "import { GetCommand } from '@aws-sdk/lib-dynamodb';\n"
+                                                "export async function f(ddb: any) {\n"
+                                                "  const c0 = 'ab';\n");
+        if (!chain)
+            o = (size_t)snprintf(text, sizeof text, "const c0 = 'ab';\n");
+        for (int i = 1; i <= 12; i++) {
+            o += (size_t)snprintf(text + o, sizeof text - o, "%sconst c%d = c%d", chain ? "  " : "",
+                                  i, i - 1);
+            for (int k = 1; k < 10; k++)
+                o += (size_t)snprintf(text + o, sizeof text - o, " + c%d", i - 1);
+            o += (size_t)snprintf(text + o, sizeof text - o, ";\n");
+        }
+        if (!chain)
+            o += (size_t)snprintf(text + o, sizeof text - o,
+                                  "import { GetCommand } from '@aws-sdk/lib-dynamodb';\n"
+                                  "export async function f(ddb: any) {\n");
+        snprintf(text + o, sizeof text - o,
+                 "  await ddb.send(new GetCommand({ TableName: 't', Key: { pk: c12, sk: 'x' } }));\n"
+                 "  await ddb.send(new GetCommand({ TableName: 't', Key: { pk: c1, sk: 'x' } }));\n"
+                 "}\n");
+        Project *p = project_new(NULL);
+        project_set_text(p, path, text, strlen(text));
+        project_analyze(p);
+        const char *first;
+        size_t n = pk_segments(p, path, &first);
+        assert_true(n > 10);
+        assert_true(n < 4 * 1000 * 1000);
+        project_free(p);
+    }
+    /* a short chain: read in full */
+    snprintf(path, sizeof path, "%s/short.ts", dir);
+    const char *small = "import { GetCommand } from '@aws-sdk/lib-dynamodb';\n"
+                        "const c0 = 'ab';\n"
+                        "const c1 = c0 + c0;\n"
+                        "const c2 = c1 + c1;\n"
+                        "export const f = (ddb: any) =>\n"
+                        "  ddb.send(new GetCommand({ TableName: 't', Key: { pk: c2, sk: 'x' } }));\n";
+    Project *p = project_new(NULL);
+    project_set_text(p, path, small, strlen(small));
+    project_analyze(p);
+    const char *whole;
+    size_t n = pk_segments(p, path, &whole);
+    assert_true(n >= 1);
+    char rendered[64] = "";
+    for (size_t i = 0; i < p->files.n; i++)
+        for (size_t k = 0; p->files.v[i].ir && k < p->files.v[i].ir->keys.n; k++) {
+            const KeyExpr *ke = &p->files.v[i].ir->keys.v[k];
+            if (ke->role != ROLE_PK)
+                continue;
+            for (size_t s = 0; s < ke->segs.n; s++) {
+                assert_int_equal(ke->segs.v[s].kind, SEG_TEXT);
+                strncat(rendered, ke->segs.v[s].text, sizeof rendered - strlen(rendered) - 1);
+            }
+        }
+    assert_string_equal(rendered, "abababab");
+    project_free(p);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edits_and_reanalysis),
+        cmocka_unit_test(inlining_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

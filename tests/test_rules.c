@@ -197,7 +197,7 @@ static void other_const(const char *name, const char *value)
 {
     ConstDef c = { .name = name, .exported = true };
     seglist_push(A, &c.value, text(value));
-    VEC_PUSH(A, &OTHER->consts, c);
+    fileir_add_const(OTHER, c);
 }
 
 /* ---- running ------------------------------------------------------------ */

@@ -420,6 +420,118 @@ static void test_aliases_bounded(void **state)
     assert_int_equal(S.issues.n, 1);
 }
 
+/* Problem i is at path:line and says `sub`. */
+static void problem_at(size_t i, const char *path, uint32_t line, const char *sub)
+{
+    if (i >= P.items.n || strcmp(P.items.v[i].path, path) || P.items.v[i].line != line ||
+        !strstr(P.items.v[i].message, sub)) {
+        dump_issues();
+        fail_msg("problem %zu: wanted %s:%u '%s'", i, path, line, sub);
+    }
+}
+
+static const char laughs_table[] =
+    "resources:\n"
+    "  Resources:\n"
+    "    T:\n"
+    "      Type: AWS::DynamoDB::Table\n"
+    "      Properties:\n"
+    "        TableName: ${self:custom.l0}\n"
+    "        AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+    "        KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n";
+
+static void test_serverless_expansion_bounded(void **state)
+{
+    (void)state;
+    /* "billion laughs" with serverless variables: each of 6 levels names
+     * the next 20 times (20^6 copies of "ab", from a file of 3 KB) */
+    char *text = malloc(1 << 14);
+    assert_non_null(text);
+    size_t o = (size_t)sprintf(text, "service: laughs\n"              /* 1 */
+                                     "provider:\n"                    /* 2 */
+                                     "  environment:\n"               /* 3 */
+                                     "    TABLE_NAME: ${self:custom.l0}\n" /* 4 */
+                                     "custom:\n");                    /* 5 */
+    for (int i = 0; i < 6; i++) {
+        o += (size_t)sprintf(text + o, "  l%d: \"", i);
+        for (int k = 0; k < 20; k++)
+            o += (size_t)sprintf(text + o, "${self:custom.l%d}", i + 1);
+        o += (size_t)sprintf(text + o, "\"\n");
+    }
+    o += (size_t)sprintf(text + o, "  l6: ab\n%s", laughs_table);
+    assert_true(load("serverless.yml", text));
+    free(text);
+    /* one problem, where the budget ran out; the values are read as written */
+    assert_int_equal(P.items.n, 1);
+    problem_at(0, "serverless.yml", 4, "expand past the budget");
+    assert_int_equal(S.env.n, 1);
+    assert_string_equal(S.env.v[0].name, "${self:custom.l0}");
+    assert_string_equal(table("T")->name, "${self:custom.l0}");
+}
+
+static void test_serverless_variable_depth(void **state)
+{
+    (void)state;
+    /* a variable that names itself: expanded MAX_VAR_DEPTH times, then
+     * one problem */
+    assert_true(load("serverless.yml", "provider:\n"
+                                       "  environment:\n"
+                                       "    A: x-${self:custom.a}\n" /* 3 */
+                                       "    B: ${self:custom.a}\n"
+                                       "custom:\n"
+                                       "  a: ${self:custom.a}\n"));
+    assert_int_equal(P.items.n, 1);
+    problem_at(0, "serverless.yml", 3, "nest deeper than");
+    assert_int_equal(S.env.n, 2);
+    assert_string_equal(S.env.v[0].name, "x-${self:custom.a}");
+}
+
+static void test_serverless_include_cycles(void **state)
+{
+    (void)state;
+    /* ten includes of itself: one problem at each, the file read once */
+    char *text = malloc(4096);
+    assert_non_null(text);
+    size_t o = (size_t)sprintf(text, "service: self\nresources:\n");
+    for (int i = 0; i < 10; i++)
+        o += (size_t)sprintf(text + o, "  - ${file(./serverless.yml)}\n");
+    sprintf(text + o, "  - Resources:\n"
+                      "      T:\n"
+                      "        Type: AWS::DynamoDB::Table\n"
+                      "        Properties:\n"
+                      "          AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+                      "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n");
+    assert_true(load("serverless.yml", text));
+    free(text);
+    assert_int_equal(P.items.n, 10);
+    for (uint32_t i = 0; i < 10; i++)
+        problem_at(i, "serverless.yml", 3 + i, "include cycle");
+    assert_int_equal(S.tables.n, 1);
+
+    /* a.yml -> b.yml -> a.yml: one problem, in b.yml; b.yml included twice
+     * and a missing file included twice: read once, one problem each */
+    memset(&S, 0, sizeof S);
+    problems_free(&P);
+    problems_init(&P);
+    write_file("b.yml", "resources:\n"
+                        "  - ${file(./a.yml)}\n"
+                        "  - ${file(./gone.yml)}\n"
+                        "  - ${file(./gone.yml)}\n"
+                        "  - Resources:\n"
+                        "      B:\n"
+                        "        Type: AWS::DynamoDB::Table\n"
+                        "        Properties:\n"
+                        "          AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+                        "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n");
+    assert_true(load("a.yml", "resources:\n"
+                              "  - ${file(./b.yml)}\n"
+                              "  - ${file(./b.yml)}\n"));
+    assert_int_equal(S.tables.n, 1);
+    assert_int_equal(P.items.n, 2);
+    problem_at(0, "b.yml", 2, "include cycle: a.yml is being read already");
+    assert_string_equal(P.items.v[1].path, "gone.yml");
+}
+
 static void test_cfn_reader_on_doc(void **state)
 {
     (void)state;
@@ -485,6 +597,8 @@ int main(void)
         T(test_cloudformation_yaml), T(test_json_template), T(test_serverless),
         T(test_issues),              T(test_no_tables),     T(test_problems),
         T(test_aliases_bounded),     T(test_cfn_reader_on_doc), T(test_names_match),
+        T(test_serverless_expansion_bounded), T(test_serverless_variable_depth),
+        T(test_serverless_include_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,272 @@
+/* Where names are bound in one file (scope.h).
+ *
+ * Built in one preorder pass over the syntax index: a stack of the open
+ * scopes gives each node its nearest enclosing scope, and every scope's
+ * own statements (or parameters) are read once. A binding is recorded
+ * under (scope, kind, name); the records of one key are kept in source
+ * order, so the last one before a use is found by binary search. */
+#include "scope.h"
+
+#include <string.h>
+
+enum { NONE = UINT32_MAX, MAX_SCOPES_UP = 4096 };
+
+typedef enum ScopeKind { SC_NONE, SC_BLOCK, SC_PROGRAM, SC_FUNCTION } ScopeKind;
+typedef enum BindKind { B_DECL, B_ASSIGN, B_PARAM } BindKind;
+
+typedef struct Bind {
+    uint32_t at;    /* start of the statement holding it */
+    uint32_t group; /* its key's group */
+    SynNode value, decl;
+} Bind;
+
+/* The bindings of one (scope, kind, name): order[first, first + n). */
+typedef struct Group {
+    const char *name;
+    uint32_t scope;
+    BindKind kind;
+    uint32_t first, n;
+} Group;
+
+struct Scopes {
+    const SynTree *t;
+    uint8_t *kind; /* per node: ScopeKind */
+    uint32_t *up;  /* per node: its nearest enclosing scope, NONE */
+    VEC(Bind) binds;
+    VEC(Group) groups;
+    uint32_t *order; /* bind indices grouped by group, in source order */
+    uint32_t *slots; /* group index + 1 by key, open addressing */
+    size_t cap;
+};
+
+static ScopeKind scope_kind(SynNode n)
+{
+    const char *ty = syn_type(n);
+    if (!strcmp(ty, "program"))
+        return SC_PROGRAM;
+    if (!strcmp(ty, "statement_block") || !strcmp(ty, "switch_case") ||
+        !strcmp(ty, "switch_default"))
+        return SC_BLOCK;
+    return syn_is_function(n) ? SC_FUNCTION : SC_NONE;
+}
+
+static uint64_t key_hash(const char *name, uint32_t scope, BindKind kind)
+{
+    return hash_bytes(name, strlen(name)) ^ ((uint64_t)scope * 0x9E3779B97F4A7C15u) ^
+           ((uint64_t)kind << 61);
+}
+
+/* The slot of key (scope, kind, name): its group, or the empty slot. */
+static uint32_t *slot_of(const Scopes *s, const char *name, uint32_t scope, BindKind kind)
+{
+    size_t i = (size_t)key_hash(name, scope, kind) & (s->cap - 1);
+    for (;;) {
+        uint32_t g = s->slots[i];
+        if (!g)
+            return &s->slots[i];
+        const Group *gr = &s->groups.v[g - 1];
+        if (gr->scope == scope && gr->kind == kind && !strcmp(gr->name, name))
+            return &s->slots[i];
+        i = (i + 1) & (s->cap - 1);
+    }
+}
+
+static void grow_slots(Scopes *s, Arena *a)
+{
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    uint32_t *old = s->slots;
+    size_t oldcap = s->cap;
+    s->slots = arena_alloc(a, cap * sizeof *s->slots);
+    s->cap = cap;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i])
+            continue;
+        const Group *g = &s->groups.v[old[i] - 1];
+        *slot_of(s, g->name, g->scope, g->kind) = old[i];
+    }
+}
+
+static void add_bind(Scopes *s, Arena *a, uint32_t scope, BindKind kind, SynNode name_node,
+                     uint32_t at, SynNode value, SynNode decl)
+{
+    SynNode nm = syn_unwrap(s->t, name_node);
+    if (!syn_is(nm, "identifier"))
+        return;
+    const char *name = syn_text(s->t, nm);
+    if ((s->groups.n + 1) * 2 > s->cap)
+        grow_slots(s, a);
+    uint32_t *slot = slot_of(s, name, scope, kind);
+    if (!*slot) {
+        Group g = {.name = name, .scope = scope, .kind = kind};
+        VEC_PUSH(a, &s->groups, g);
+        *slot = (uint32_t)s->groups.n;
+    }
+    s->groups.v[*slot - 1].n++;
+    Bind b = {.at = at, .group = *slot - 1, .value = value, .decl = decl};
+    VEC_PUSH(a, &s->binds, b);
+}
+
+/* The declarations and assignments of one statement of a block. */
+static void statement(Scopes *s, Arena *a, uint32_t scope, SynNode st)
+{
+    const SynTree *t = s->t;
+    uint32_t at = syn_start(st);
+    if (syn_is(st, "export_statement"))
+        st = syn_field(t, st, "declaration");
+    if (syn_is(st, "lexical_declaration") || syn_is(st, "variable_declaration")) {
+        uint32_t cnt = syn_count(t, st);
+        for (uint32_t i = 0; i < cnt; i++) {
+            SynNode d = syn_child(t, st, i);
+            if (syn_is(d, "variable_declarator"))
+                add_bind(s, a, scope, B_DECL, syn_field(t, d, "name"), at,
+                         syn_field(t, d, "value"), d);
+        }
+    } else if (syn_is(st, "expression_statement")) {
+        SynNode e = syn_child(t, st, 0);
+        if (syn_is(e, "assignment_expression"))
+            add_bind(s, a, scope, B_ASSIGN, syn_field(t, e, "left"), at,
+                     syn_field(t, e, "right"), e);
+    }
+}
+
+static void parameters(Scopes *s, Arena *a, uint32_t scope, SynNode fn)
+{
+    const SynTree *t = s->t;
+    SynNode none = {0};
+    SynNode ps = syn_field(t, fn, "parameters");
+    if (syn_null(ps)) { /* x => ... */
+        add_bind(s, a, scope, B_PARAM, syn_field(t, fn, "parameter"), 0, none, none);
+        return;
+    }
+    uint32_t cnt = syn_count(t, ps);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(t, ps, i);
+        SynNode pat = syn_field(t, p, "pattern");
+        if (syn_null(pat))
+            pat = p;
+        if (syn_is(pat, "assignment_pattern"))
+            pat = syn_field(t, pat, "left");
+        add_bind(s, a, scope, B_PARAM, pat, 0, none, none);
+    }
+}
+
+/* Group the records: order[] lists each group's binds in source order. */
+static void group_binds(Scopes *s, Arena *a)
+{
+    uint32_t off = 0;
+    for (size_t g = 0; g < s->groups.n; g++) {
+        s->groups.v[g].first = off;
+        off += s->groups.v[g].n;
+        s->groups.v[g].n = 0;
+    }
+    s->order = arena_alloc(a, (s->binds.n ? s->binds.n : 1) * sizeof *s->order);
+    for (size_t i = 0; i < s->binds.n; i++) {
+        Group *g = &s->groups.v[s->binds.v[i].group];
+        s->order[g->first + g->n++] = (uint32_t)i;
+    }
+}
+
+Scopes *scopes_build(const SynTree *t, Arena *a)
+{
+    Scopes *s = arena_alloc(a, sizeof *s);
+    s->t = t;
+    size_t n = syn_node_count(t);
+    s->kind = arena_alloc(a, (n ? n : 1) * sizeof *s->kind);
+    s->up = arena_alloc(a, (n ? n : 1) * sizeof *s->up);
+    VEC(uint32_t) open = {0}; /* enclosing scopes of the current node */
+    for (size_t i = 0; i < n; i++) {
+        while (open.n && syn_end_of(t, open.v[open.n - 1]) <= i)
+            open.n--;
+        s->up[i] = open.n ? open.v[open.n - 1] : NONE;
+        SynNode node = syn_node_at(t, i);
+        ScopeKind k = scope_kind(node);
+        s->kind[i] = (uint8_t)k;
+        if (k == SC_NONE)
+            continue;
+        VEC_PUSH(a, &open, (uint32_t)i);
+        if (k == SC_FUNCTION) {
+            parameters(s, a, (uint32_t)i, node);
+            continue;
+        }
+        uint32_t cnt = syn_count(t, node);
+        for (uint32_t j = 0; j < cnt; j++)
+            statement(s, a, (uint32_t)i, syn_child(t, node, j));
+    }
+    group_binds(s, a);
+    return s;
+}
+
+/* The last bind of (scope, kind, name) whose statement starts before
+ * `limit`, or NULL. */
+static const Bind *last_before(const Scopes *s, uint32_t scope, BindKind kind,
+                               const char *name, uint32_t limit)
+{
+    if (!s->cap)
+        return NULL;
+    uint32_t g = *slot_of(s, name, scope, kind);
+    if (!g)
+        return NULL;
+    const Group *gr = &s->groups.v[g - 1];
+    size_t lo = 0, hi = gr->n; /* answer: the last index < hi with at < limit */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->binds.v[s->order[gr->first + mid]].at < limit)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &s->binds.v[s->order[gr->first + lo - 1]] : NULL;
+}
+
+/* The position of `use` in the index, or of its nearest indexed
+ * ancestor (*inside: that ancestor is not `use` itself). */
+static bool position(const Scopes *s, SynNode use, size_t *pos, bool *inside)
+{
+    *inside = false;
+    for (int i = 0; i < SYN_MAX_UNWRAP && !syn_null(use); i++) {
+        if (syn_pos(s->t, use, pos))
+            return true;
+        use = syn_parent(s->t, use);
+        *inside = true;
+    }
+    return false;
+}
+
+ScopeHit scopes_lookup(const Scopes *s, SynNode use, const char *name, unsigned flags)
+{
+    ScopeHit hit = {0};
+    size_t pos;
+    bool inside;
+    if (!name || !position(s, use, &pos, &inside))
+        return hit;
+    uint32_t at = syn_start(use);
+    uint32_t sc = inside && s->kind[pos] != SC_NONE ? (uint32_t)pos : s->up[pos];
+    for (int guard = 0; sc != NONE && guard < MAX_SCOPES_UP; guard++, sc = s->up[sc]) {
+        ScopeKind k = (ScopeKind)s->kind[sc];
+        if (k == SC_FUNCTION) {
+            if (last_before(s, sc, B_PARAM, name, UINT32_MAX)) {
+                hit.found = hit.param = true;
+                return hit;
+            }
+            continue;
+        }
+        if (k == SC_PROGRAM && !(flags & SCOPE_MODULE))
+            break;
+        uint32_t limit = k == SC_PROGRAM && (flags & SCOPE_MODULE_ANYWHERE) ? UINT32_MAX : at;
+        const Bind *b = last_before(s, sc, B_DECL, name, limit);
+        if (flags & SCOPE_ASSIGNMENTS) {
+            const Bind *as = last_before(s, sc, B_ASSIGN, name, limit);
+            if (as && (!b || as->at > b->at))
+                b = as;
+        }
+        if (b) {
+            hit.found = true;
+            hit.value = b->value;
+            hit.decl = b->decl;
+            return hit;
+        }
+        if (k == SC_PROGRAM)
+            break;
+    }
+    return hit;
+}
