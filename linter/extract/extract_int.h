@@ -55,6 +55,16 @@ typedef struct AssignedProp {
     SynNode value;
 } AssignedProp;
 
+/* Shared by the passes of extract.c and module.c. */
+KeyBuild ex_build_of(Ex *x, SynNode n);
+/* A reference (identifier or member) as segments: its value when it is
+ * bound to one this file can read, else a REF segment. */
+void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth);
+/* module.c: imports, re-exports, constants, enums and key helpers of the
+ * file's top level (the first pass), and a function's parameter names. */
+void ex_module_pass(Ex *x, SynNode root);
+void ex_function_params(Ex *x, SynNode fn, HelperDef *h);
+
 /* The parent of a node of this file's tree. */
 SynNode ex_parent(Ex *x, SynNode n);
 /* A node's child by field name (`name` a string literal). */

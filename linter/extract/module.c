@@ -1,0 +1,423 @@
+/* Extraction, module level: imports, re-exports, module constants, enums
+ * and `as const` objects, and key helpers (functions, object members and
+ * class methods that build keys). The first pass of extract.c. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "extract.h"
+#include "extract_int.h"
+#include "scope.h"
+#include "syntax.h"
+
+#define field(n, name) ex_field(x, (n), (name))
+#define unwrap(n) syn_unwrap(x->syn, (n))
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+/* ---- module level: imports, constants, helpers ------------------------- */
+
+static void import_statement(Ex *x, SynNode n)
+{
+    SynNode srcn = field(n, "source");
+    const char *src;
+    if (!ex_string_value(x, srcn, &src))
+        return;
+    SynNode clause = syn_child(x->syn, n, 0);
+    if (!is(clause, "import_clause"))
+        return;
+    uint32_t cnt = syn_count(x->syn, clause);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(x->syn, clause, i);
+        if (is(c, "identifier")) {
+            Import im = {ex_ntext(x, c), "default", src};
+            fileir_add_import(x->ir, im);
+        } else if (is(c, "namespace_import")) {
+            Import im = {ex_ntext(x, syn_child(x->syn, c, 0)), "*", src};
+            fileir_add_import(x->ir, im);
+        } else if (is(c, "named_imports")) {
+            for (uint32_t j = 0; j < syn_count(x->syn, c); j++) {
+                SynNode sp = syn_child(x->syn, c, j);
+                if (!is(sp, "import_specifier"))
+                    continue;
+                SynNode name = field(sp, "name"), alias = field(sp, "alias");
+                const char *nm;
+                if (!ex_string_value(x, name, &nm))
+                    nm = ex_ntext(x, name);
+                Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
+                fileir_add_import(x->ir, im);
+            }
+        }
+    }
+}
+
+static void reexport(Ex *x, SynNode n)
+{
+    SynNode srcn = field(n, "source");
+    const char *src;
+    if (syn_null(srcn) || !ex_string_value(x, srcn, &src))
+        return;
+    SynNode clause = syn_child(x->syn, n, 0);
+    if (is(clause, "export_clause")) {
+        for (uint32_t j = 0; j < syn_count(x->syn, clause); j++) {
+            SynNode sp = syn_child(x->syn, clause, j);
+            SynNode name = field(sp, "name"), alias = field(sp, "alias");
+            const char *nm = ex_ntext(x, name);
+            Import im = {syn_null(alias) ? nm : ex_ntext(x, alias), nm, src};
+            VEC_PUSH(x->a, &x->ir->reexports, im);
+        }
+    } else {
+        Import im = {"*", "*", src};
+        if (is(clause, "namespace_export"))
+            im.local = ex_ntext(x, syn_child(x->syn, clause, 0));
+        VEC_PUSH(x->a, &x->ir->reexports, im);
+    }
+}
+
+static void add_const(Ex *x, const char *name, SynNode value, bool exported)
+{
+    ConstDef c = {.name = name, .exported = exported, .span = syn_span(value)};
+    ex_expr_segs(x, value, &c.value, 0);
+    fileir_add_const(x->ir, c);
+}
+
+/* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
+static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported, int depth)
+{
+    if (depth > 4)
+        return;
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (!is(p, "pair"))
+            continue;
+        const char *pn = ex_prop_name(x, p);
+        if (!pn)
+            continue;
+        const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
+        SynNode v = unwrap(field(p, "value"));
+        if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
+            add_const(x, name, v, exported);
+        else if (is(v, "object"))
+            object_consts(x, name, v, exported, depth + 1);
+    }
+}
+
+static void enum_declaration(Ex *x, SynNode n, bool exported)
+{
+    const char *ename = ex_ntext(x, field(n, "name"));
+    SynNode body = field(n, "body");
+    uint32_t cnt = syn_count(x->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode m = syn_child(x->syn, body, i);
+        if (!is(m, "enum_assignment"))
+            continue;
+        SynNode v = unwrap(field(m, "value"));
+        if (!is(v, "string") && !is(v, "template_string"))
+            continue;
+        const char *mn = ex_ntext(x, field(m, "name"));
+        const char *s;
+        if (ex_string_value(x, field(m, "name"), &s))
+            mn = s;
+        add_const(x, arena_printf(x->a, "%s.%s", ename, mn), v, exported);
+    }
+}
+
+/* Split camelCase / snake_case into lowercase words and look for `w`. */
+bool ex_name_has_word(const char *name, const char *w)
+{
+    char word[64];
+    size_t wl = 0;
+    for (const char *p = name;; p++) {
+        bool boundary = !*p || *p == '_' || *p == '-' || *p == '.' ||
+                        (isupper((unsigned char)*p) && p > name &&
+                         (islower((unsigned char)p[-1]) ||
+                          (isupper((unsigned char)p[-1]) && islower((unsigned char)p[1])))) ||
+                        (isdigit((unsigned char)*p) && p > name && !isdigit((unsigned char)p[-1]));
+        if (boundary && wl) {
+            word[wl] = '\0';
+            if (!strcasecmp(word, w))
+                return true;
+            wl = 0;
+        }
+        if (!*p)
+            return false;
+        if (*p != '_' && *p != '-' && *p != '.' && wl + 1 < sizeof word)
+            word[wl++] = (char)tolower((unsigned char)*p);
+    }
+}
+
+static KeyRole role_from_helper_name(const char *name)
+{
+    bool index = ex_name_has_word(name, "gsi") || ex_name_has_word(name, "lsi") ||
+                 ex_name_has_word(name, "index");
+    if (ex_name_has_word(name, "pk") || ex_name_has_word(name, "partition") ||
+        ex_name_has_word(name, "hash"))
+        return index ? ROLE_INDEX_PK : ROLE_PK;
+    if (ex_name_has_word(name, "sk") || ex_name_has_word(name, "sort") ||
+        ex_name_has_word(name, "range"))
+        return index ? ROLE_INDEX_SK : ROLE_SK;
+    return ROLE_KEY;
+}
+
+/* Does a returned value look like a key? Keys have no whitespace; they
+ * carry the separator, a separator constant, a framework key, or are
+ * returned by a function whose name says key. */
+static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *fname)
+{
+    if (build == BUILD_OTHER || build == BUILD_REF || segs->n == 0)
+        return false;
+    bool text = false, hole = false, sep = false;
+    char sepc = x->cfg->separator[0];
+    for (size_t i = 0; i < segs->n; i++) {
+        const Seg *s = &segs->v[i];
+        if (s->kind == SEG_TEXT) {
+            for (const char *p = s->text; *p; p++)
+                if (isspace((unsigned char)*p))
+                    return false;
+            text = true;
+            if (strchr(s->text, sepc) || (s->flags & SEGF_SEPARATOR))
+                sep = true;
+        } else {
+            hole = true;
+            if (s->kind == SEG_REF && (strstr(s->text, "SEPARATOR") || strstr(s->text, "PREFIX")))
+                sep = true;
+            if (s->kind == SEG_CALL && (s->flags & SEGF_FRAMEWORK))
+                sep = true;
+        }
+    }
+    bool keyish = ex_name_has_word(fname, "pk") || ex_name_has_word(fname, "sk") ||
+                  ex_name_has_word(fname, "key") || ex_name_has_word(fname, "keys");
+    if (build == BUILD_LITERAL) /* a key function returning a constant key */
+        return keyish;
+    if (sep && (hole || build == BUILD_JOIN))
+        return true;
+    return keyish && text && hole;
+}
+
+/* A function's parameter names, in order ("?" for destructured ones). */
+void ex_function_params(Ex *x, SynNode fn, HelperDef *h)
+{
+    SynNode ps = field(fn, "parameters");
+    if (syn_null(ps)) { /* x => ... */
+        SynNode p1 = field(fn, "parameter");
+        if (!syn_null(p1)) {
+            h->params = arena_alloc(x->a, sizeof *h->params);
+            h->params[h->nparams++] = ex_ntext(x, p1);
+            namemap_put(x->a, &h->param_names, h->params[0], 0);
+        }
+        return;
+    }
+    uint32_t cnt = syn_count(x->syn, ps);
+    h->params = arena_alloc(x->a, (cnt + 1) * sizeof *h->params);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p1 = syn_child(x->syn, ps, i);
+        SynNode pat = field(p1, "pattern");
+        if (syn_null(pat))
+            pat = p1;
+        if (is(pat, "assignment_pattern"))
+            pat = field(pat, "left");
+        h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+        namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
+    }
+}
+
+/* The key attributes of an object a helper returns. */
+static bool object_fields(Ex *x, SynNode obj, HelperDef *h)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        const char *name = ex_prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        SynNode v = unwrap(syn_prop_value(x->syn, p));
+        if (role < 0 || syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
+            continue;
+        HelperField f = {.attr = name, .role = (KeyRole)role};
+        if (is(p, "shorthand_property_identifier"))
+            ex_ref_segs(x, p, &f.value, 0);
+        else
+            ex_expr_segs(x, v, &f.value, 0);
+        VEC_PUSH(x->a, &h->fields, f);
+    }
+    return h->fields.n > 0;
+}
+
+/* The expression a function returns, if it returns one key-shaped value:
+ * an arrow's expression body or the first key-shaped `return`. */
+static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
+{
+    SynNode body = field(fn, "body");
+    if (syn_null(body))
+        return;
+    SynNode ret = {0};
+    if (!is(body, "statement_block")) {
+        ret = body;
+    } else {
+        /* the returns of this function (not of nested ones), in order */
+        size_t i, to;
+        bool ok = syn_subtree(x->syn, body, &i, &to);
+        while (ok && i < to) {
+            SynNode cur = syn_node_at(x->syn, i);
+            if (syn_is_function(cur) || is(cur, "class_declaration")) {
+                i = syn_end_of(x->syn, i);
+                continue;
+            }
+            if (is(cur, "return_statement")) {
+                SynNode e = syn_child(x->syn, cur, 0);
+                if (!syn_null(e) && (ex_is_string_like(x, e) || is(unwrap(e), "object"))) {
+                    ret = e;
+                    break;
+                }
+                if (!syn_null(e) && is(unwrap(e), "call_expression") && syn_null(ret))
+                    ret = e;
+                i = syn_end_of(x->syn, i);
+                continue;
+            }
+            i++;
+        }
+    }
+    if (syn_null(ret))
+        return;
+    ret = unwrap(ret);
+    HelperDef h = {.name = name, .exported = exported, .span = syn_span(fn)};
+    KeyBuild build = ex_build_of(x, ret);
+    if (is(ret, "object")) {
+        if (!object_fields(x, ret, &h))
+            return;
+    } else {
+        ex_expr_segs(x, ret, &h.returns, 0);
+        if (!key_shaped(x, &h.returns, build, name))
+            return;
+    }
+    ex_function_params(x, fn, &h);
+    fileir_add_helper(x->ir, h);
+    if (h.fields.n)
+        return; /* the returned object's keys are extracted as an entity's */
+    KeyExpr k = {.role = role_from_helper_name(name), .attr = name, .build = build,
+                 .site = SITE_HELPER, .op = -1, .span = syn_span(ret),
+                 .segs = h.returns};
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+}
+
+/* Helper objects: `export const Keys = { order: (id) => ..., ... }` */
+static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "method_definition")) {
+            helper_function(x, arena_printf(x->a, "%s.%s", prefix, ex_ntext(x, field(p, "name"))),
+                            p, exported);
+            continue;
+        }
+        if (!is(p, "pair"))
+            continue;
+        SynNode v = unwrap(field(p, "value"));
+        const char *pn = ex_prop_name(x, p);
+        if (pn && (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")))
+            helper_function(x, arena_printf(x->a, "%s.%s", prefix, pn), v, exported);
+    }
+}
+
+static void module_declaration(Ex *x, SynNode n, bool exported)
+{
+    if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
+        uint32_t cnt = syn_count(x->syn, n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            SynNode d = syn_child(x->syn, n, i);
+            SynNode nm = field(d, "name");
+            if (!is(d, "variable_declarator") || !is(nm, "identifier"))
+                continue;
+            const char *name = ex_ntext(x, nm);
+            SynNode v = unwrap(field(d, "value"));
+            if (syn_null(v))
+                continue;
+            if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
+                add_const(x, name, v, exported);
+            else if (is(v, "object")) {
+                object_consts(x, name, v, exported, 0);
+                object_helpers(x, name, v, exported);
+            } else if (is(v, "arrow_function") || is(v, "function_expression") ||
+                       is(v, "function"))
+                helper_function(x, name, v, exported);
+        }
+    } else if (is(n, "function_declaration")) {
+        helper_function(x, ex_ntext(x, field(n, "name")), n, exported);
+    } else if (is(n, "class_declaration")) {
+        /* methods that return keys: Class.method from outside, this.method
+         * from inside */
+        const char *cname = ex_ntext(x, field(n, "name"));
+        SynNode body = field(n, "body");
+        uint32_t cnt = syn_count(x->syn, body);
+        for (uint32_t i = 0; i < cnt; i++) {
+            SynNode m = syn_child(x->syn, body, i);
+            if (!is(m, "method_definition"))
+                continue;
+            const char *mname = ex_ntext(x, field(m, "name"));
+            if (key_role_for_name(x->cfg, mname) >= 0 && !syn_null(syn_token(x->syn, m, 0)) &&
+                ex_text_eq(x, syn_token(x->syn, m, 0), "get"))
+                continue; /* key getters are the entity's keys (visit_objects) */
+            size_t before = x->ir->helpers.n;
+            helper_function(x, arena_printf(x->a, "%s.%s", cname, mname), m, exported);
+            if (x->ir->helpers.n > before) {
+                HelperDef self = x->ir->helpers.v[x->ir->helpers.n - 1];
+                self.name = arena_printf(x->a, "this.%s", mname);
+                self.exported = false;
+                fileir_add_helper(x->ir, self);
+            }
+        }
+    } else if (is(n, "enum_declaration")) {
+        enum_declaration(x, n, exported);
+    }
+}
+
+void ex_module_pass(Ex *x, SynNode root)
+{
+    uint32_t cnt = syn_count(x->syn, root);
+    /* imports first: later passes ask where names come from */
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode n = syn_child(x->syn, root, i);
+        if (is(n, "import_statement"))
+            import_statement(x, n);
+    }
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode n = syn_child(x->syn, root, i);
+        if (is(n, "export_statement")) {
+            SynNode decl = field(n, "declaration");
+            if (!syn_null(decl)) {
+                module_declaration(x, decl, true);
+            } else if (!syn_null(field(n, "source"))) {
+                reexport(x, n);
+            } else {
+                /* export default <expr> / export { a, b } */
+                SynNode v = field(n, "value");
+                if (!syn_null(v)) {
+                    v = unwrap(v);
+                    if (is(v, "arrow_function") || is(v, "function_expression") ||
+                        is(v, "function"))
+                        helper_function(x, "default", v, true);
+                    else if (is(v, "identifier")) {
+                        Import im = {"default", ex_ntext(x, v), ""};
+                        VEC_PUSH(x->a, &x->ir->reexports, im);
+                    }
+                }
+                SynNode clause = syn_child(x->syn, n, 0);
+                if (is(clause, "export_clause")) {
+                    for (uint32_t j = 0; j < syn_count(x->syn, clause); j++) {
+                        SynNode sp = syn_child(x->syn, clause, j);
+                        SynNode name = field(sp, "name"), alias = field(sp, "alias");
+                        if (syn_null(name))
+                            continue;
+                        Import im = {syn_null(alias) ? ex_ntext(x, name) : ex_ntext(x, alias),
+                                     ex_ntext(x, name), ""};
+                        VEC_PUSH(x->a, &x->ir->reexports, im);
+                    }
+                }
+                /* `export default function name() {}` has a declaration field */
+            }
+        } else {
+            module_declaration(x, n, false);
+        }
+    }
+}
+
