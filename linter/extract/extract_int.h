@@ -55,12 +55,40 @@ typedef struct AssignedProp {
     SynNode value;
 } AssignedProp;
 
-/* Shared by the passes of extract.c and module.c. */
+/* Shared by the passes (extract.c, toplevel.c, segments.c). */
+enum {
+    MAX_DEPTH = 48,      /* expression nesting read into segments */
+    MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
+    UNKNOWN_TEXT_MAX = 60,
+    MAX_CALLEE_TEXT = 256,
+    /* Ex.inline_left and .string_steps_left: this much, and this much
+     * more per byte of the file */
+    INLINE_BUDGET = 1 << 16,
+    INLINE_PER_BYTE = 16,
+};
+
+/* Take `n` from a budget (down to 0). */
+static inline void ex_spend(size_t *left, size_t n)
+{
+    *left = *left > n ? *left - n : 0;
+}
+
+/* Binding lookup: the value last assigned to `name` before `use`, in the
+ * blocks that enclose it, or a parameter of an enclosing function. */
+typedef struct Binding {
+    bool found, param;
+    SynNode value; /* null for parameters and declarations without value */
+    SynNode decl;
+} Binding;
+Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module);
+bool ex_lower_contains(const char *s, const char *needle);
+/* A framework's exported name as imported here ("KEY_SEPARATOR"), NULL. */
+const char *ex_framework_name(Ex *x, const char *local);
 KeyBuild ex_build_of(Ex *x, SynNode n);
 /* A reference (identifier or member) as segments: its value when it is
  * bound to one this file can read, else a REF segment. */
 void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth);
-/* module.c: imports, re-exports, constants, enums and key helpers of the
+/* toplevel.c: imports, re-exports, constants, enums and key helpers of the
  * file's top level (the first pass), and a function's parameter names. */
 void ex_module_pass(Ex *x, SynNode root);
 void ex_function_params(Ex *x, SynNode fn, HelperDef *h);

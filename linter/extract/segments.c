@@ -1,0 +1,456 @@
+/* Extraction, values: an expression as key segments (extract_int.h):
+ * template literals, concatenations, joins, calls, references followed to
+ * the values they are bound to, within the inlining budgets. Recursion is
+ * bounded by MAX_DEPTH (deeper input becomes an UNKNOWN segment). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "extract.h"
+#include "extract_int.h"
+#include "scope.h"
+#include "syntax.h"
+
+#define field(n, name) ex_field(x, (n), (name))
+#define unwrap(n) syn_unwrap(x->syn, (n))
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+/* ---- segments ---------------------------------------------------------- */
+
+Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text,
+                     Span span)
+{
+    Seg s = {.kind = k, .flags = flags, .text = text, .span = span};
+    x->run.list = NULL;
+    seglist_push(x->a, l, s);
+    return &l->v[l->n - 1];
+}
+
+/* Inline text: merged with a preceding inline text segment, the merged
+ * text built in place (x->run) so that a long run costs its length. */
+static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
+                      const char *name, Span span)
+{
+    Seg *p = l->n ? &l->v[l->n - 1] : NULL;
+    if (p && p->kind == SEG_TEXT && !flags && !p->flags && !name && !p->name) {
+        bool open = x->run.list == l && x->run.index == l->n - 1 && p->text == x->run.buf.s;
+        if (!open) {
+            sb_init(&x->run.buf, x->a);
+            sb_append(&x->run.buf, p->text);
+        }
+        sb_append(&x->run.buf, text);
+        x->run.list = l;
+        x->run.index = l->n - 1;
+        p->text = x->run.buf.s;
+        p->span.end_byte = span.end_byte;
+        p->span.end_row = span.end_row;
+        p->span.end_col = span.end_col;
+        return;
+    }
+    Seg *s = ex_push_seg(x, l, SEG_TEXT, flags, text, span);
+    s->name = name;
+}
+
+void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
+
+/* How a value was built, from its outermost node. */
+KeyBuild ex_build_of(Ex *x, SynNode n)
+{
+    n = unwrap(n);
+    const char *t = syn_type(n);
+    if (!strcmp(t, "template_string"))
+        return BUILD_TEMPLATE;
+    if (!strcmp(t, "binary_expression"))
+        return BUILD_CONCAT;
+    if (!strcmp(t, "string"))
+        return BUILD_LITERAL;
+    if (!strcmp(t, "array"))
+        return BUILD_ARRAY;
+    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression"))
+        return BUILD_REF;
+    if (!strcmp(t, "call_expression")) {
+        SynNode f = field(n, "function");
+        if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "join"))
+            return BUILD_JOIN;
+        return BUILD_CALL;
+    }
+    return BUILD_OTHER;
+}
+
+Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module)
+{
+    unsigned flags = SCOPE_ASSIGNMENTS | (include_module ? SCOPE_MODULE : 0);
+    ScopeHit h = scopes_lookup(x->scopes, use, name, flags);
+    return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
+}
+
+bool ex_is_string_like(Ex *x, SynNode n)
+{
+    n = unwrap(n);
+    const char *t = syn_type(n);
+    return !strcmp(t, "string") || !strcmp(t, "template_string") ||
+           !strcmp(t, "binary_expression") || !strcmp(t, "array");
+}
+
+bool ex_lower_contains(const char *s, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *s; s++)
+        if (!strncasecmp(s, needle, nl))
+            return true;
+    return false;
+}
+
+/* Calls whose result is a date or time. */
+static bool is_date_call(const char *callee)
+{
+    static const char *const suffixes[] = {
+        "toISOString", "toJSON", "getTime", "valueOf", "toUTCString", "format",
+        "toLocaleDateString", "toDateString", "getFullYear", "getMonth", "getDate",
+        "getUTCFullYear", "getUTCMonth", "getUTCDate", "unix", "toMillis", "toISO",
+        "toISODate"};
+    if (!strcmp(callee, "Date.now") || !strcmp(callee, "dayjs") ||
+        !strcmp(callee, "moment") || !strcmp(callee, "Date"))
+        return true;
+    const char *dot = strrchr(callee, '.');
+    const char *last = dot ? dot + 1 : callee;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+        if (!strcmp(last, suffixes[i]))
+            return true;
+    return false;
+}
+
+/* Methods that pass their receiver's value through for key purposes. */
+static bool is_passthrough_method(const char *m)
+{
+    return !strcmp(m, "toString") || !strcmp(m, "toUpperCase") ||
+           !strcmp(m, "toLowerCase") || !strcmp(m, "trim") ||
+           !strcmp(m, "toLocaleUpperCase") || !strcmp(m, "toLocaleLowerCase");
+}
+
+static void unknown_seg(Ex *x, SynNode n, SegList *out)
+{
+    ex_push_seg(x, out, SEG_UNKNOWN, 0, syn_text_max(x->syn, n, UNKNOWN_TEXT_MAX), syn_span(n));
+}
+
+/* The framework's key generators, expanded into what they build. */
+static bool framework_call(Ex *x, const char *fw, SynNode call, SynNode args, SegList *out,
+                           int depth)
+{
+    Span sp = syn_span(call);
+    const char *prefix = !strcmp(fw, "masterPk") ? "MASTER"
+                       : !strcmp(fw, "seqPk")    ? "SEQ"
+                       : !strcmp(fw, "ttlSk")    ? "TTL"
+                                                 : NULL;
+    if (!prefix)
+        return false;
+    Seg *s = ex_push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_FRAMEWORK, prefix, sp);
+    s->name = fw;
+    s = ex_push_seg(x, out, SEG_TEXT, SEGF_CONST | SEGF_SEPARATOR | SEGF_FRAMEWORK,
+                 x->cfg->separator, sp);
+    s->name = fw;
+    SynNode a0 = syn_child(x->syn, args, 0);
+    if (syn_null(a0)) {
+        if (strcmp(fw, "ttlSk")) {
+            s = ex_push_seg(x, out, SEG_TEXT,
+                         SEGF_CONST | SEGF_TENANT | SEGF_COMMON_TENANT | SEGF_FRAMEWORK,
+                         "single", sp);
+            s->name = "DEFAULT_TENANT_CODE";
+        }
+    } else {
+        size_t before = out->n;
+        ex_expr_segs(x, a0, out, depth + 1);
+        if (strcmp(fw, "ttlSk"))
+            for (size_t i = before; i < out->n; i++)
+                if (out->v[i].kind != SEG_TEXT)
+                    out->v[i].flags |= SEGF_TENANT;
+    }
+    return true;
+}
+
+static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
+{
+    if (ex_lib_key_call(x, n, out, depth))
+        return;
+    SynNode fn = unwrap(field(n, "function"));
+    SynNode args = field(n, "arguments");
+    /* [a, b].join(sep) */
+    if (is(fn, "member_expression")) {
+        SynNode obj = unwrap(field(fn, "object"));
+        SynNode prop = field(fn, "property");
+        if (ex_text_eq(x, prop, "join") && is(obj, "array")) {
+            const char *sep = ",";
+            SynNode a0 = syn_child(x->syn, args, 0);
+            SegList sepsegs = {0};
+            bool literal_sep = true;
+            if (!syn_null(a0)) {
+                if (!ex_string_value(x, a0, &sep)) {
+                    literal_sep = false;
+                    ex_expr_segs(x, a0, &sepsegs, depth + 1);
+                }
+            }
+            uint32_t cnt = syn_count(x->syn, obj);
+            for (uint32_t i = 0; i < cnt; i++) {
+                if (i > 0) {
+                    if (literal_sep) {
+                        if (*sep) {
+                            Seg *s = ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, sep,
+                                              syn_null(a0) ? syn_span(prop) : syn_span(a0));
+                            (void)s;
+                        }
+                    } else {
+                        x->run.list = NULL;
+                        seglist_append(x->a, out, &sepsegs);
+                    }
+                }
+                ex_expr_segs(x, syn_child(x->syn, obj, i), out, depth + 1);
+            }
+            return;
+        }
+        const char *method = ex_ntext(x, prop);
+        if (is_passthrough_method(method) && syn_count(x->syn, args) == 0 &&
+            !is(obj, "call_expression")) {
+            size_t from = out->n;
+            ex_expr_segs(x, obj, out, depth + 1);
+            if (!strcmp(method, "toUpperCase") || !strcmp(method, "toLocaleUpperCase"))
+                seglist_case(x->a, out, from, SEGF_UPPERCASE);
+            else if (!strcmp(method, "toLowerCase") || !strcmp(method, "toLocaleLowerCase"))
+                seglist_case(x->a, out, from, SEGF_LOWERCASE);
+            return;
+        }
+    }
+    /* no helper has a name this long: a chain of calls `q.a().b()...` */
+    const char *callee = syn_text_max(x->syn, fn, MAX_CALLEE_TEXT);
+    uint32_t flags = 0;
+    if (is(fn, "identifier")) {
+        const char *fw = ex_framework_name(x, callee);
+        if (fw) {
+            if (framework_call(x, fw, n, args, out, depth))
+                return;
+            flags |= SEGF_FRAMEWORK;
+            if (!strcmp(fw, "addSortKeyVersion"))
+                flags |= SEGF_VERSIONED;
+            else if (!strcmp(fw, "removeSortKeyVersion"))
+                flags |= SEGF_UNVERSIONED;
+        } else if (ex_find_import(x, callee)) {
+            flags |= SEGF_IMPORTED;
+        }
+        if (!strcmp(callee, "String") && syn_count(x->syn, args) == 1) {
+            ex_expr_segs(x, syn_child(x->syn, args, 0), out, depth + 1);
+            return;
+        }
+    }
+    if (is_date_call(callee))
+        flags |= SEGF_DATE;
+    Seg *s = ex_push_seg(x, out, SEG_CALL, flags, callee, syn_span(n));
+    uint32_t cnt = syn_null(args) ? 0 : syn_count(x->syn, args);
+    if (cnt) {
+        SegList *av = arena_alloc(x->a, cnt * sizeof *av);
+        for (uint32_t i = 0; i < cnt; i++)
+            ex_expr_segs(x, syn_child(x->syn, args, i), &av[i], depth + 1);
+        /* `s` may have moved while arguments were read into other lists,
+         * but `out` itself did not grow. */
+        s = &out->v[out->n - 1];
+        s->args = av;
+        s->nargs = cnt;
+    }
+}
+
+bool ex_name_has_word(const char *name, const char *w);
+
+/* Variable names that say they hold a key or a key part. */
+static bool key_named(const char *name)
+{
+    static const char *const words[] = {"pk", "sk", "key", "keys", "prefix", "partition",
+                                        "sort", "gsi", "lsi", "hash", "range", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (ex_name_has_word(name, *w))
+            return true;
+    return false;
+}
+
+/* A REF for an identifier or member path, following local bindings of
+ * string-like values and calls. */
+void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
+{
+    const char *name = ex_ntext(x, n);
+    if (is(n, "identifier") || is(n, "shorthand_property_identifier")) {
+        const char *fw = ex_framework_name(x, name);
+        if (fw) {
+            Span sp = syn_span(n);
+            struct { const char *name, *text; uint32_t flags; } known[] = {
+                {"KEY_SEPARATOR", "#", SEGF_SEPARATOR},
+                {"VER_SEPARATOR", "@", SEGF_VERSION_SEP},
+                {"TENANT_COMMON", "common", SEGF_TENANT | SEGF_COMMON_TENANT},
+                {"DEFAULT_TENANT_CODE", "single", SEGF_TENANT | SEGF_COMMON_TENANT},
+            };
+            for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+                if (!strcmp(fw, known[i].name)) {
+                    Seg *s = ex_push_seg(x, out, SEG_TEXT,
+                                      SEGF_CONST | SEGF_FRAMEWORK | known[i].flags,
+                                      known[i].text, sp);
+                    s->name = name;
+                    return;
+                }
+            }
+        }
+        Binding b = ex_find_binding(x, n, name, false);
+        if (b.found && b.param) {
+            ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, syn_span(n));
+            return;
+        }
+        if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
+            SynNode v = unwrap(b.value);
+            if (ex_is_string_like(x, v)) {
+                SegList inner = {0};
+                ex_expr_segs(x, v, &inner, depth + 4);
+                ex_spend(&x->inline_left, inner.n + 1);
+                bool all_text = inner.n > 0;
+                uint32_t carried = 0;
+                for (size_t i = 0; i < inner.n; i++) {
+                    if (inner.v[i].kind != SEG_TEXT)
+                        all_text = false;
+                    carried |= inner.v[i].flags & (SEGF_VERSIONED | SEGF_DATE | SEGF_TENANT);
+                }
+                bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
+                                   ex_text_eq(x, syn_token(x->syn, ex_parent(x, b.decl), 0), "const");
+                if (all_text || key_named(name)) {
+                    x->run.list = NULL; /* inner's text is copied */
+                    /* a named local string constant is a constant */
+                    for (size_t i = 0; i < inner.n; i++) {
+                        if (named_const) {
+                            inner.v[i].flags |= SEGF_CONST;
+                            if (!inner.v[i].name)
+                                inner.v[i].name = name;
+                        }
+                        seglist_push(x->a, out, inner.v[i]);
+                    }
+                    return;
+                }
+                /* a value built from parts (an id, a date): one component */
+                Seg *s = ex_push_seg(x, out, SEG_REF, carried, name, syn_span(n));
+                s->name = name;
+                return;
+            }
+            if (is(v, "call_expression") || is(v, "new_expression")) {
+                size_t before = out->n;
+                ex_expr_segs(x, v, out, depth + 4);
+                ex_spend(&x->inline_left, out->n - before + 1);
+                if (out->n == before + 1 && out->v[before].kind == SEG_CALL &&
+                    !out->v[before].name)
+                    out->v[before].name = name;
+                return;
+            }
+        }
+        ex_push_seg(x, out, SEG_REF, ex_find_import(x, name) ? SEGF_IMPORTED : 0, name, syn_span(n));
+        return;
+    }
+    /* member path: keep as written, without optional-chaining marks */
+    char *path = arena_strdup(x->a, name);
+    char *w = path;
+    for (const char *r = path; *r; r++) {
+        if (*r == '?' && r[1] == '.')
+            continue;
+        if (isspace((unsigned char)*r))
+            continue;
+        *w++ = *r;
+    }
+    *w = '\0';
+    uint32_t flags = 0;
+    SynNode root = n;
+    for (int i = 0; i < MAX_DEPTH && is(root, "member_expression"); i++)
+        root = field(root, "object");
+    if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root)))
+        flags |= SEGF_IMPORTED;
+    ex_push_seg(x, out, SEG_REF, flags, path, syn_span(n));
+}
+
+void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
+{
+    n = unwrap(n);
+    if (syn_null(n))
+        return;
+    if (depth > MAX_DEPTH) {
+        unknown_seg(x, n, out);
+        return;
+    }
+    const char *t = syn_type(n);
+    if (!strcmp(t, "string")) {
+        const char *v;
+        if (ex_string_value(x, n, &v) && *v) {
+            Span sp = syn_span(n);
+            if (sp.end_byte - sp.start_byte >= 2) { /* inside the quotes */
+                sp.start_byte++, sp.start_col++;
+                sp.end_byte--, sp.end_col--;
+            }
+            push_text(x, out, v, 0, NULL, sp);
+        }
+        return;
+    }
+    if (!strcmp(t, "template_string")) {
+        uint32_t cnt = syn_count(x->syn, n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            SynNode c = syn_child(x->syn, n, i);
+            if (is(c, "string_fragment")) {
+                push_text(x, out, ex_ntext(x, c), 0, NULL, syn_span(c));
+            } else if (is(c, "escape_sequence")) {
+                char buf[16];
+                size_t o = 0;
+                uint32_t b = syn_start(c), e = syn_end(c);
+                if (e - b < sizeof buf - 1)
+                    syn_append_escape(buf, &o, x->src + b, e - b);
+                buf[o] = '\0';
+                push_text(x, out, arena_strdup(x->a, buf), 0, NULL, syn_span(c));
+            } else if (is(c, "template_substitution")) {
+                ex_expr_segs(x, syn_child(x->syn, c, 0), out, depth + 1);
+            }
+        }
+        return;
+    }
+    if (!strcmp(t, "binary_expression")) {
+        SynNode op = field(n, "operator");
+        if (ex_text_eq(x, op, "+")) {
+            ex_expr_segs(x, field(n, "left"), out, depth + 1);
+            ex_expr_segs(x, field(n, "right"), out, depth + 1);
+            return;
+        }
+        if (ex_text_eq(x, op, "??") || ex_text_eq(x, op, "||")) {
+            ex_expr_segs(x, field(n, "left"), out, depth + 1);
+            return;
+        }
+        unknown_seg(x, n, out);
+        return;
+    }
+    if (!strcmp(t, "number")) {
+        push_text(x, out, ex_ntext(x, n), 0, NULL, syn_span(n));
+        return;
+    }
+    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression") ||
+        !strcmp(t, "this") || !strcmp(t, "subscript_expression") ||
+        !strcmp(t, "shorthand_property_identifier")) {
+        ex_ref_segs(x, n, out, depth);
+        return;
+    }
+    if (!strcmp(t, "call_expression")) {
+        call_segs(x, n, out, depth);
+        return;
+    }
+    if (!strcmp(t, "new_expression")) {
+        const char *ctor = ex_ntext(x, field(n, "constructor"));
+        ex_push_seg(x, out, SEG_CALL, !strcmp(ctor, "Date") ? SEGF_DATE : 0,
+                 arena_printf(x->a, "new %s", ctor), syn_span(n));
+        return;
+    }
+    if (!strcmp(t, "array")) {
+        /* Array keys (Turbine) are joined with the separator. */
+        uint32_t cnt = syn_count(x->syn, n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            if (i > 0)
+                ex_push_seg(x, out, SEG_TEXT, SEGF_ARRAY_JOIN, x->cfg->separator, syn_span(n));
+            ex_expr_segs(x, syn_child(x->syn, n, i), out, depth + 1);
+        }
+        return;
+    }
+    unknown_seg(x, n, out);
+}
+
