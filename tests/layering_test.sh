@@ -1,7 +1,8 @@
 #!/bin/sh
 # The syntax layer is the only code that talks to tree-sitter: every other
-# pass reads trees through linter/syntax/syntax.h, where a null node, a comment or
-# an ERROR node is an ordinary value.
+# pass reads trees through linter/syntax/syntax.h, where a null node, a
+# comment or an ERROR node is an ordinary value. And the stages of
+# linter/ include each other one way.
 # usage: layering_test.sh SOURCE_ROOT
 set -u
 root=${1:?source root}
@@ -18,6 +19,26 @@ if [ -n "$hits" ]; then
     echo "$hits"
     fail=1
 fi
+
+# The stages include one way: a folder of linter/ (or rules/) includes
+# headers only of the folders before it in this order (docs/architecture.md).
+order="core source syntax ir config schema extract project rules report lsp cli"
+rank() { i=0; for s in $order; do [ "$s" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
+for h in linter/*/*.h; do
+    printf '%s %s\n' "$(basename "$h")" "$(basename "$(dirname "$h")")"
+done >"${TMPDIR:-/tmp}/keylint-headers.$$"
+for f in linter/*/*.c linter/*/*.h rules/*.c; do
+    case $f in rules/*) from=rules ;; *) from=$(basename "$(dirname "$f")") ;; esac
+    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+        to=$(awk -v h="$inc" '$1 == h { print $2 }' "${TMPDIR:-/tmp}/keylint-headers.$$")
+        [ -z "$to" ] || [ "$to" = "$from" ] && continue
+        if [ "$(rank "$to")" -gt "$(rank "$from")" ]; then
+            echo "$f ($from) includes $inc ($to): against the order $order"
+            fail=1
+        fi
+    done
+done
+rm -f "${TMPDIR:-/tmp}/keylint-headers.$$"
 
 [ $fail -eq 0 ] && echo "layering: ok"
 exit $fail
