@@ -190,11 +190,41 @@ static void inlining_bounded(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A few hundred bytes on which tree-sitter's error recovery runs for
+ * minutes (found by fuzzing): the parse is cancelled within its budget and
+ * the file is reported as not read, by name; the project goes on. */
+static void parser_budget(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/fuzz/regressions/parser-gives-up.tsx", root ? root : ".");
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    Project *p = project_new(NULL);
+    project_set_text(p, "/nonexistent/keylint-test/hang.tsx", text, n);
+    project_set_text(p, "/nonexistent/keylint-test/keys.ts", KEYS_BAD, strlen(KEYS_BAD));
+    project_analyze(p);
+    Problems pr;
+    problems_init(&pr);
+    project_problems(p, &pr);
+    assert_int_equal(pr.items.n, 1);
+    assert_non_null(strstr(pr.items.v[0].path, "hang.tsx"));
+    assert_non_null(strstr(pr.items.v[0].message, "the parser gave up"));
+    problems_free(&pr);
+    assert_int_equal(project_linted_files(p), 1); /* the rest is linted */
+    project_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edits_and_reanalysis),
         cmocka_unit_test(inlining_bounded),
+        cmocka_unit_test(parser_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

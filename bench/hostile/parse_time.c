@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         Arena *strings = arena_new();
         double t0 = now_ms();
-        SynTree *t = syn_parse(text, len, SYN_TYPESCRIPT, strings);
+        SynTree *t = syn_parse(text, len, SYN_TYPESCRIPT, strings, NULL);
         double ms = now_ms() - t0;
         syn_free(t);
         arena_free(strings);

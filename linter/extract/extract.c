@@ -1375,10 +1375,15 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     ir->path = arena_strdup(a, path);
 
     bool jsx = is_tsx_path(path);
-    SynTree *syn = syn_parse(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a);
+    SynFailure why;
+    SynTree *syn = syn_parse(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why);
     if (!syn) {
         ir->parse_failed = true;
-        problems_add(problems, path, 0, 0, "could not be parsed (out of memory?); skipped");
+        problems_add(problems, path, 0, 0, "%s; skipped",
+                     why == SYN_GAVE_UP
+                         ? "the parser gave up: recovering from this file's syntax errors "
+                           "takes more work than any real file needs"
+                         : "could not be parsed (out of memory)");
         return ir;
     }
     note_regions(syn, path, problems);

@@ -188,7 +188,7 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
         return;
     char *wrapped = arena_printf(m->a, "(%s\n)", text);
     free(text);
-    SynTree *st = syn_parse(wrapped, strlen(wrapped), SYN_TYPESCRIPT, m->a);
+    SynTree *st = syn_parse(wrapped, strlen(wrapped), SYN_TYPESCRIPT, m->a, NULL);
     if (!st)
         return;
     tc->found = true;

@@ -288,8 +288,44 @@ static void build_index(SynTree *t, SynNode root)
     }
 }
 
+/* tree-sitter calls the progress callback about every hundred parse
+ * operations. Real files need 6 per KiB on average and at most 18 (4,660
+ * files of two large TypeScript/TSX code bases); the budget is ten times
+ * that, plus a base for small files. */
+enum { PARSE_CHECKS_BASE = 200, PARSE_CHECKS_PER_KB = 200 };
+
+typedef struct Budget {
+    uint64_t left;
+} Budget;
+
+static bool over_budget(TSParseState *state)
+{
+    Budget *b = state->payload;
+    if (b->left == 0)
+        return true; /* cancel */
+    b->left--;
+    return false;
+}
+
+typedef struct Buffer {
+    const char *text;
+    size_t len;
+} Buffer;
+
+static const char *read_buffer(void *payload, uint32_t byte, TSPoint at, uint32_t *n)
+{
+    (void)at;
+    const Buffer *in = payload;
+    if (byte >= in->len) {
+        *n = 0;
+        return "";
+    }
+    *n = (uint32_t)(in->len - byte);
+    return in->text + byte;
+}
+
 static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang,
-                            Arena *strings)
+                            Arena *strings, SynFailure *why)
 {
     TSParser *parser = ts_parser_new();
     if (!parser)
@@ -298,10 +334,21 @@ static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang
         ts_parser_delete(parser);
         return NULL;
     }
-    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    /* A budget of parser work in proportion to the text: tree-sitter's
+     * error recovery can take minutes on a few hundred pathological bytes
+     * (found by fuzzing); past the budget the parse is cancelled and the
+     * file is not read (syn_parse says why). */
+    Budget b = {.left = PARSE_CHECKS_BASE + (uint64_t)len * PARSE_CHECKS_PER_KB / 1024};
+    Buffer in = {text, len};
+    TSInput input = {.payload = &in, .read = read_buffer, .encoding = TSInputEncodingUTF8};
+    TSParseOptions opts = {.payload = &b, .progress_callback = over_budget};
+    TSTree *tree = ts_parser_parse_with_options(parser, NULL, input, opts);
     ts_parser_delete(parser);
-    if (!tree)
+    if (!tree) {
+        if (why)
+            *why = b.left == 0 ? SYN_GAVE_UP : SYN_NO_MEMORY;
         return NULL;
+    }
     Arena *own = arena_new();
     SynTree *t = arena_alloc(own, sizeof *t);
     t->own = own;
@@ -366,7 +413,7 @@ static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Ar
     }
     if (!copy)
         return first;
-    SynTree *second = parse_index(copy, len, lang, strings);
+    SynTree *second = parse_index(copy, len, lang, strings, NULL);
     if (!second)
         return first;
     size_t unread[2] = {0, 0};
@@ -400,12 +447,15 @@ static const TSLanguage *language(SynLang lang)
     return tree_sitter_typescript();
 }
 
-SynTree *syn_parse(const char *text, size_t len, SynLang which, Arena *strings)
+SynTree *syn_parse(const char *text, size_t len, SynLang which, Arena *strings,
+                   SynFailure *why)
 {
+    if (why)
+        *why = SYN_NO_MEMORY;
     if (len > UINT32_MAX)
         return NULL;
     const TSLanguage *lang = language(which);
-    SynTree *t = parse_index(text, len, lang, strings);
+    SynTree *t = parse_index(text, len, lang, strings, why);
     if (t && which == SYN_TSX && t->nregions)
         t = retry_bare_ampersands(t, lang, strings);
     return t;

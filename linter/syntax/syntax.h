@@ -45,12 +45,21 @@ typedef struct SynRegion {
     Span span;
 } SynRegion;
 
+/* Why syn_parse returned no tree. */
+typedef enum SynFailure {
+    SYN_NO_MEMORY, /* out of memory, or a text over 4 GiB */
+    SYN_GAVE_UP,   /* the parser's work went past its budget: tree-sitter's
+                    * error recovery can take minutes on a few hundred
+                    * pathological bytes; no real file comes near it */
+} SynFailure;
+
 /* Parse `text` as `lang` and index the tree. Strings the accessors copy
  * (syn_text, syn_string_value, ...) go into `strings`; the index itself
  * lives until syn_free. With SYN_TSX a bare `&` in JSX text, which the
- * grammar rejects, is read as text. Returns NULL only if tree-sitter gives
- * no tree (out of memory, a text over 4 GiB). */
-SynTree *syn_parse(const char *text, size_t len, SynLang lang, Arena *strings);
+ * grammar rejects, is read as text. Returns NULL, with *why (when not
+ * NULL) saying why, when tree-sitter gives no tree. */
+SynTree *syn_parse(const char *text, size_t len, SynLang lang, Arena *strings,
+                   SynFailure *why);
 void syn_free(SynTree *t);
 
 SynNode syn_root(const SynTree *t);
