@@ -1080,6 +1080,8 @@ static ServeState serve_attr(Arena *a, const AccessFacts *af, const KeyAttr *k,
     return SERVE_NO;
 }
 
+enum { MAX_REASONS = 8 }; /* tables' reasons an unserved pattern's detail gives */
+
 static const char *keys_label(Arena *a, const KeyAttr *pk, const KeyAttr *sk)
 {
     const char *p = pk->name ? pk->name : "?";
@@ -1098,7 +1100,9 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
     const char *pshape = pattern_shape(a, ap->pk);
     bool sk_prefix = false;
     const char *sshape = ap->sk ? pattern_sk(a, ap->sk, &sk_prefix) : NULL;
-    const char *reasons = "";
+    StrBuf reasons; /* why each table fails, the first MAX_REASONS */
+    sb_init(&reasons, a);
+    size_t nreasons = 0;
     bool any = false;
     for (size_t ti = 0; ti < m->set.tables.n; ti++) {
         const TableDef *t = &m->set.tables.v[ti];
@@ -1135,8 +1139,8 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
                                            s == SERVE_MAYBE && why ? ": " : "",
                                            s == SERVE_MAYBE && why ? why : "");
             }
-            if (s == SERVE_NO && why)
-                reasons = arena_printf(a, "%s%s%s", reasons, *reasons ? "; " : "", why);
+            if (s == SERVE_NO && why && nreasons++ < MAX_REASONS)
+                sb_printf(&reasons, "%s%s", nreasons > 1 ? "; " : "", why);
         }
     }
     if (!any) {
@@ -1151,9 +1155,11 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
         const char *skpart =
             sshape ? arena_printf(a, " with sort keys %s%s", sk_prefix ? "beginning " : "", sshape)
                    : "";
+        if (nreasons > MAX_REASONS)
+            sb_append(&reasons, "; ...");
         out->detail = arena_printf(a, "no %s holds partition keys like %s%s%s%s%s",
                                    ap->index ? "such index" : "key or index", pshape, skpart,
-                                   *reasons ? " (" : "", reasons, *reasons ? ")" : "");
+                                   nreasons ? " (" : "", sb_str(&reasons), nreasons ? ")" : "");
     }
 }
 
