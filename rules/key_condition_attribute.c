@@ -38,7 +38,7 @@ static const char *keys(Arena *a, const KeyAttr *pk, const KeyAttr *sk)
                           : arena_strdup(a, pk->name);
 }
 
-static void check_op(const RuleContext *ctx, Arena *a, size_t opi)
+static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, size_t opi)
 {
     const FileIR *f = ctx->file;
     OpTarget t;
@@ -48,7 +48,7 @@ static void check_op(const RuleContext *ctx, Arena *a, size_t opi)
         return;
     OpCond *conds;
     bool complete;
-    size_t n = access_conditions(a, f, opi, &conds, &complete);
+    size_t n = access_conditions(a, f, op_keys, opi, &conds, &complete);
     if (!n)
         return;
     const char *target = t.ix ? arena_printf(a, "index %s of table %s", t.ix->name, t.table->id)
@@ -98,9 +98,11 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed || !ctx->tables || !ctx->access)
         return;
     Arena *a = arena_new();
+    KfOpKeys op_keys;
+    kf_op_keys(a, f, &op_keys);
     for (size_t i = 0; i < f->ops.n; i++)
         if (f->ops.v[i].kind == OP_QUERY)
-            check_op(ctx, a, i);
+            check_op(ctx, a, &op_keys, i);
     arena_free(a);
 }
 

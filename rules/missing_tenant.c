@@ -137,20 +137,20 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 
 /* A tenant in the sort key while the same operation's partition key has
  * none. */
-static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const KfOpKeys *keys)
 {
     const FileIR *file = ctx->file;
-    if (k->role != ROLE_SK || k->op < 0)
+    if (k->role != ROLE_SK || k->op < 0 || (size_t)k->op >= file->ops.n)
         return;
     KfKey key;
     kf_flatten(a, &k->segs, &key);
     const Seg *t = kf_tenant_hole(a, &key, ctx->config);
     if (!t)
         return;
-    for (size_t i = 0; i < file->keys.n; i++) {
+    for (size_t i = keys->first[k->op]; i != KF_NO_KEY; i = keys->next[i]) {
         const KeyExpr *pk = &file->keys.v[i];
         KfKey pkey;
-        if (pk->op != k->op || !untenanted_pk(ctx, a, pk, &pkey))
+        if (!untenanted_pk(ctx, a, pk, &pkey))
             continue;
         const char *prefix = kf_leading_prefix(a, &pkey);
         rule_report(ctx, t->span,
@@ -171,9 +171,11 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed || !active(ctx))
         return;
     Arena *a = arena_new();
+    KfOpKeys keys;
+    kf_op_keys(a, file, &keys);
     for (size_t i = 0; i < file->keys.n; i++) {
         check_pk(ctx, a, &file->keys.v[i]);
-        check_sk(ctx, a, &file->keys.v[i]);
+        check_sk(ctx, a, &file->keys.v[i], &keys);
     }
     arena_free(a);
 }

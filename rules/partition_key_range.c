@@ -43,12 +43,14 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed)
         return;
     Arena *a = arena_new();
+    KfOpKeys keys;
+    kf_op_keys(a, f, &keys);
     for (size_t i = 0; i < f->ops.n; i++) {
         if (f->ops.v[i].kind != OP_QUERY)
             continue;
         OpCond *conds;
         bool complete;
-        size_t n = access_conditions(a, f, i, &conds, &complete);
+        size_t n = access_conditions(a, f, &keys, i, &conds, &complete);
         OpTarget t = {0};
         if (ctx->tables && ctx->access)
             access_target(a, ctx->access, ctx->tables, ctx->config, f, i, &t);

@@ -9,6 +9,7 @@
 #include "access.h"
 #include "rule.h"
 
+enum { MAX_LISTED = 10 }; /* index names a finding lists */
 
 static void check(const RuleContext *ctx)
 {
@@ -24,18 +25,23 @@ static void check(const RuleContext *ctx)
         if (!t.table || !t.index || t.ix || t.table->indexes_open)
             continue;
         const TableDef *tb = t.table;
-        const char *list = "", *near = NULL;
+        const char *near = NULL;
+        StrBuf list; /* the first MAX_LISTED names */
+        sb_init(&list, a);
         size_t best = 3;
         for (size_t j = 0; j < tb->indexes.n; j++) {
             const char *n = tb->indexes.v[j].name;
-            list = arena_printf(a, "%s%s%s", list, j ? ", " : "", n);
+            if (j < MAX_LISTED)
+                sb_printf(&list, "%s%s", j ? ", " : "", n);
+            else if (j == MAX_LISTED)
+                sb_append(&list, ", ...");
             size_t d = strcasecmp(n, t.index) ? edit_distance(n, strlen(n), t.index, strlen(t.index)) : 0;
             if (d < best) {
                 best = d;
                 near = n;
             }
         }
-        const char *has = tb->indexes.n ? arena_printf(a, "its indexes are %s", list)
+        const char *has = tb->indexes.n ? arena_printf(a, "its indexes are %s", sb_str(&list))
                                         : "it has no secondary index";
         const char *hint = !near ? ""
                          : best == 0 ? arena_printf(a, "; did you mean '%s'? (index names are "

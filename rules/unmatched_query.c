@@ -18,6 +18,8 @@ static bool same_class(KeyRole a, KeyRole b)
     return a == ROLE_KEY || b == ROLE_KEY || (pa && pb) || (sa && sb);
 }
 
+enum { MAX_NEAR = 256 }; /* written shapes a near miss is looked for among */
+
 static size_t lit_len(const char *s)
 {
     const char *h = strstr(s, "{}");
@@ -51,7 +53,32 @@ static bool written_to(const RuleContext *ctx, Arena *a, const char *attr, const
     return false;
 }
 
-static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const TableDef *table)
+/* written_to, once per (attribute, table) of a file. */
+static bool written_to_memo(const RuleContext *ctx, Arena *a, NameMap *memo, const char *attr,
+                            const TableDef *table)
+{
+    const char *key = arena_printf(a, "%p:%s", (const void *)table, attr);
+    size_t v;
+    if (namemap_get(memo, key, &v))
+        return v;
+    bool w = written_to(ctx, a, attr, table);
+    namemap_put(a, memo, key, w);
+    return w;
+}
+
+typedef struct HelperRole {
+    const AccessFacts *af;
+    KeyRole role;
+} HelperRole;
+
+static bool helper_of_class(const void *ctx, size_t i)
+{
+    const HelperRole *hr = ctx;
+    return same_class(hr->af->helper_roles[i], hr->role);
+}
+
+static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const TableDef *table,
+                      NameMap *memo)
 {
     const AccessFacts *af = ctx->access;
     bool prefix = k->cond == COND_BEGINS_WITH;
@@ -63,27 +90,37 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
     size_t ql = lit_len(q);
     if (!ql)
         return; /* nothing literal to compare */
-    const char **ws;
-    size_t n = access_written_shapes(a, af, k->attr, 0, &ws);
+    const char *const *ws;
+    size_t n = access_written_shapes(af, k->attr, 0, &ws);
     if (!n || strlist_has(&af->updated, k->attr))
         return; /* nothing seen written, or set by updates whose values are not seen */
-    for (size_t i = 0; i < n; i++)
-        if (access_shapes_compatible(q, ws[i], prefix))
-            return;
-    for (size_t i = 0; i < af->helpers.n; i++) {
-        const WrittenKey *w = &af->helpers.v[i];
-        if (same_class(w->role, k->role) &&
-            access_shapes_compatible(q, w->shape, prefix))
-            return;
-    }
-    /* the writes seen all go to other tables: this one's are not seen */
-    if (table && ctx->tables && !written_to(ctx, a, k->attr, table))
+    if (access_some_compatible(ws, n, q, prefix, NULL, NULL))
         return;
-    const char *list = "", *near = NULL;
-    size_t best = 4;
-    for (size_t i = 0; i < n; i++) {
-        if (i < 4)
-            list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
+    HelperRole hr = {af, k->role};
+    if (access_some_compatible(af->helper_shapes, af->helpers.n, q, prefix, helper_of_class, &hr))
+        return;
+    /* the writes seen all go to other tables: this one's are not seen */
+    if (table && ctx->tables && !written_to_memo(ctx, a, memo, k->attr, table))
+        return;
+    const char *list = "";
+    for (size_t i = 0; i < n && i < 4; i++)
+        list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
+    /* a near miss, among the shapes nearest in order when there are many */
+    size_t from = 0, to = n, best = 4;
+    if (n > MAX_NEAR) {
+        size_t at = 0, hi = n;
+        while (at < hi) {
+            size_t mid = at + (hi - at) / 2;
+            if (strcmp(ws[mid], q) < 0)
+                at = mid + 1;
+            else
+                hi = mid;
+        }
+        from = at > MAX_NEAR / 2 ? at - MAX_NEAR / 2 : 0;
+        to = from + MAX_NEAR < n ? from + MAX_NEAR : n;
+    }
+    const char *near = NULL;
+    for (size_t i = from; i < to; i++) {
         size_t wl = lit_len(ws[i]);
         size_t d = edit_distance(q, ql, ws[i], wl);
         if (wl && d < best && d > 0) {
@@ -103,6 +140,7 @@ static void check(const RuleContext *ctx)
     if (!f || f->parse_failed || !ctx->access)
         return;
     Arena *a = arena_new();
+    NameMap memo = {0}; /* written_to_memo */
     size_t last_op = (size_t)-1;
     bool foreign = false;
     const TableDef *table = NULL;
@@ -120,7 +158,7 @@ static void check(const RuleContext *ctx)
             last_op = (size_t)k->op;
         }
         if (!foreign)
-            check_key(ctx, a, k, table);
+            check_key(ctx, a, k, table, &memo);
     }
     arena_free(a);
 }

@@ -370,7 +370,7 @@ static void test_conditions(void **state)
     compute();
     OpCond *c;
     bool complete;
-    size_t n = access_conditions(A, F, (size_t)q, &c, &complete);
+    size_t n = access_conditions(A, F, NULL, (size_t)q, &c, &complete);
     assert_int_equal(n, 2);
     assert_string_equal(c[0].attr, "sk"); /* from the resolved key, with its value */
     assert_non_null(c[0].key);
@@ -381,7 +381,7 @@ static void test_conditions(void **state)
     assert_true(complete);
     /* an unmapped placeholder: incomplete */
     int q2 = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", "#x = :x");
-    n = access_conditions(A, F, (size_t)q2, &c, &complete);
+    n = access_conditions(A, F, NULL, (size_t)q2, &c, &complete);
     assert_int_equal(n, 0);
     assert_false(complete);
     /* a library query: every attribute named */
@@ -390,7 +390,7 @@ static void test_conditions(void **state)
     l->library = true;
     strlist_push(A, &l->lib_attrs, "type");
     strlist_push(A, &l->lib_attrs, "?");
-    n = access_conditions(A, F, (size_t)q3, &c, &complete);
+    n = access_conditions(A, F, NULL, (size_t)q3, &c, &complete);
     assert_int_equal(n, 1);
     assert_string_equal(c[0].attr, "type");
     assert_int_equal(c[0].op, COND_NONE);
@@ -456,8 +456,8 @@ static void test_compute_facts(void **state)
     OKEY(ROLE_PK, "pk", SITE_ENTITY, -1, COND_NONE, text("user"), text("#"), ref("u.id"));
     OKEY(ROLE_SK, "sk", SITE_ENTITY, -1, COND_NONE, text("common"));
     compute();
-    const char **ws;
-    size_t n = access_written_shapes(A, &AF, "pk", 0, &ws);
+    const char *const *ws;
+    size_t n = access_written_shapes(&AF, "pk", 0, &ws);
     assert_int_equal(n, 2);
     assert_string_equal(ws[0], "USER#{}");
     assert_string_equal(ws[1], "user#{}");

@@ -297,6 +297,18 @@ def key_prefixes(n):
             "}\n" % (params, body))
 
 
+def many_queries(n):
+    """SIZE writes and SIZE queries of keys no write produces (unmatched-query)"""
+    out = [HEAD.replace("PutCommand", "PutCommand, QueryCommand"),
+           "export async function f(ddb: any, id: string) {\n"]
+    out += ["  await ddb.send(new PutCommand({ TableName: 'data', Item: { pk: `W%d#${id}`, sk: 'X' } }));\n" % i
+            for i in range(n)]
+    out += ["  await ddb.send(new QueryCommand({ TableName: 'data', KeyConditionExpression: 'pk = :p',"
+            " ExpressionAttributeValues: { ':p': `Q%d#${id}` } }));\n" % i for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -364,6 +376,7 @@ KINDS = {
     "many-tables": many_tables,
     "nested-keys": nested_keys,
     "key-prefixes": key_prefixes,
+    "many-queries": many_queries,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,

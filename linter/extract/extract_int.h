@@ -10,6 +10,11 @@
 #include "scope.h"
 #include "syntax.h"
 
+typedef struct ImportPrefix {
+    const char *prefix;
+    bool yes;
+} ImportPrefix;
+
 typedef struct Ex {
     SynTree *syn; /* the file's tree (syntax.h); its strings go to `a` */
     Arena *a;
@@ -17,7 +22,7 @@ typedef struct Ex {
     const char *src;
     size_t len;
     const Config *cfg;
-    const Scopes *scopes; /* where names are bound (scope.h) */
+    Scopes *scopes; /* where names are bound (scope.h) */
     NumMap consumed; /* start bytes of object literals already read */
     /* Later `var.prop = value` assignments of params objects, per object
      * (by the object's start byte in assigned_at). */
@@ -33,7 +38,7 @@ typedef struct Ex {
     size_t inline_left, string_steps_left;
     /* Whether the file imports from a library (extract_libs.c), by the
      * library's prefix constant, once asked. */
-    VEC(struct ImportPrefix { const char *prefix; bool yes; }) import_prefixes;
+    VEC(struct ImportPrefix) import_prefixes;
     /* Inline text merged into one segment (`'a' + 'b'`, template text):
      * the segment push_text is extending in place, list[index], whose
      * text is buf's. Pushing any other segment ends the run. */

@@ -39,7 +39,7 @@ static bool file_imports(Ex *x, const char *prefix)
     bool yes = false;
     for (size_t i = 0; i < x->ir->imports.n && !yes; i++)
         yes = !strncmp(x->ir->imports.v[i].source, prefix, strlen(prefix));
-    VEC_PUSH(x->a, &x->import_prefixes, ((struct ImportPrefix){prefix, yes}));
+    VEC_PUSH(x->a, &x->import_prefixes, ((ImportPrefix){prefix, yes}));
     return yes;
 }
 

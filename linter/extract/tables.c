@@ -24,7 +24,7 @@ enum {
 
 typedef struct T {
     const SynTree *syn; /* the file's tree (syntax.h) */
-    const Scopes *scopes; /* where its names are bound */
+    Scopes *scopes; /* where its names are bound */
     const char *src;    /* its text */
     Arena *a;
     FileIR *ir;
@@ -1182,7 +1182,7 @@ static void attach_index_calls(T *t)
     }
 }
 
-void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
                     const Config *cfg)
 {
     FileTables *ft = arena_alloc(a, sizeof *ft);

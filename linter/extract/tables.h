@@ -100,7 +100,7 @@ typedef struct FileTables {
 
 /* The pass; sets ir->tables (never NULL afterwards). `src` is the file's
  * text with the IR's arena. */
-void extract_tables(const SynTree *syn, const Scopes *scopes, Arena *a, FileIR *ir,
+void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
                     const Config *cfg);
 
 /* Add the OpExtra of the DataOp whose span starts at e.at (the first one

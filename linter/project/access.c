@@ -48,6 +48,29 @@ static int str_cmp(const void *x, const void *y)
 
 static void access_index(AccessFacts *af, Arena *a);
 
+static int helper_cmp(const void *x, const void *y)
+{
+    const WrittenKey *a = *(const WrittenKey *const *)x, *b = *(const WrittenKey *const *)y;
+    return strcmp(a->shape, b->shape);
+}
+
+/* af->helper_shapes and helper_roles: the helpers' shapes sorted. */
+static void sort_helper_shapes(AccessFacts *af, Arena *a)
+{
+    size_t n = af->helpers.n;
+    const WrittenKey **by = arena_alloc(a, (n + 1) * sizeof *by);
+    for (size_t i = 0; i < n; i++)
+        by[i] = &af->helpers.v[i];
+    if (n)
+        qsort(by, n, sizeof *by, helper_cmp);
+    af->helper_shapes = arena_alloc(a, (n + 1) * sizeof *af->helper_shapes);
+    af->helper_roles = arena_alloc(a, (n + 1) * sizeof *af->helper_roles);
+    for (size_t i = 0; i < n; i++) {
+        af->helper_shapes[i] = by[i]->shape;
+        af->helper_roles[i] = by[i]->role;
+    }
+}
+
 /* Prefix uses by token ignoring case, then by token. */
 static int fold_cmp(const void *x, const void *y)
 {
@@ -185,7 +208,7 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
     }
     if (af->written.n)
         qsort(af->written.v, af->written.n, sizeof *af->written.v, written_cmp);
-    NameMap helper_shapes = {0}; /* "role:shape" */
+    NameMap helper_shapes = {0}; /* "role:shape": the set of af->helpers */
     for (size_t i = 0; i < af->written.n; i++) {
         const WrittenKey *w = &af->written.v[i];
         if (w->helper) {
@@ -212,6 +235,10 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         }
     }
     access_index(af, a);
+    sort_helper_shapes(af, a);
+    af->shape_texts = arena_alloc(a, (af->shapes.n + 1) * sizeof *af->shape_texts);
+    for (size_t i = 0; i < af->shapes.n; i++)
+        af->shape_texts[i] = af->shapes.v[i].shape;
     af->prefixes_by_fold = arena_alloc(a, (af->prefixes.n + 1) * sizeof *af->prefixes_by_fold);
     for (size_t i = 0; i < af->prefixes.n; i++)
         af->prefixes_by_fold[i] = &af->prefixes.v[i];
@@ -287,6 +314,64 @@ bool access_shapes_compatible(const char *q, const char *w, bool prefix)
     return !strcmp(tq + a - e, tw + b - e);
 }
 
+/* The first of sorted `ws` not below s[0..n) (as a string). */
+static size_t shape_bound(const char *const *ws, size_t count, const char *s, size_t n)
+{
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strncmp(ws[mid], s, n);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Test the shapes of ws from `i` on that begin with s[0..n) (and, with
+ * `exact`, are nothing more). */
+static bool some_from(const char *const *ws, size_t count, size_t i, const char *s, size_t n,
+                      bool exact, const char *query, bool prefix,
+                      bool (*ok)(const void *ctx, size_t i), const void *ctx)
+{
+    for (; i < count && !strncmp(ws[i], s, n); i++) {
+        if (exact && ws[i][n])
+            break;
+        if ((!ok || ok(ctx, i)) && access_shapes_compatible(query, ws[i], prefix))
+            return true;
+    }
+    return false;
+}
+
+bool access_some_compatible(const char *const *ws, size_t n, const char *query, bool prefix,
+                            bool (*ok)(const void *ctx, size_t i), const void *ctx)
+{
+    if (!query || !n)
+        return false;
+    size_t lq = lit_len(query);
+    /* literal starts that begin with the query's (its own included) */
+    if (some_from(ws, n, shape_bound(ws, n, query, lq), query, lq, false, query, prefix, ok,
+                  ctx))
+        return true;
+    /* literal starts that are a shorter prefix of it: a literal shape
+     * "q[0..L)", or one that goes on with a hole "q[0..L){}..." */
+    char *key = malloc(lq + 3);
+    if (!key)
+        abort();
+    bool hit = false;
+    for (size_t l = 0; l < lq && !hit; l++) {
+        memcpy(key, query, l);
+        memcpy(key + l, "{}", 3);
+        hit = some_from(ws, n, shape_bound(ws, n, key, l), key, l, true, query, prefix, ok,
+                        ctx) ||
+              some_from(ws, n, shape_bound(ws, n, key, l + 2), key, l + 2, false, query,
+                        prefix, ok, ctx);
+    }
+    free(key);
+    return hit;
+}
+
 /* The first entry of sorted `v` whose attribute is not below `attr`. */
 static size_t lower_bound(const WrittenKey *v, size_t n, const char *attr)
 {
@@ -301,26 +386,35 @@ static size_t lower_bound(const WrittenKey *v, size_t n, const char *attr)
     return lo;
 }
 
-size_t access_written_shapes(Arena *a, const AccessFacts *af, const char *attr, size_t max,
-                             const char ***out)
+/* The first entry of sorted `v` whose attribute is above `attr`. */
+static size_t upper_bound(const WrittenKey *v, size_t n, const char *attr)
 {
-    size_t from = lower_bound(af->shapes.v, af->shapes.n, attr), n = 0;
-    while (from + n < af->shapes.n && !strcmp(af->shapes.v[from + n].attr, attr))
-        n++;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].attr, attr) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t access_written_shapes(const AccessFacts *af, const char *attr, size_t max,
+                             const char *const **out)
+{
+    size_t from = lower_bound(af->shapes.v, af->shapes.n, attr);
+    size_t n = upper_bound(af->shapes.v, af->shapes.n, attr) - from;
     if (max && n > max)
         n = max;
-    const char **v = arena_alloc(a, (n + 1) * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = af->shapes.v[from + i].shape;
-    *out = v;
-    return n;
+    *out = af->shape_texts ? (const char *const *)af->shape_texts + from : NULL;
+    return af->shape_texts ? n : 0;
 }
 
 size_t access_writes_of(const AccessFacts *af, const char *attr, size_t *from)
 {
-    size_t f = lower_bound(af->written.v, af->written.n, attr), n = 0;
-    while (f + n < af->written.n && !strcmp(af->written.v[f + n].attr, attr))
-        n++;
+    size_t f = lower_bound(af->written.v, af->written.n, attr);
+    size_t n = upper_bound(af->written.v, af->written.n, attr) - f;
     *from = f;
     return n;
 }
@@ -1029,27 +1123,38 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
 
 /* ---- key conditions ---------------------------------------------------------- */
 
-size_t access_conditions(Arena *a, const FileIR *f, size_t opi, OpCond **out, bool *complete)
+/* Add a condition on an attribute not seen yet. */
+static void add_cond(Arena *a, OpConds *v, NameMap *seen, OpCond c)
 {
-    VEC(OpCond) v = {0};
+    size_t at;
+    if (namemap_get(seen, c.attr, &at))
+        return;
+    namemap_put(a, seen, c.attr, v->n);
+    VEC_PUSH(a, v, c);
+}
+
+size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t opi,
+                         OpCond **out, bool *complete)
+{
+    OpConds v = {0};
+    NameMap seen = {0};
     *complete = true;
+    KfOpKeys own;
+    if (!keys) {
+        kf_op_keys(a, f, &own);
+        keys = &own;
+    }
     const DataOp *op = &f->ops.v[opi];
     const OpExtra *ex = tables_op_extra(f->tables, op);
-    for (size_t i = 0; i < f->keys.n; i++) {
+    for (size_t i = keys->first[opi]; i != KF_NO_KEY; i = keys->next[i]) {
         const KeyExpr *k = &f->keys.v[i];
-        if (k->site != SITE_CONDITION || k->op != (int)opi || !k->attr)
+        if (k->site != SITE_CONDITION || !k->attr)
             continue;
         if (attr_is_deferred(k->attr) || k->attr[0] == '#') {
             *complete = false;
             continue;
         }
-        bool seen = false;
-        for (size_t j = 0; j < v.n && !seen; j++)
-            seen = !strcmp(v.v[j].attr, k->attr);
-        if (!seen) {
-            OpCond c = {.attr = k->attr, .op = k->cond, .key = k, .span = k->span};
-            VEC_PUSH(a, &v, c);
-        }
+        add_cond(a, &v, &seen, (OpCond){.attr = k->attr, .op = k->cond, .key = k, .span = k->span});
     }
     if (op->key_condition) {
         KeyConds kc = {0};
@@ -1061,13 +1166,7 @@ size_t access_conditions(Arena *a, const FileIR *f, size_t opi, OpCond **out, bo
                 *complete = false;
                 continue;
             }
-            bool seen = false;
-            for (size_t j = 0; j < v.n && !seen; j++)
-                seen = !strcmp(v.v[j].attr, attr);
-            if (!seen) {
-                OpCond c = {.attr = attr, .op = kc.items.v[i].op, .span = op->span};
-                VEC_PUSH(a, &v, c);
-            }
+            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = kc.items.v[i].op, .span = op->span});
         }
     }
     if (ex && ex->library) {
@@ -1077,13 +1176,7 @@ size_t access_conditions(Arena *a, const FileIR *f, size_t opi, OpCond **out, bo
                 *complete = false;
                 continue;
             }
-            bool seen = false;
-            for (size_t j = 0; j < v.n && !seen; j++)
-                seen = !strcmp(v.v[j].attr, attr);
-            if (!seen) {
-                OpCond c = {.attr = attr, .op = COND_NONE, .span = op->span};
-                VEC_PUSH(a, &v, c);
-            }
+            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = COND_NONE, .span = op->span});
         }
     }
     *out = v.v;
@@ -1144,28 +1237,27 @@ static ServeState serve_attr(Arena *a, const AccessFacts *af, const KeyAttr *k,
     *why = NULL;
     if (!k->name || k->unknown)
         return SERVE_MAYBE;
-    const char **ws;
-    size_t n = access_written_shapes(a, af, k->name, 0, &ws);
+    const char *const *ws;
+    size_t n = access_written_shapes(af, k->name, 0, &ws);
     if (!n) {
         *why = arena_printf(a, "nothing written to %s is seen", k->name);
         return SERVE_MAYBE;
     }
     if (strlist_has(&af->updated, k->name)) {
         *why = arena_printf(a, "%s is also set by updates", k->name);
-        for (size_t i = 0; i < n; i++)
-            if (access_shapes_compatible(shape, ws[i], prefix))
-                return SERVE_YES;
-        return SERVE_MAYBE;
+        return access_some_compatible(ws, n, shape, prefix, NULL, NULL) ? SERVE_YES
+                                                                         : SERVE_MAYBE;
     }
-    for (size_t i = 0; i < n; i++)
-        if (access_shapes_compatible(shape, ws[i], prefix))
-            return SERVE_YES;
+    if (access_some_compatible(ws, n, shape, prefix, NULL, NULL))
+        return SERVE_YES;
     const char *list = "";
     for (size_t i = 0; i < n && i < 4; i++)
         list = arena_printf(a, "%s%s%s", list, i ? ", " : "", ws[i]);
     *why = arena_printf(a, "%s holds %s%s", k->name, list, n > 4 ? ", ..." : "");
     return SERVE_NO;
 }
+
+enum { MAX_REASONS = 8 }; /* tables' reasons an unserved pattern's detail gives */
 
 static const char *keys_label(Arena *a, const KeyAttr *pk, const KeyAttr *sk)
 {
@@ -1185,7 +1277,9 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
     const char *pshape = pattern_shape(a, ap->pk);
     bool sk_prefix = false;
     const char *sshape = ap->sk ? pattern_sk(a, ap->sk, &sk_prefix) : NULL;
-    const char *reasons = "";
+    StrBuf reasons; /* why each table fails, the first MAX_REASONS */
+    sb_init(&reasons, a);
+    size_t nreasons = 0;
     bool any = false;
     for (size_t ti = 0; ti < m->set.tables.n; ti++) {
         const TableDef *t = &m->set.tables.v[ti];
@@ -1222,8 +1316,8 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
                                            s == SERVE_MAYBE && why ? ": " : "",
                                            s == SERVE_MAYBE && why ? why : "");
             }
-            if (s == SERVE_NO && why)
-                reasons = arena_printf(a, "%s%s%s", reasons, *reasons ? "; " : "", why);
+            if (s == SERVE_NO && why && nreasons++ < MAX_REASONS)
+                sb_printf(&reasons, "%s%s", nreasons > 1 ? "; " : "", why);
         }
     }
     if (!any) {
@@ -1238,9 +1332,11 @@ void access_serve(Arena *a, const AccessFacts *af, const TableModel *m, const Ac
         const char *skpart =
             sshape ? arena_printf(a, " with sort keys %s%s", sk_prefix ? "beginning " : "", sshape)
                    : "";
+        if (nreasons > MAX_REASONS)
+            sb_append(&reasons, "; ...");
         out->detail = arena_printf(a, "no %s holds partition keys like %s%s%s%s%s",
                                    ap->index ? "such index" : "key or index", pshape, skpart,
-                                   *reasons ? " (" : "", reasons, *reasons ? ")" : "");
+                                   nreasons ? " (" : "", sb_str(&reasons), nreasons ? ")" : "");
     }
 }
 

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "ir.h"
+#include "keyfacts.h"
 #include "schema.h"
 #include "tables.h"
 
@@ -50,8 +51,12 @@ typedef struct AccessFacts {
     /* The same, each (attribute, shape) once and helpers left out: what
      * shapes are compared with. */
     VEC(WrittenKey) shapes;
+    const char **shape_texts; /* their shapes, in the same order */
     /* Key helpers' definitions, each (role, shape) once. */
     VEC(WrittenKey) helpers;
+    /* Their shapes sorted (for access_some_compatible), and their roles. */
+    const char **helper_shapes;
+    KeyRole *helper_roles;
     /* Attributes an UpdateExpression sets somewhere (`SET GSI1PK = :v`):
      * their values are not among the written keys, so they may hold
      * anything. */
@@ -143,11 +148,15 @@ typedef struct OpCond {
     Span span;           /* the value, else the operation */
 } OpCond;
 
+typedef VEC(OpCond) OpConds;
+
 /* The attributes the key condition of ops[op] names, each once (the
  * first occurrence), from the resolved keys, the KeyConditionExpression
  * and library queries. `*complete` is false when some could not be read
- * (a placeholder without a name, a spread). */
-size_t access_conditions(Arena *a, const FileIR *f, size_t op, OpCond **out, bool *complete);
+ * (a placeholder without a name, a spread). `keys`: the file's
+ * kf_op_keys, when it is asked for many operations (NULL: built here). */
+size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t op,
+                         OpCond **out, bool *complete);
 
 /* Whether a key of shape `query` ("ORDER#{}", holes as "{}") can be one a
  * write of shape `written` produces; with `prefix`, whether some written
@@ -156,10 +165,17 @@ size_t access_conditions(Arena *a, const FileIR *f, size_t op, OpCond **out, boo
  * anything. */
 bool access_shapes_compatible(const char *query, const char *written, bool prefix);
 
+/* Whether some shape of `ws` (n of them, sorted by strcmp) is compatible
+ * with `query` (access_shapes_compatible) and, when `ok` is not NULL,
+ * ok(ctx, i) holds for it. Only the shapes whose literal start is a prefix
+ * of the query's, or begins with it, are compared: found by bisection. */
+bool access_some_compatible(const char *const *ws, size_t n, const char *query, bool prefix,
+                            bool (*ok)(const void *ctx, size_t i), const void *ctx);
+
 /* The written shapes of attribute `attr` (helpers excluded), distinct and
- * sorted, at most `max` (0: all). */
-size_t access_written_shapes(Arena *a, const AccessFacts *af, const char *attr, size_t max,
-                             const char ***out);
+ * sorted, at most `max` (0: all): a run of af->shape_texts. */
+size_t access_written_shapes(const AccessFacts *af, const char *attr, size_t max,
+                             const char *const **out);
 
 /* Every key written to `attr` (helpers excluded): af->written.v[*from ..
  * *from + return). */

@@ -612,6 +612,27 @@ const char *kf_role_noun(KeyRole r)
     return "key";
 }
 
+void kf_op_keys(Arena *a, const FileIR *file, KfOpKeys *out)
+{
+    size_t nops = file->ops.n, nkeys = file->keys.n;
+    out->first = arena_alloc(a, (nops + 1) * sizeof *out->first);
+    out->next = arena_alloc(a, (nkeys + 1) * sizeof *out->next);
+    size_t *last = arena_alloc(a, (nops + 1) * sizeof *last);
+    for (size_t o = 0; o < nops; o++)
+        out->first[o] = last[o] = KF_NO_KEY;
+    for (size_t i = 0; i < nkeys; i++) {
+        out->next[i] = KF_NO_KEY;
+        int op = file->keys.v[i].op;
+        if (op < 0 || (size_t)op >= nops)
+            continue;
+        if (last[op] == KF_NO_KEY)
+            out->first[op] = i;
+        else
+            out->next[last[op]] = i;
+        last[op] = i;
+    }
+}
+
 const char **kf_op_entities(Arena *a, const FileIR *file)
 {
     size_t n = file ? file->ops.n : 0;

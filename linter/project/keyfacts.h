@@ -164,6 +164,16 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
  * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
 const char *kf_leading_prefix(Arena *a, const KfKey *k);
 
+/* The keys of each data operation of a file, in key order: key indices
+ * first[op], next[first[op]], ... up to KF_NO_KEY. Built in one pass, so
+ * that a rule looking at every operation's keys stays linear. */
+enum { KF_NO_KEY = (size_t)-1 };
+typedef struct KfOpKeys {
+    size_t *first; /* per op */
+    size_t *next;  /* per key */
+} KfOpKeys;
+void kf_op_keys(Arena *a, const FileIR *file, KfOpKeys *out);
+
 /* The entity of each data operation of `file`: the leading prefix of its
  * (first) partition key, NULL if unknown. An array of file->ops.n
  * entries in `a`, from one pass over the file's keys. */

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-enum { NONE = UINT32_MAX, MAX_SCOPES_UP = 4096 };
+enum { NONE = UINT32_MAX };
 
 typedef enum ScopeKind { SC_NONE, SC_BLOCK, SC_PROGRAM, SC_FUNCTION } ScopeKind;
 typedef enum BindKind { B_DECL, B_ASSIGN, B_PARAM } BindKind;
@@ -28,8 +28,18 @@ typedef struct Group {
     uint32_t first, n;
 } Group;
 
+/* A look above a scope (look_above), remembered. */
+typedef struct Memo {
+    const char *name;
+    uint64_t nh;
+    uint32_t scope;
+    unsigned flags;
+    ScopeHit hit;
+} Memo;
+
 struct Scopes {
     const SynTree *t;
+    Arena *a;
     uint8_t *kind; /* per node: ScopeKind */
     uint32_t *up;  /* per node: its nearest enclosing scope, NONE */
     VEC(Bind) binds;
@@ -37,6 +47,9 @@ struct Scopes {
     uint32_t *order; /* bind indices grouped by group, in source order */
     uint32_t *slots; /* group index + 1 by key, open addressing */
     size_t cap;
+    VEC(Memo) memos; /* look_above's answers */
+    uint32_t *memo_slots; /* memo index + 1 by key */
+    size_t memo_cap;
 };
 
 static ScopeKind scope_kind(SynNode n)
@@ -50,16 +63,22 @@ static ScopeKind scope_kind(SynNode n)
     return syn_is_function(n) ? SC_FUNCTION : SC_NONE;
 }
 
-static uint64_t key_hash(const char *name, uint32_t scope, BindKind kind)
+static uint64_t key_hash(uint64_t name_hash, uint32_t scope, unsigned kind)
 {
-    return hash_bytes(name, strlen(name)) ^ ((uint64_t)scope * 0x9E3779B97F4A7C15u) ^
-           ((uint64_t)kind << 61);
+    uint64_t h = name_hash ^ ((uint64_t)scope * 0x9E3779B97F4A7C15u) ^ ((uint64_t)kind << 59);
+    return h ^ (h >> 31);
+}
+
+static uint64_t name_hash(const char *name)
+{
+    return hash_bytes(name, strlen(name));
 }
 
 /* The slot of key (scope, kind, name): its group, or the empty slot. */
-static uint32_t *slot_of(const Scopes *s, const char *name, uint32_t scope, BindKind kind)
+static uint32_t *slot_of(const Scopes *s, const char *name, uint64_t nh, uint32_t scope,
+                         BindKind kind)
 {
-    size_t i = (size_t)key_hash(name, scope, kind) & (s->cap - 1);
+    size_t i = (size_t)key_hash(nh, scope, kind) & (s->cap - 1);
     for (;;) {
         uint32_t g = s->slots[i];
         if (!g)
@@ -82,7 +101,7 @@ static void grow_slots(Scopes *s, Arena *a)
         if (!old[i])
             continue;
         const Group *g = &s->groups.v[old[i] - 1];
-        *slot_of(s, g->name, g->scope, g->kind) = old[i];
+        *slot_of(s, g->name, name_hash(g->name), g->scope, g->kind) = old[i];
     }
 }
 
@@ -95,7 +114,7 @@ static void add_bind(Scopes *s, Arena *a, uint32_t scope, BindKind kind, SynNode
     const char *name = syn_text(s->t, nm);
     if ((s->groups.n + 1) * 2 > s->cap)
         grow_slots(s, a);
-    uint32_t *slot = slot_of(s, name, scope, kind);
+    uint32_t *slot = slot_of(s, name, name_hash(name), scope, kind);
     if (!*slot) {
         Group g = {.name = name, .scope = scope, .kind = kind};
         VEC_PUSH(a, &s->groups, g);
@@ -170,6 +189,7 @@ Scopes *scopes_build(const SynTree *t, Arena *a)
 {
     Scopes *s = arena_alloc(a, sizeof *s);
     s->t = t;
+    s->a = a;
     size_t n = syn_node_count(t);
     s->kind = arena_alloc(a, (n ? n : 1) * sizeof *s->kind);
     s->up = arena_alloc(a, (n ? n : 1) * sizeof *s->up);
@@ -199,11 +219,11 @@ Scopes *scopes_build(const SynTree *t, Arena *a)
 /* The last bind of (scope, kind, name) whose statement starts before
  * `limit`, or NULL. */
 static const Bind *last_before(const Scopes *s, uint32_t scope, BindKind kind,
-                               const char *name, uint32_t limit)
+                               const char *name, uint64_t nh, uint32_t limit)
 {
     if (!s->cap)
         return NULL;
-    uint32_t g = *slot_of(s, name, scope, kind);
+    uint32_t g = *slot_of(s, name, nh, scope, kind);
     if (!g)
         return NULL;
     const Group *gr = &s->groups.v[g - 1];
@@ -232,41 +252,111 @@ static bool position(const Scopes *s, SynNode use, size_t *pos, bool *inside)
     return false;
 }
 
-ScopeHit scopes_lookup(const Scopes *s, SynNode use, const char *name, unsigned flags)
+/* Look for `name` in scope `sc` among the statements that start before
+ * `at`: true when the look ends there (found, or the program). */
+static bool look_in(const Scopes *s, uint32_t sc, const char *name, uint64_t nh,
+                    unsigned flags, uint32_t at, ScopeHit *hit)
+{
+    ScopeKind k = (ScopeKind)s->kind[sc];
+    if (k == SC_FUNCTION) {
+        if (!last_before(s, sc, B_PARAM, name, nh, UINT32_MAX))
+            return false;
+        hit->found = hit->param = true;
+        return true;
+    }
+    if (k == SC_PROGRAM && !(flags & SCOPE_MODULE))
+        return true;
+    uint32_t limit = k == SC_PROGRAM && (flags & SCOPE_MODULE_ANYWHERE) ? UINT32_MAX : at;
+    const Bind *b = last_before(s, sc, B_DECL, name, nh, limit);
+    if (flags & SCOPE_ASSIGNMENTS) {
+        const Bind *as = last_before(s, sc, B_ASSIGN, name, nh, limit);
+        if (as && (!b || as->at > b->at))
+            b = as;
+    }
+    if (b) {
+        hit->found = true;
+        hit->value = b->value;
+        hit->decl = b->decl;
+        return true;
+    }
+    return k == SC_PROGRAM;
+}
+
+/* The memo of (scope, flags, name): its slot, or the empty one. */
+static uint32_t *memo_slot(const Scopes *s, const char *name, uint64_t nh, uint32_t scope,
+                           unsigned flags)
+{
+    size_t i = (size_t)key_hash(nh, scope, 8 + flags) & (s->memo_cap - 1);
+    for (;;) {
+        uint32_t m = s->memo_slots[i];
+        if (!m)
+            return &s->memo_slots[i];
+        const Memo *e = &s->memos.v[m - 1];
+        if (e->scope == scope && e->flags == flags && !strcmp(e->name, name))
+            return &s->memo_slots[i];
+        i = (i + 1) & (s->memo_cap - 1);
+    }
+}
+
+static void memo_put(Scopes *s, const char *name, uint64_t nh, uint32_t scope, unsigned flags,
+                     ScopeHit hit)
+{
+    if ((s->memos.n + 1) * 2 > s->memo_cap) {
+        size_t cap = s->memo_cap ? s->memo_cap * 2 : 64;
+        s->memo_slots = arena_alloc(s->a, cap * sizeof *s->memo_slots);
+        s->memo_cap = cap;
+        for (size_t i = 0; i < s->memos.n; i++) {
+            const Memo *e = &s->memos.v[i];
+            *memo_slot(s, e->name, e->nh, e->scope, e->flags) = (uint32_t)i + 1;
+        }
+    }
+    uint32_t *slot = memo_slot(s, name, nh, scope, flags);
+    if (*slot)
+        return;
+    Memo e = {.name = arena_strdup(s->a, name), .nh = nh, .scope = scope, .flags = flags,
+              .hit = hit};
+    VEC_PUSH(s->a, &s->memos, e);
+    *slot = (uint32_t)s->memos.n;
+}
+
+/* What `name` is bound to above scope `sc` (from its enclosing scope
+ * up): the same for every use inside sc, whatever its position, since in
+ * each enclosing scope the statements before a use are those before the
+ * one holding sc. Remembered for every scope of the way. */
+static ScopeHit look_above(Scopes *s, uint32_t sc, const char *name, uint64_t nh, unsigned flags)
+{
+    ScopeHit hit = {0};
+    VEC(uint32_t) way = {0};
+    for (uint32_t cur = sc;;) {
+        if (s->memo_cap) {
+            uint32_t m = *memo_slot(s, name, nh, cur, flags);
+            if (m) {
+                hit = s->memos.v[m - 1].hit;
+                break;
+            }
+        }
+        VEC_PUSH(s->a, &way, cur);
+        uint32_t up = s->up[cur];
+        if (up == NONE || look_in(s, up, name, nh, flags, syn_start(syn_node_at(s->t, cur)) + 1,
+                                  &hit))
+            break;
+        cur = up;
+    }
+    for (size_t i = 0; i < way.n; i++)
+        memo_put(s, name, nh, way.v[i], flags, hit);
+    return hit;
+}
+
+ScopeHit scopes_lookup(Scopes *s, SynNode use, const char *name, unsigned flags)
 {
     ScopeHit hit = {0};
     size_t pos;
     bool inside;
     if (!name || !position(s, use, &pos, &inside))
         return hit;
-    uint32_t at = syn_start(use);
+    uint64_t nh = name_hash(name);
     uint32_t sc = inside && s->kind[pos] != SC_NONE ? (uint32_t)pos : s->up[pos];
-    for (int guard = 0; sc != NONE && guard < MAX_SCOPES_UP; guard++, sc = s->up[sc]) {
-        ScopeKind k = (ScopeKind)s->kind[sc];
-        if (k == SC_FUNCTION) {
-            if (last_before(s, sc, B_PARAM, name, UINT32_MAX)) {
-                hit.found = hit.param = true;
-                return hit;
-            }
-            continue;
-        }
-        if (k == SC_PROGRAM && !(flags & SCOPE_MODULE))
-            break;
-        uint32_t limit = k == SC_PROGRAM && (flags & SCOPE_MODULE_ANYWHERE) ? UINT32_MAX : at;
-        const Bind *b = last_before(s, sc, B_DECL, name, limit);
-        if (flags & SCOPE_ASSIGNMENTS) {
-            const Bind *as = last_before(s, sc, B_ASSIGN, name, limit);
-            if (as && (!b || as->at > b->at))
-                b = as;
-        }
-        if (b) {
-            hit.found = true;
-            hit.value = b->value;
-            hit.decl = b->decl;
-            return hit;
-        }
-        if (k == SC_PROGRAM)
-            break;
-    }
-    return hit;
+    if (sc == NONE || look_in(s, sc, name, nh, flags, syn_start(use), &hit))
+        return hit;
+    return look_above(s, sc, name, nh, flags);
 }

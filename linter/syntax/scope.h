@@ -10,7 +10,9 @@
  *   - an assignment statement `x = value;` there (optionally counted);
  *   - a parameter of a function (`x`, `x = default`, `x: T`).
  * The index and every node it hands out live as long as the SynTree and
- * the arena it was built in. */
+ * the arena it was built in. Lookups remember what they found above each
+ * scope (in that arena): a name looked up in functions nested n deep
+ * costs n steps once, not at every use. */
 #ifndef KEYLINT_SCOPE_H
 #define KEYLINT_SCOPE_H
 
@@ -38,6 +40,6 @@ typedef struct ScopeHit {
  * block (or switch case, or with SCOPE_MODULE the program) that binds it,
  * the last binding among the statements that start before `use`; or a
  * parameter of an enclosing function, whichever is nearer. */
-ScopeHit scopes_lookup(const Scopes *s, SynNode use, const char *name, unsigned flags);
+ScopeHit scopes_lookup(Scopes *s, SynNode use, const char *name, unsigned flags);
 
 #endif
