@@ -144,7 +144,7 @@ bool ex_consumed(Ex *x, SynNode obj)
 
 void ex_consume(Ex *x, SynNode obj)
 {
-    nummap_put(x->a, &x->consumed, syn_start(obj), 0);
+    nummap_put(x->scratch, &x->consumed, syn_start(obj), 0);
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
@@ -426,12 +426,12 @@ static const Assigned *assignments_of(Ex *x, SynNode obj)
                 continue; /* in another assignment, or in a function nested in the block */
             if (!strncmp(ma->left, as.path, pl) && ma->left[pl] == '.') {
                 AssignedProp ap = {ma->left + pl + 1, ma->right};
-                VEC_PUSH(x->a, &as.props, ap);
+                VEC_PUSH(x->scratch, &as.props, ap);
             }
         }
     }
-    VEC_PUSH(x->a, &x->assigned, as);
-    nummap_put(x->a, &x->assigned_at, at, x->assigned.n - 1);
+    VEC_PUSH(x->scratch, &x->assigned, as);
+    nummap_put(x->scratch, &x->assigned_at, at, x->assigned.n - 1);
     return &x->assigned.v[x->assigned.n - 1];
 }
 
@@ -1390,15 +1390,17 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
     size_t budget = len < (SIZE_MAX - INLINE_BUDGET) / INLINE_PER_BYTE
                         ? INLINE_BUDGET + len * INLINE_PER_BYTE
                         : SIZE_MAX;
-    Ex x = {.syn = syn, .a = a, .ir = ir, .src = text, .len = len, .cfg = cfg,
-            .scopes = scopes_build(syn, a), .inline_left = budget,
+    Arena *scratch = arena_new();
+    Ex x = {.syn = syn, .a = a, .scratch = scratch, .ir = ir, .src = text, .len = len,
+            .cfg = cfg, .scopes = scopes_build(syn, scratch), .inline_left = budget,
             .string_steps_left = budget};
     ex_module_pass(&x, syn_root(syn));
     keylint_comments(&x);
     walk(&x, visit_ops);
     walk(&x, visit_objects);
-    extract_tables(syn, x.scopes, a, ir, cfg); /* tables in code: linter/tables.c */
+    extract_tables(syn, x.scopes, a, ir, cfg); /* tables in code: tables.c */
     syn_free(syn);
+    arena_free(scratch);
     return ir;
 }
 

@@ -17,7 +17,9 @@ typedef struct ImportPrefix {
 
 typedef struct Ex {
     SynTree *syn; /* the file's tree (syntax.h); its strings go to `a` */
-    Arena *a;
+    Arena *a;     /* the FileIR's: what the IR keeps */
+    Arena *scratch; /* freed when the file is extracted: scopes, the
+                     * objects already read, assignments found */
     FileIR *ir;
     const char *src;
     size_t len;
