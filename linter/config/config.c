@@ -897,49 +897,40 @@ static void read_tenant(Loader *L, const yaml_node_t *value)
     }
 }
 
-static void read_key_attributes(Loader *L, const yaml_node_t *value)
+/* A mapping of lists (`key-attributes:`, `tables:`): `keys` the names it
+ * may hold (NULL-terminated), `lists` where each goes. */
+static void read_list_map(Loader *L, const yaml_node_t *value, const char *section,
+                          const char *const *keys, StrList *const *lists)
 {
-    static const char *const keys[] = {"pk", "sk", "index-pk", "index-sk",
-                                       NULL};
-    static const char *const full[] = {"key-attributes.pk",
-                                       "key-attributes.sk",
-                                       "key-attributes.index-pk",
-                                       "key-attributes.index-sk"};
-    StrList *lists[] = {&L->c->key_pk, &L->c->key_sk, &L->c->key_index_pk,
-                        &L->c->key_index_sk};
-    const yaml_node_t *map = as_mapping(L, value, "key-attributes");
+    const yaml_node_t *map = as_mapping(L, value, section);
     if (!map)
         return;
-    uint32_t seen[4] = {0};
+    uint32_t seen[8] = {0};
+    const char *where = arena_printf(L->c->arena, "in '%s'", section);
     FOR_PAIRS (pair, map) {
         yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
         if (!k || !v)
             continue;
-        int i = lookup_key(L, k, keys, seen, "in 'key-attributes'");
+        int i = lookup_key(L, k, keys, seen, where);
         if (i >= 0)
-            read_list(L, v, full[i], lists[i]);
+            read_list(L, v, arena_printf(L->c->arena, "%s.%s", section, keys[i]), lists[i]);
     }
+}
+
+static void read_key_attributes(Loader *L, const yaml_node_t *value)
+{
+    static const char *const keys[] = {"pk", "sk", "index-pk", "index-sk", NULL};
+    StrList *const lists[] = {&L->c->key_pk, &L->c->key_sk, &L->c->key_index_pk,
+                              &L->c->key_index_sk};
+    read_list_map(L, value, "key-attributes", keys, lists);
 }
 
 static void read_tables(Loader *L, const yaml_node_t *value)
 {
     static const char *const keys[] = {"data", "history", "command", NULL};
-    static const char *const full[] = {"tables.data", "tables.history",
-                                       "tables.command"};
-    StrList *lists[] = {&L->c->data_tables, &L->c->history_tables,
-                        &L->c->command_tables};
-    const yaml_node_t *map = as_mapping(L, value, "tables");
-    if (!map)
-        return;
-    uint32_t seen[3] = {0};
-    FOR_PAIRS (pair, map) {
-        yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
-        if (!k || !v)
-            continue;
-        int i = lookup_key(L, k, keys, seen, "in 'tables'");
-        if (i >= 0)
-            read_list(L, v, full[i], lists[i]);
-    }
+    StrList *const lists[] = {&L->c->data_tables, &L->c->history_tables,
+                              &L->c->command_tables};
+    read_list_map(L, value, "tables", keys, lists);
 }
 
 static void read_access_pattern(Loader *L, const yaml_node_t *n, size_t idx)

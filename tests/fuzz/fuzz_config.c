@@ -4,10 +4,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "memfile.h"
 #include "config_print.h"
 #include "rule.h"
 
@@ -16,14 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* the bytes as a file, in memory: /proc/self/fd/N */
-    int fd = memfd_create("keylint.yml", 0);
-    if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
-        if (fd >= 0)
-            close(fd);
-        return 0;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = memfile("keylint.yml", data, size, path);
+    if (fd < 0)
+        return 0;
     Problems pr;
     problems_init(&pr);
     Config *c = config_load(path, rule_ids(), &pr);

@@ -3,23 +3,19 @@
  * ${self:...} / ${file(...)} expansion, under their budgets. */
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "memfile.h"
 #include "schema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("serverless.yml", 0);
-    if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
-        if (fd >= 0)
-            close(fd);
-        return 0;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = memfile("serverless.yml", data, size, path);
+    if (fd < 0)
+        return 0;
     Arena *a = arena_new();
     Problems pr;
     problems_init(&pr);
