@@ -464,6 +464,7 @@ static void test_serverless_expansion_bounded(void **state)
     /* one problem, where the budget ran out; the values are read as written */
     assert_int_equal(P.items.n, 1);
     problem_at(0, "serverless.yml", 4, "expand past the budget");
+    assert_int_equal(P.items.v[0].kind, PROBLEM_NOTE);
     assert_int_equal(S.env.n, 1);
     assert_string_equal(S.env.v[0].name, "${self:custom.l0}");
     assert_string_equal(table("T")->name, "${self:custom.l0}");
@@ -482,6 +483,7 @@ static void test_serverless_variable_depth(void **state)
                                        "  a: ${self:custom.a}\n"));
     assert_int_equal(P.items.n, 1);
     problem_at(0, "serverless.yml", 3, "nest deeper than");
+    assert_int_equal(P.items.v[0].kind, PROBLEM_NOTE);
     assert_int_equal(S.env.n, 2);
     assert_string_equal(S.env.v[0].name, "x-${self:custom.a}");
 }
@@ -504,8 +506,10 @@ static void test_serverless_include_cycles(void **state)
     assert_true(load("serverless.yml", text));
     free(text);
     assert_int_equal(P.items.n, 10);
-    for (uint32_t i = 0; i < 10; i++)
+    for (uint32_t i = 0; i < 10; i++) {
         problem_at(i, "serverless.yml", 3 + i, "include cycle");
+        assert_int_equal(P.items.v[i].kind, PROBLEM_INPUT);
+    }
     assert_int_equal(S.tables.n, 1);
 
     /* a.yml -> b.yml -> a.yml: one problem, in b.yml; b.yml included twice

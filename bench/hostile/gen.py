@@ -309,6 +309,17 @@ def many_queries(n):
     return "".join(out)
 
 
+def nested_names(n):
+    """functions nested SIZE deep, each using a different module constant"""
+    out = ["const k%d = 'K%d#';\n" % (i, i) for i in range(n)]
+    out += [HEAD, "export const f = (ddb: any, id: string) => {\n"]
+    out += ["  const g%d = (a%d: string) => {\n"
+            "  ddb.send(new GetCommand({ TableName: 'data', Key: { pk: k%d + a%d + u%d, sk: 'X' } }));\n"
+            % (i, i, i, i, i) for i in range(n)]
+    out.append("  return 0;\n" + "  };\n" * n + "};\n")
+    return "".join(out)
+
+
 def serverless_laughs(n):
     """serverless.yml: 6 levels of `${self:...}`, each naming the next SIZE times"""
     out = ["service: laughs\nprovider:\n  name: aws\n  environment:\n"
@@ -377,6 +388,7 @@ KINDS = {
     "nested-keys": nested_keys,
     "key-prefixes": key_prefixes,
     "many-queries": many_queries,
+    "nested-names": nested_names,
     "serverless-laughs": serverless_laughs,
     "serverless-vars": serverless_vars,
     "serverless-includes": serverless_includes,

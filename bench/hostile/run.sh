@@ -60,6 +60,7 @@ declare -A sizes=(
     [nested-keys]="2500 5000 10000"
     [key-prefixes]="17500 35000 70000"
     [many-queries]="5000 10000 20000"
+    [nested-names]="1000 2000 4000"
     [serverless-laughs]="10 20 40"
     [serverless-vars]="25000 50000 100000"
     [serverless-includes]="10 20 40"

@@ -176,24 +176,27 @@ typedef struct Expand {
     bool over;
 } Expand;
 
-/* One problem per schema, the first time expansion stops. */
+/* One problem per schema, the first time expansion stops: a note (the
+ * schema is read, not all of its variables), which never changes the
+ * exit code. */
 static void expansion_problem(Expand *E, bool depth)
 {
     Load *L = E->R->load;
     if (L->expansion_told)
         return;
     L->expansion_told = true;
+    uint32_t line = E->at.start_row + 1, col = E->at.start_col + 1;
     if (depth)
-        problems_add(L->problems, E->R->path, E->at.start_row + 1, E->at.start_col + 1,
-                     "serverless variables nest deeper than %d ${self:...} levels here (one "
-                     "that refers to itself?); the rest is read as written",
-                     MAX_VAR_DEPTH);
+        problems_add_kind(L->problems, PROBLEM_NOTE, E->R->path, line, col,
+                          "serverless variables nest deeper than %d ${self:...} levels here "
+                          "(one that refers to itself?); the rest is read as written",
+                          MAX_VAR_DEPTH);
     else
-        problems_add(L->problems, E->R->path, E->at.start_row + 1, E->at.start_col + 1,
-                     "serverless variables here expand past the budget (%d bytes, and %d "
-                     "more per byte of the schema); this value is read as written, and so "
-                     "is any later one",
-                     MAX_EXPANSION, EXPANSION_PER_BYTE);
+        problems_add_kind(L->problems, PROBLEM_NOTE, E->R->path, line, col,
+                          "serverless variables here expand past the budget (%d bytes, and "
+                          "%d more per byte of the schema); this value is read as written, "
+                          "and so is any later one",
+                          MAX_EXPANSION, EXPANSION_PER_BYTE);
 }
 
 /* Take n bytes of the budget (false: over it). */

@@ -4,7 +4,9 @@
  * scopes gives each node its nearest enclosing scope, and every scope's
  * own statements (or parameters) are read once. A binding is recorded
  * under (scope, kind, name); the records of one key are kept in source
- * order, so the last one before a use is found by binary search. */
+ * order, so the last one before a use is found by binary search. A
+ * lookup goes up the scopes that enclose the use, or through the scopes
+ * that bind the name, whichever are fewer. */
 #include "scope.h"
 
 #include <string.h>
@@ -28,14 +30,7 @@ typedef struct Group {
     uint32_t first, n;
 } Group;
 
-/* A look above a scope (look_above), remembered. */
-typedef struct Memo {
-    const char *name;
-    uint64_t nh;
-    uint32_t scope;
-    unsigned flags;
-    ScopeHit hit;
-} Memo;
+typedef VEC(uint32_t) ScopeList;
 
 struct Scopes {
     const SynTree *t;
@@ -47,9 +42,9 @@ struct Scopes {
     uint32_t *order; /* bind indices grouped by group, in source order */
     uint32_t *slots; /* group index + 1 by key, open addressing */
     size_t cap;
-    VEC(Memo) memos; /* look_above's answers */
-    uint32_t *memo_slots; /* memo index + 1 by key */
-    size_t memo_cap;
+    uint32_t *depth; /* per node: how many scopes enclose it */
+    NameMap named;   /* name -> index in scopes_of */
+    VEC(ScopeList) scopes_of; /* the scopes binding each name, in order */
 };
 
 static ScopeKind scope_kind(SynNode n)
@@ -119,6 +114,15 @@ static void add_bind(Scopes *s, Arena *a, uint32_t scope, BindKind kind, SynNode
         Group g = {.name = name, .scope = scope, .kind = kind};
         VEC_PUSH(a, &s->groups, g);
         *slot = (uint32_t)s->groups.n;
+        size_t l;
+        if (!namemap_get(&s->named, name, &l)) {
+            l = s->scopes_of.n;
+            namemap_put(a, &s->named, name, l);
+            VEC_PUSH(a, &s->scopes_of, (ScopeList){0});
+        }
+        ScopeList *sl = &s->scopes_of.v[l];
+        if (!sl->n || sl->v[sl->n - 1] != scope)
+            VEC_PUSH(a, sl, scope);
     }
     s->groups.v[*slot - 1].n++;
     Bind b = {.at = at, .group = *slot - 1, .value = value, .decl = decl};
@@ -193,11 +197,13 @@ Scopes *scopes_build(const SynTree *t, Arena *a)
     size_t n = syn_node_count(t);
     s->kind = arena_alloc(a, (n ? n : 1) * sizeof *s->kind);
     s->up = arena_alloc(a, (n ? n : 1) * sizeof *s->up);
+    s->depth = arena_alloc(a, (n ? n : 1) * sizeof *s->depth);
     VEC(uint32_t) open = {0}; /* enclosing scopes of the current node */
     for (size_t i = 0; i < n; i++) {
         while (open.n && syn_end_of(t, open.v[open.n - 1]) <= i)
             open.n--;
         s->up[i] = open.n ? open.v[open.n - 1] : NONE;
+        s->depth[i] = (uint32_t)open.n;
         SynNode node = syn_node_at(t, i);
         ScopeKind k = scope_kind(node);
         s->kind[i] = (uint8_t)k;
@@ -282,68 +288,35 @@ static bool look_in(const Scopes *s, uint32_t sc, const char *name, uint64_t nh,
     return k == SC_PROGRAM;
 }
 
-/* The memo of (scope, flags, name): its slot, or the empty one. */
-static uint32_t *memo_slot(const Scopes *s, const char *name, uint64_t nh, uint32_t scope,
-                           unsigned flags)
+/* Whether scope `sc` is `inner` or encloses it. */
+static bool encloses(const Scopes *s, uint32_t sc, uint32_t inner)
 {
-    size_t i = (size_t)key_hash(nh, scope, 8 + flags) & (s->memo_cap - 1);
-    for (;;) {
-        uint32_t m = s->memo_slots[i];
-        if (!m)
-            return &s->memo_slots[i];
-        const Memo *e = &s->memos.v[m - 1];
-        if (e->scope == scope && e->flags == flags && !strcmp(e->name, name))
-            return &s->memo_slots[i];
-        i = (i + 1) & (s->memo_cap - 1);
-    }
+    return sc == inner || (sc < inner && syn_end_of(s->t, sc) > inner);
 }
 
-static void memo_put(Scopes *s, const char *name, uint64_t nh, uint32_t scope, unsigned flags,
-                     ScopeHit hit)
-{
-    if ((s->memos.n + 1) * 2 > s->memo_cap) {
-        size_t cap = s->memo_cap ? s->memo_cap * 2 : 64;
-        s->memo_slots = arena_alloc(s->a, cap * sizeof *s->memo_slots);
-        s->memo_cap = cap;
-        for (size_t i = 0; i < s->memos.n; i++) {
-            const Memo *e = &s->memos.v[i];
-            *memo_slot(s, e->name, e->nh, e->scope, e->flags) = (uint32_t)i + 1;
-        }
-    }
-    uint32_t *slot = memo_slot(s, name, nh, scope, flags);
-    if (*slot)
-        return;
-    Memo e = {.name = arena_strdup(s->a, name), .nh = nh, .scope = scope, .flags = flags,
-              .hit = hit};
-    VEC_PUSH(s->a, &s->memos, e);
-    *slot = (uint32_t)s->memos.n;
-}
-
-/* What `name` is bound to above scope `sc` (from its enclosing scope
- * up): the same for every use inside sc, whatever its position, since in
- * each enclosing scope the statements before a use are those before the
- * one holding sc. Remembered for every scope of the way. */
-static ScopeHit look_above(Scopes *s, uint32_t sc, const char *name, uint64_t nh, unsigned flags)
+/* The lookup from the scopes that bind the name (list, in order): those
+ * that enclose `sc`, innermost first. */
+static ScopeHit look_in_list(const Scopes *s, const ScopeList *list, uint32_t sc,
+                             const char *name, uint64_t nh, unsigned flags, uint32_t at)
 {
     ScopeHit hit = {0};
-    VEC(uint32_t) way = {0};
-    for (uint32_t cur = sc;;) {
-        if (s->memo_cap) {
-            uint32_t m = *memo_slot(s, name, nh, cur, flags);
-            if (m) {
-                hit = s->memos.v[m - 1].hit;
-                break;
-            }
-        }
-        VEC_PUSH(s->a, &way, cur);
-        uint32_t up = s->up[cur];
-        if (up == NONE || look_in(s, up, name, nh, flags, syn_start(syn_node_at(s->t, cur)) + 1,
-                                  &hit))
-            break;
-        cur = up;
+    /* enclosing scopes come before sc in preorder: walk back from it */
+    size_t lo = 0, hi = list->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list->v[mid] <= sc)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    for (size_t i = 0; i < way.n; i++)
-        memo_put(s, name, nh, way.v[i], flags, hit);
+    for (size_t i = lo; i-- > 0;) {
+        if (!encloses(s, list->v[i], sc))
+            continue;
+        if (look_in(s, list->v[i], name, nh, flags, at, &hit))
+            return hit;
+    }
+    /* the walk would stop at the program without SCOPE_MODULE: so does
+     * this, the program being bound or not */
     return hit;
 }
 
@@ -354,9 +327,19 @@ ScopeHit scopes_lookup(Scopes *s, SynNode use, const char *name, unsigned flags)
     bool inside;
     if (!name || !position(s, use, &pos, &inside))
         return hit;
+    size_t l;
+    if (!namemap_get(&s->named, name, &l))
+        return hit; /* bound nowhere */
+    const ScopeList *list = &s->scopes_of.v[l];
     uint64_t nh = name_hash(name);
+    uint32_t at = syn_start(use);
     uint32_t sc = inside && s->kind[pos] != SC_NONE ? (uint32_t)pos : s->up[pos];
-    if (sc == NONE || look_in(s, sc, name, nh, flags, syn_start(use), &hit))
-        return hit;
-    return look_above(s, sc, name, nh, flags);
+    /* the scopes binding the name, or the scopes up from the use: the
+     * fewer (functions nested deep, a name bound in many places) */
+    if (sc != NONE && list->n < s->depth[sc])
+        return look_in_list(s, list, sc, name, nh, flags, at);
+    for (; sc != NONE; sc = s->up[sc])
+        if (look_in(s, sc, name, nh, flags, at, &hit))
+            break;
+    return hit;
 }

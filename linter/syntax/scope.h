@@ -10,9 +10,9 @@
  *   - an assignment statement `x = value;` there (optionally counted);
  *   - a parameter of a function (`x`, `x = default`, `x: T`).
  * The index and every node it hands out live as long as the SynTree and
- * the arena it was built in. Lookups remember what they found above each
- * scope (in that arena): a name looked up in functions nested n deep
- * costs n steps once, not at every use. */
+ * the arena it was built in. A lookup costs the fewer of the scopes that
+ * enclose the use and the scopes that bind the name (one step for a
+ * module constant used in functions nested n deep, not n). */
 #ifndef KEYLINT_SCOPE_H
 #define KEYLINT_SCOPE_H
 
