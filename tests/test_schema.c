@@ -410,11 +410,13 @@ static void test_aliases_bounded(void **state)
                       "      TableName: *j8\n"
                       "      AttributeDefinitions: [{ AttributeName: k, AttributeType: S }]\n"
                       "      KeySchema: [{ AttributeName: k, KeyType: HASH }]\n");
-    clock_t t0 = clock();
     assert_true(load("laughs.yaml", text));
     free(text);
-    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
     assert_int_equal(S.tables.n, 2);
+    /* 50^8 parts: the name's step budget runs out, so the name is unknown
+     * (and the load finished instead of expanding them) */
+    assert_string_equal(S.tables.v[1].id, "U");
+    assert_null(S.tables.v[1].name);
     /* a table without Properties */
     issue_at(0, 31, "table T has no Properties");
     assert_int_equal(S.issues.n, 1);

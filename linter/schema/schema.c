@@ -320,6 +320,8 @@ static const char *name_text(Reader *R, const DocNode *n, int depth)
         sb_init(&acc, R->a);
         for (size_t i = 0; i < parts->n; i++) {
             const char *p = name_text(R, parts->vals[i], depth + 1);
+            if (R->budget && !*R->budget)
+                return NULL; /* past the budget: the name is not known */
             if (i)
                 sb_append(&acc, sep);
             sb_append(&acc, p ? p : "${}");
