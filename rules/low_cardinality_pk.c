@@ -52,6 +52,18 @@ static const ConstChoice *choice_at(const FileIR *f, const Seg *s)
     return NULL;
 }
 
+/* A branch of a choice of constants, which is reported as the choice. */
+static bool in_choice(const FileIR *f, Span sp)
+{
+    for (size_t i = 0; f->tables && i < f->tables->choices.n; i++) {
+        const ConstChoice *c = &f->tables->choices.v[i];
+        if (c->attr && c->role == ROLE_PK && c->span.start_byte <= sp.start_byte &&
+            sp.end_byte <= c->span.end_byte)
+            return true;
+    }
+    return false;
+}
+
 static bool deliberate(Arena *a, const KfKey *key, const Config *cfg)
 {
     if (kf_has_common_tenant(key, cfg))
@@ -134,7 +146,7 @@ static void check(const RuleContext *ctx)
     Arena *a = arena_new();
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
-        if (k->role == ROLE_PK && access_defines_key(f, k))
+        if (k->role == ROLE_PK && access_defines_key(f, k) && !in_choice(f, k->span))
             check_key(ctx, a, i);
     }
     /* `pk: admin ? 'ADMIN' : 'USER'`: no key in the IR, a choice here */

@@ -321,6 +321,21 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
             }
         }
     }
+    /* (c) A whole key written as the text of a key-design constant:
+     * `':pk': 'INVOICES'` where INVOICES_PK = 'INVOICES'. */
+    if (!first && k->segs.n == 1 && kf_hole_count(&key) == 0 &&
+        inline_text(k, &k->segs.v[0]) && !has_space(k->segs.v[0].text) &&
+        count_letters(k->segs.v[0].text, strlen(k->segs.v[0].text)) >= 2) {
+        const Seg *s = &k->segs.v[0];
+        const char *name = facts_const_for_text(f, s->text);
+        if (name && once(a, done, s)) {
+            Diagnostic *d = rule_report(ctx, s->span,
+                                        "%s '%s' written inline where the constant %s holds "
+                                        "the same text; use the constant",
+                                        kf_role_noun(k->role), s->text, name);
+            d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", s->text, name);
+        }
+    }
     if (nothers > MAX_OTHERS)
         sb_printf(&others, " and %zu more", nothers - MAX_OTHERS);
     if (first && once(a, done, first))

@@ -68,7 +68,7 @@ static void check(const RuleContext *ctx)
             }
             if (!pk)
                 continue;
-            rule_report(ctx, conds[j].span,
+            rule_report(ctx, conds[j].clause,
                         "%s on partition key '%s': a query names exactly one partition "
                         "(`%s = :value`); only the sort key takes begins_with, between, <, >. "
                         "Move the varying part into the sort key, or add an index whose sort "

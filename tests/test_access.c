@@ -124,8 +124,11 @@ static KeyExpr *key_in(FileIR *f, KeyRole role, const char *attr, KeySite site, 
 
 static int add_op(FileIR *f, OpKind kind, OpApi api, const char *callee, const char *kce)
 {
+    /* the key condition, when given, is a plain literal a line below the call */
     DataOp o = {.kind = kind, .api = api, .callee = callee, .key_condition = kce,
-                .span = row_span(200 + (uint32_t)f->ops.n, 4)};
+                .span = row_span(200 + (uint32_t)f->ops.n, 4),
+                .key_condition_span = row_span(300 + (uint32_t)f->ops.n, 30),
+                .key_condition_exact = kce != NULL};
     VEC_PUSH(A, &f->ops, o);
     return (int)f->ops.n - 1;
 }
@@ -546,7 +549,8 @@ static void test_partition_key_range(void **state)
     int s = add_op(F, OP_SCAN, API_SDK_V3, "ScanCommand", "begins_with(pk, :p)");
     (void)s;
     /* a custom partition key name, unknown without a schema */
-    int q2 = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", "begins_with(userId, :u)");
+    int q2 =
+        add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", "pk = :a AND begins_with(userId, :u)");
     (void)q2;
     RUN(rule_partition_key_range, 2);
     expect_at(0, 0, "begins_with on partition key 'pk': a query names exactly one partition "
@@ -559,7 +563,15 @@ static void test_partition_key_range(void **state)
     extra(F, q0, NULL, "billing", NULL);
     extra(F, q1, NULL, "billing", NULL);
     RUN(rule_partition_key_range, 3);
-    expect_at(2, 203, "begins_with on partition key 'userId'");
+    /* placed on the clause inside the literal: 'pk = :a AND begins_with(userId, :u)' */
+    expect_at(2, 303, "begins_with on partition key 'userId'");
+    assert_int_equal(D.items.v[2].span.start_col, 30 + 1 + 12);
+    assert_int_equal(D.items.v[2].span.end_col, 30 + 1 + 12 + 23);
+    /* an expression built by code: on the expression */
+    F->ops.v[q2].key_condition_exact = false;
+    RUN(rule_partition_key_range, 3);
+    expect_at(2, 303, "begins_with on partition key 'userId'");
+    assert_int_equal(D.items.v[2].span.start_col, 30);
 }
 
 static void test_unmatched_query(void **state)

@@ -148,9 +148,24 @@ void ex_consume(Ex *x, SynNode obj)
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
+/* `marshall(x)` (util-dynamodb) or `Converter.marshall(x)` (SDK v2): the
+ * object x, whose keys marshalling only wraps as AttributeValues. */
+static SynNode marshalled(Ex *x, SynNode n)
+{
+    if (!is(n, "call_expression"))
+        return n;
+    SynNode fn = unwrap(field(n, "function"));
+    if (is(fn, "member_expression"))
+        fn = field(fn, "property");
+    if (!ex_text_eq(x, fn, "marshall"))
+        return n;
+    SynNode arg = unwrap(syn_child(x->syn, field(n, "arguments"), 0));
+    return syn_null(arg) ? n : arg;
+}
+
 SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
 {
-    n = unwrap(n);
+    n = marshalled(x, unwrap(n));
     for (int hop = 0; hop < MAX_BINDING_HOPS &&
                       (is(n, "identifier") || is(n, "shorthand_property_identifier"));
          hop++) {
@@ -162,7 +177,7 @@ SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
             *via = name;
             *via_span = nspan(b.value);
         }
-        n = unwrap(b.value);
+        n = marshalled(x, unwrap(b.value));
     }
     return n;
 }
@@ -557,24 +572,51 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         if (role < 0 && !deferred)
             continue;
         SynNode v = syn_prop_value(x->syn, p);
-        if (syn_null(v) || !ex_value_can_be_key(x, v))
+        if (syn_null(v))
             continue;
-        SynNode av = ex_attribute_value(x, v);
-        if (is(av, "object") || is(av, "arrow_function"))
-            continue;
+        size_t first = x->ir->extracted.n;
         if (is(p, "shorthand_property_identifier")) {
             /* { pk } : the value is the variable pk */
-            ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
-        } else {
-            ex_add_key(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op, COND_NONE);
+            if (ex_value_can_be_key(x, v))
+                ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+        } else if (is(unwrap(v), "ternary_expression") ||
+                   (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
+                    !is(ex_attribute_value(x, v), "arrow_function"))) {
+            ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op,
+                                COND_NONE);
         }
-        if (deferred) {
-            KeyExpr *k = &x->ir->extracted.v[x->ir->extracted.n - 1];
-            k->attr_const = attr_deferred_const(x->a, name);
-        }
-        added++;
+        for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
+            x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);
+        added += x->ir->extracted.n > first;
     }
     return added;
+}
+
+/* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
+ * \`LOG#${date}\``: both are keys the code can send). */
+void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
+                         int op, CondOp cond)
+{
+    SynNode stack[8];
+    int n = 0;
+    stack[n++] = v;
+    while (n > 0) {
+        SynNode e = stack[--n];
+        SynNode u = unwrap(e);
+        if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            stack[n++] = field(u, "alternative");
+            stack[n++] = field(u, "consequence");
+            continue;
+        }
+        if (syn_null(u))
+            continue;
+        if (!syn_eq(e, v)) { /* a branch: only what can be a key */
+            SynNode av = ex_attribute_value(x, e);
+            if (!ex_value_can_be_key(x, e) || is(av, "object") || is(av, "arrow_function"))
+                continue;
+        }
+        ex_add_key(x, e, role, attr, site, op, cond);
+    }
 }
 
 /* Map `#name` through ExpressionAttributeNames. */
@@ -650,6 +692,21 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
     return false;
 }
 
+/* A string or template literal whose value is its source text: no escape
+ * sequences, no substitutions. */
+static bool plain_literal(Ex *x, SynNode n)
+{
+    if (!is(n, "string") && !is(n, "template_string"))
+        return false;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(x->syn, n, i);
+        if (is(c, "escape_sequence") || is(c, "template_substitution"))
+            return false;
+    }
+    return true;
+}
+
 /* A DynamoDB expression string as the code builds it, or NULL. */
 static const char *expr_string(Ex *x, SynNode n)
 {
@@ -680,10 +737,11 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
             SynNode v = ex_find_prop(x, values, c->values[j]);
             if (syn_null(v))
                 continue;
-            ex_add_key(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
-            if (attr_is_deferred(attr)) /* the name comes from a constant */
-                x->ir->extracted.v[x->ir->extracted.n - 1].attr_const =
-                    attr_deferred_const(x->a, attr);
+            size_t first = x->ir->extracted.n;
+            ex_add_key_branches(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
+            for (size_t k = first; k < x->ir->extracted.n; k++)
+                if (attr_is_deferred(attr)) /* the name comes from a constant */
+                    x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, attr);
         }
     }
 }
@@ -826,6 +884,8 @@ static void params_object(Ex *x, SynNode objn, int op)
         const char *s = expr_string(x, kce);
         if (s) {
             d->key_condition = s;
+            d->key_condition_span = nspan(unwrap(kce));
+            d->key_condition_exact = plain_literal(x, unwrap(kce));
             ex_key_conditions(x, s, names, values, op, d->index != NULL);
         }
     }

@@ -129,6 +129,9 @@ const char *ex_receiver_name(Ex *x, SynNode member);
 int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);
+/* ex_add_key for a value and, when it is a conditional, for each branch. */
+void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
+                         int op, CondOp cond);
 /* Every key attribute of an object literal (followed through variables). */
 size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op);
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);

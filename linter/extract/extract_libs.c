@@ -474,6 +474,7 @@ static bool wrapper_call(Ex *x, SynNode call)
                 condition_object(x, kc, op, d->index != NULL);
             } else if (ex_string_value(x, kc, &s)) {
                 x->ir->ops.v[op].key_condition = s;
+                x->ir->ops.v[op].key_condition_span = syn_span(kc);
                 ex_key_conditions(x, s, wrapper_path(x, call, wr->names),
                                   wrapper_path(x, call, wr->values), op,
                                   x->ir->ops.v[op].index != NULL);

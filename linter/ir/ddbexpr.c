@@ -26,10 +26,12 @@ typedef struct {
 typedef struct {
     const char *p;
     Tok cur;
+    const char *prev_end; /* where the token before cur ends */
 } Lexer;
 
 static void lex_next(Lexer *l)
 {
+    l->prev_end = l->cur.s ? l->cur.s + l->cur.n : l->p;
     while (*l->p && isspace((unsigned char)*l->p))
         l->p++;
     const char *s = l->p;
@@ -121,7 +123,7 @@ bool ddb_parse_key_condition(Arena *a, const char *expr, KeyConds *out)
             depth++;
             lex_next(&l);
         }
-        KeyCond kc = {0};
+        KeyCond kc = {.offset = (uint32_t)(l.cur.s - expr)};
         if (tok_is(&l.cur, "begins_with")) {
             lex_next(&l);
             if (l.cur.kind != T_LPAREN)
@@ -168,6 +170,7 @@ bool ddb_parse_key_condition(Arena *a, const char *expr, KeyConds *out)
                 return false;
             }
         }
+        kc.len = (uint32_t)(l.prev_end - expr) - kc.offset;
         VEC_PUSH(a, &out->items, kc);
         while (l.cur.kind == T_RPAREN && depth > 0) {
             depth--;

@@ -10,6 +10,7 @@ typedef struct KeyCond {
     const char *attr;     /* attribute name or #placeholder */
     CondOp op;
     const char *values[2]; /* :placeholders; values[1] only for BETWEEN */
+    uint32_t offset, len;  /* the clause's bytes in the expression */
 } KeyCond;
 
 typedef struct KeyConds {

@@ -174,6 +174,11 @@ typedef struct DataOp {
     const char *index;     /* IndexName, NULL if none */
     TableKind table_kind;  /* from the receiver or TableName; refined by resolve */
     const char *key_condition; /* KeyConditionExpression as written, NULL if none */
+    Span key_condition_span;   /* its value in the source */
+    /* The value is one literal whose text is key_condition byte for byte
+     * (no escapes, no substitutions): a clause's offset in key_condition
+     * is its place in the source. */
+    bool key_condition_exact;
     StrList sets;          /* attributes an UpdateExpression sets */
 } DataOp;
 

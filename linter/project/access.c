@@ -1133,6 +1133,43 @@ static void add_cond(Arena *a, OpConds *v, NameMap *seen, OpCond c)
     VEC_PUSH(a, v, c);
 }
 
+/* Where the clause on `attr` is written (OpCond.clause). */
+static Span clause_span(const DataOp *op, const KeyConds *kc, const OpExtra *ex,
+                        const char *attr, Span fallback)
+{
+    if (!op->key_condition)
+        return fallback;
+    if (!op->key_condition_exact)
+        return op->key_condition_span;
+    for (size_t i = 0; i < kc->items.n; i++) {
+        const KeyCond *c = &kc->items.v[i];
+        const char *name = tables_map_name(ex, c->attr);
+        if (!name || strcmp(name, attr))
+            continue;
+        /* the literal's text is the expression: count lines up to the clause */
+        Span s = op->key_condition_span;
+        uint32_t row = s.start_row, col = s.start_col + 1;
+        for (uint32_t j = 0; j < c->offset + c->len && op->key_condition[j]; j++) {
+            if (j == c->offset) {
+                s.start_row = row;
+                s.start_col = col;
+            }
+            if (op->key_condition[j] == '\n') {
+                row++;
+                col = 0;
+            } else {
+                col++;
+            }
+        }
+        s.start_byte = op->key_condition_span.start_byte + 1 + c->offset;
+        s.end_byte = s.start_byte + c->len;
+        s.end_row = row;
+        s.end_col = col;
+        return s;
+    }
+    return op->key_condition_span;
+}
+
 size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t opi,
                          OpCond **out, bool *complete)
 {
@@ -1146,6 +1183,8 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
     }
     const DataOp *op = &f->ops.v[opi];
     const OpExtra *ex = tables_op_extra(f->tables, op);
+    KeyConds kc = {0};
+    bool parsed = op->key_condition && ddb_parse_key_condition(a, op->key_condition, &kc);
     for (size_t i = keys->first[opi]; i != KF_NO_KEY; i = keys->next[i]) {
         const KeyExpr *k = &f->keys.v[i];
         if (k->site != SITE_CONDITION || !k->attr)
@@ -1154,11 +1193,12 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
             *complete = false;
             continue;
         }
-        add_cond(a, &v, &seen, (OpCond){.attr = k->attr, .op = k->cond, .key = k, .span = k->span});
+        add_cond(a, &v, &seen,
+                 (OpCond){.attr = k->attr, .op = k->cond, .key = k, .span = k->span,
+                          .clause = clause_span(op, &kc, ex, k->attr, k->span)});
     }
     if (op->key_condition) {
-        KeyConds kc = {0};
-        if (!ddb_parse_key_condition(a, op->key_condition, &kc))
+        if (!parsed)
             *complete = false;
         for (size_t i = 0; i < kc.items.n; i++) {
             const char *attr = tables_map_name(ex, kc.items.v[i].attr);
@@ -1166,7 +1206,9 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
                 *complete = false;
                 continue;
             }
-            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = kc.items.v[i].op, .span = op->span});
+            add_cond(a, &v, &seen,
+                     (OpCond){.attr = attr, .op = kc.items.v[i].op, .span = op->span,
+                              .clause = clause_span(op, &kc, ex, attr, op->span)});
         }
     }
     if (ex && ex->library) {

@@ -146,6 +146,9 @@ typedef struct OpCond {
     CondOp op;           /* COND_NONE: a library query names it, operator unknown */
     const KeyExpr *key;  /* its value, NULL when not seen */
     Span span;           /* the value, else the operation */
+    /* The clause in the KeyConditionExpression (`begins_with(pk, :p)`) when
+     * the expression is one plain literal, else the expression, else span. */
+    Span clause;
 } OpCond;
 
 typedef VEC(OpCond) OpConds;
