@@ -128,10 +128,15 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
             near = arena_strndup(a, ws[i], wl);
         }
     }
+    /* `= 'TENANT#'` where TENANT#{id} is written: a value always follows */
+    const char *hint = near ? arena_printf(a, "; did you mean '%s'?", near) : "";
+    if (!prefix && !q[ql] && access_some_compatible(ws, n, q, true, NULL, NULL))
+        hint = arena_printf(a, "; a value always follows '%s' there: begins_with, or the "
+                               "value, was meant", q);
     rule_report(ctx, k->span,
                 "no write in the project produces a %s %s '%s': %s is written as %s%s%s",
                 kf_role_noun(k->role), prefix ? "beginning with" : "like", q, k->attr, list,
-                n > 4 ? ", ..." : "", near ? arena_printf(a, "; did you mean '%s'?", near) : "");
+                n > 4 ? ", ..." : "", hint);
 }
 
 static void check(const RuleContext *ctx)

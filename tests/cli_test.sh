@@ -234,6 +234,18 @@ for from in "$disc" "$disc/src"; do
     has "discovered template from $from" "$out" "index 'GSI9' is not defined on table Table (app)"
     lacks "discovered template from $from" "$out" "template.yml"
 done
+# in a monorepo, a service's own template, not its neighbour's
+mono="$tmp/mono"
+mkdir -p "$mono/services/a/src" "$mono/services/b" && git -C "$mono" init -q
+sed 's/TableName: app/TableName: a-table/' "$disc/infra/template.yaml" >"$mono/services/a/template.yaml"
+cp "$disc/infra/template.yaml" "$mono/services/b/template.yaml"
+cp "$disc/src/q.ts" "$mono/services/a/src/q.ts"
+out=$(cd "$mono/services/a" && "$keylint" --format concise . 2>&1)
+lacks "monorepo: the neighbour's template is not read" "$out" "GSI9"
+out=$(cd "$mono" && "$keylint" --format concise services/a/src 2>&1)
+lacks "monorepo: the neighbour's template is not read (from the root)" "$out" "GSI9"
+out=$(cd "$mono" && "$keylint" --format concise . 2>&1)
+lacks "monorepo: run from the root, the files still decide" "$out" "GSI9"
 printf 'schemas: []\n' >"$disc/.keylint.yml"
 out=$(cd "$disc" && "$keylint" --format concise . 2>&1)
 lacks "schemas: [] turns discovery off" "$out" "GSI9"

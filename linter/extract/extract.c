@@ -148,8 +148,9 @@ void ex_consume(Ex *x, SynNode obj)
 }
 
 /* Follow an identifier to the object literal (or other value) it holds. */
-/* `marshall(x)` (util-dynamodb) or `Converter.marshall(x)` (SDK v2): the
- * object x, whose keys marshalling only wraps as AttributeValues. */
+/* `marshall(x)` (util-dynamodb), `Converter.marshall(x)` (SDK v2) or
+ * `util.dynamodb.toMapValues(x)` (AppSync): the object x, whose keys
+ * marshalling only wraps as AttributeValues. */
 static SynNode marshalled(Ex *x, SynNode n)
 {
     if (!is(n, "call_expression"))
@@ -157,7 +158,7 @@ static SynNode marshalled(Ex *x, SynNode n)
     SynNode fn = unwrap(field(n, "function"));
     if (is(fn, "member_expression"))
         fn = field(fn, "property");
-    if (!ex_text_eq(x, fn, "marshall"))
+    if (!ex_text_eq(x, fn, "marshall") && !ex_text_eq(x, fn, "toMapValues"))
         return n;
     SynNode arg = unwrap(syn_child(x->syn, field(n, "arguments"), 0));
     return syn_null(arg) ? n : arg;
@@ -208,6 +209,16 @@ SynNode ex_attribute_value(Ex *x, SynNode v)
         SynNode k = field(p, "key");
         if (is(p, "pair") && (ex_text_eq(x, k, "S") || ex_text_eq(x, k, "N")))
             return field(p, "value");
+    }
+    /* AppSync's util.dynamodb.toDynamoDB(x) / toString(x) */
+    SynNode fn = is(v, "call_expression") ? unwrap(field(v, "function")) : (SynNode){0};
+    if (is(fn, "member_expression") && is(unwrap(field(fn, "object")), "member_expression") &&
+        ex_text_eq(x, field(unwrap(field(fn, "object")), "property"), "dynamodb") &&
+        (ex_text_eq(x, field(fn, "property"), "toDynamoDB") ||
+         ex_text_eq(x, field(fn, "property"), "toString"))) {
+        SynNode a0 = syn_child(x->syn, field(v, "arguments"), 0);
+        if (!syn_null(a0))
+            return unwrap(a0);
     }
     return v;
 }
@@ -1359,6 +1370,59 @@ static void params_op(Ex *x, SynNode obj)
     params_object(x, obj, op);
 }
 
+/* A raw AppSync DynamoDB request, the object a JS resolver's request()
+ * returns: `{ operation: 'Query', index, query: { expression,
+ * expressionNames, expressionValues } }`, `{ operation: 'GetItem', key }`,
+ * `{ operation: 'PutItem', key, attributeValues }`. */
+static bool appsync_request(Ex *x, SynNode obj)
+{
+    static const struct { const char *name; OpKind kind; } ops[] = {
+        {"GetItem", OP_GET},        {"PutItem", OP_PUT},
+        {"UpdateItem", OP_UPDATE},  {"DeleteItem", OP_DELETE},
+        {"Query", OP_QUERY},        {"Scan", OP_SCAN},
+        {"Sync", OP_SCAN},          {"BatchGetItem", OP_BATCH_GET},
+        {"BatchPutItem", OP_BATCH_WRITE}, {"BatchDeleteItem", OP_BATCH_WRITE},
+        {"TransactGetItems", OP_TRANSACT_GET}, {"TransactWriteItems", OP_TRANSACT_WRITE}};
+    const char *opname;
+    if (!ex_string_value(x, ex_find_prop(x, obj, "operation"), &opname))
+        return false;
+    size_t i = 0;
+    while (i < sizeof ops / sizeof *ops && strcmp(ops[i].name, opname))
+        i++;
+    if (i == sizeof ops / sizeof *ops)
+        return false;
+    ex_consume(x, obj);
+    int op = ex_add_op(x, ops[i].kind, API_APPSYNC, obj,
+                       arena_printf(x->a, "appsync.%s", opname));
+    DataOp *d = &x->ir->ops.v[op];
+    SynNode index = ex_find_prop(x, obj, "index");
+    const char *s;
+    if (!syn_null(index))
+        d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
+    SynNode key = ex_find_prop(x, obj, "key");
+    if (!syn_null(key))
+        ex_key_object(x, key, ops[i].kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
+    SynNode item = ex_find_prop(x, obj, "attributeValues");
+    if (!syn_null(item))
+        ex_key_object(x, item, SITE_WRITE, op);
+    SynNode q = ex_follow(x, ex_find_prop(x, obj, "query"), NULL, NULL);
+    if (is(q, "object")) {
+        ex_consume(x, q);
+        const char *kce = expr_string(x, ex_find_prop(x, q, "expression"));
+        SynNode names = ex_follow(x, ex_find_prop(x, q, "expressionNames"), NULL, NULL);
+        SynNode values = ex_follow(x, ex_find_prop(x, q, "expressionValues"), NULL, NULL);
+        if (is(values, "object"))
+            ex_consume(x, values);
+        if (kce) {
+            d->key_condition = kce;
+            d->key_condition_span = nspan(unwrap(ex_find_prop(x, q, "expression")));
+            d->key_condition_exact = plain_literal(x, unwrap(ex_find_prop(x, q, "expression")));
+            ex_key_conditions(x, kce, names, values, op, d->index != NULL);
+        }
+    }
+    return true;
+}
+
 static void visit_objects(Ex *x, SynNode n)
 {
     if (is(n, "method_definition")) {
@@ -1371,6 +1435,8 @@ static void visit_objects(Ex *x, SynNode n)
         params_op(x, n);
         return;
     }
+    if (appsync_request(x, n))
+        return;
     /* at least one key attribute whose value is built here, or two */
     uint32_t cnt = syn_count(x->syn, n);
     int keys = 0, built = 0;

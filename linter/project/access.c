@@ -308,6 +308,10 @@ bool access_shapes_compatible(const char *q, const char *w, bool prefix)
         return false; /* literal q shorter than w's fixed start */
     if (!hw && lw < lq)
         return false;
+    /* a literal q where w has a value: the value cannot be empty (`PK =
+     * 'TENANT#'` when every write is TENANT#{id}) */
+    if (!hq && hw && lq <= lw + strlen(tail_lit(w)))
+        return false;
     /* whole keys: the literal ends must agree too */
     const char *tq = hq ? tail_lit(q) : q, *tw = hw ? tail_lit(w) : w;
     size_t a = strlen(tq), b = strlen(tw), e = a < b ? a : b;
@@ -602,10 +606,11 @@ static const char *common_dir(Arena *a, FileIR *const *files, const Config *cons
 
 /* Without `schemas:` in the configuration, the templates a project
  * usually has (template.yaml, serverless.yml; SAM, CloudFormation,
- * Serverless) in `dir` or up to DISCOVER_DEPTH levels below it, in name
- * order. A file that holds no DynamoDB table adds nothing, and says
- * nothing: it was not asked for. */
-static void find_templates(Arena *a, const char *dir, StrList *found_out)
+ * Serverless) in `dir` or up to max_depth levels below it (not in `skip`),
+ * in name order. A file that holds no DynamoDB table adds nothing, and
+ * says nothing: it was not asked for. */
+static void find_templates(Arena *a, const char *dir, int max_depth, const char *skip,
+                           StrList *found_out)
 {
     StrList found = {0};
     typedef struct Pending {
@@ -623,9 +628,10 @@ static void find_templates(Arena *a, const char *dir, StrList *found_out)
         struct dirent *e;
         while ((e = readdir(d)) && entries++ < DISCOVER_MAX_ENTRIES) {
             if (e->d_type == DT_DIR) {
-                if (cur.depth < DISCOVER_DEPTH && !skipped_dir(e->d_name))
-                    VEC_PUSH(a, &todo, ((Pending){arena_printf(a, "%s/%s", cur.dir, e->d_name),
-                                                  cur.depth + 1}));
+                const char *sub = arena_printf(a, "%s/%s", cur.dir, e->d_name);
+                if (cur.depth < max_depth && !skipped_dir(e->d_name) &&
+                    !(skip && !strcmp(sub, skip)))
+                    VEC_PUSH(a, &todo, ((Pending){sub, cur.depth + 1}));
             } else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
                        template_name(e->d_name)) {
                 strlist_push(a, &found, arena_printf(a, "%s/%s", cur.dir, e->d_name));
@@ -636,6 +642,19 @@ static void find_templates(Arena *a, const char *dir, StrList *found_out)
     if (found.n > 1)
         qsort(found.v, found.n, sizeof *found.v, cmp_strp);
     *found_out = found;
+}
+
+/* Whether the template at `path` defines a DynamoDB table. */
+static bool template_has_tables(const char *path)
+{
+    Problems quiet;
+    problems_init(&quiet);
+    Arena *scratch = arena_new();
+    TableSet set = {0};
+    bool has = schema_load_file(scratch, path, path, &set, &quiet) && set.tables.n;
+    arena_free(scratch);
+    problems_free(&quiet);
+    return has;
 }
 
 static void read_templates(Arena *a, const StrList *found, TableModel *m)
@@ -664,19 +683,44 @@ static const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *f
         if (cache->v.v[i].config == cfg)
             return &cache->v.v[i].paths;
     Arena *ca = cache ? cache->arena : a;
-    /* the configuration's directory; under the defaults, the git work
-     * tree of the project's files (else the working directory), so that
-     * the result does not depend on where keylint runs */
-    const char *dir = cfg->path ? cfg->dir : NULL;
-    for (size_t fi = 0; !dir && fi < n; fi++)
-        if (cfgs[fi] == cfg && files[fi])
-            dir = work_tree_of(ca, files[fi]->path);
-    if (!dir) /* not in a work tree: the directory linted, or the one all
-               * the files are under */
-        dir = cache && cache->base ? cache->base : common_dir(ca, files, cfgs, n, cfg);
+    /* The configuration's directory and below. Under the defaults, the
+     * directory all the project's files are under and below; when it has
+     * none, the nearest directory above it that has one, up to the git
+     * work tree: a service's own template, never its neighbours' in a
+     * monorepo. The files, not the working directory, decide. */
     FoundTemplates ft = {.config = cfg};
-    if (dir)
-        find_templates(ca, dir, &ft.paths);
+    if (cfg->path) {
+        find_templates(ca, cfg->dir, DISCOVER_DEPTH, NULL, &ft.paths);
+    } else {
+        const char *dir = common_dir(ca, files, cfgs, n, cfg);
+        if (!dir && cache)
+            dir = cache->base;
+        struct stat st;
+        const char *top = !dir ? NULL
+                          : lstat(arena_printf(ca, "%s/.git", dir), &st) == 0 ? dir
+                                                                              : work_tree_of(ca, dir);
+        if (!top && cache) /* not in a work tree: up to the directory linted */
+            top = cache->base;
+        /* dir, then each directory above it up to top (without the part
+         * already searched), until one has a template with tables */
+        char *level = dir ? arena_strdup(ca, dir) : NULL;
+        const char *searched = NULL;
+        while (level) {
+            StrList found = {0};
+            find_templates(ca, level, DISCOVER_DEPTH, searched, &found);
+            for (size_t i = 0; i < found.n; i++)
+                if (template_has_tables(found.v[i]))
+                    strlist_push(ca, &ft.paths, found.v[i]);
+            if (ft.paths.n || !top || strlen(level) <= strlen(top) ||
+                strncmp(level, top, strlen(top)))
+                break;
+            searched = arena_strdup(ca, level);
+            char *slash = strrchr(level, '/');
+            if (!slash || slash == level)
+                break;
+            *slash = '\0';
+        }
+    }
     if (!cache) {
         StrList *l = arena_alloc(a, sizeof *l);
         *l = ft.paths;
