@@ -422,6 +422,71 @@ static void test_aliases_bounded(void **state)
     assert_int_equal(S.issues.n, 1);
 }
 
+/* Terraform: the resource, the dynamodb-table module, environment
+ * variables naming a table, interpolated names, and a syntax error read
+ * around. */
+static void test_terraform(void **state)
+{
+    (void)state;
+    assert_true(load("main.tf",
+                     "variable \"env\" { default = \"dev\" }\n"
+                     "resource \"aws_dynamodb_table\" \"orders\" {\n"
+                     "  name      = \"${var.env}-orders\"\n"
+                     "  hash_key  = \"PK\"\n"
+                     "  range_key = \"SK\"\n"
+                     "  attribute {\n    name = \"PK\"\n    type = \"S\"\n  }\n"
+                     "  attribute {\n    name = \"SK\"\n    type = \"N\"\n  }\n"
+                     "  global_secondary_index {\n    name = \"GSI1\"\n"
+                     "    hash_key = \"GSI1PK\"\n    range_key = \"GSI1SK\"\n"
+                     "    projection_type = \"ALL\"\n  }\n"
+                     "  local_secondary_index {\n    name = \"LSI1\"\n    range_key = \"LSK\"\n  }\n"
+                     "}\n"
+                     "module \"users\" {\n"
+                     "  source   = \"terraform-aws-modules/dynamodb-table/aws\"\n"
+                     "  name     = \"users\"\n"
+                     "  hash_key = \"id\"\n"
+                     "  attributes = [{ name = \"id\", type = \"S\" }]\n"
+                     "  global_secondary_indexes = [{ name = \"ByEmail\", hash_key = \"email\" }]\n"
+                     "}\n"
+                     "resource \"aws_lambda_function\" \"api\" {\n"
+                     "  environment {\n    variables = {\n"
+                     "      ORDERS_TABLE = aws_dynamodb_table.orders.name\n"
+                     "      USERS_TABLE  = module.users.dynamodb_table_id\n"
+                     "    }\n  }\n"
+                     "}\n"
+                     "resource \"aws_s3_bucket\" \"b\" { bucket = \n"));
+    const TableDef *o = table("orders");
+    assert_int_equal(o->source, TSRC_TERRAFORM);
+    assert_string_equal(o->name, "${}-orders");
+    assert_string_equal(o->pk.name, "PK");
+    assert_int_equal(o->pk.type, ATTR_S);
+    assert_string_equal(o->sk.name, "SK");
+    assert_int_equal(o->sk.type, ATTR_N);
+    assert_int_equal(o->indexes.n, 2);
+    assert_string_equal(o->indexes.v[0].name, "GSI1");
+    assert_string_equal(o->indexes.v[0].pk.name, "GSI1PK");
+    assert_string_equal(o->indexes.v[0].sk.name, "GSI1SK");
+    assert_int_equal(o->indexes.v[1].kind, INDEX_LOCAL);
+    assert_string_equal(o->indexes.v[1].pk.name, "PK");
+    assert_string_equal(o->indexes.v[1].sk.name, "LSK");
+    const TableDef *u = table("users");
+    assert_string_equal(u->name, "users");
+    assert_string_equal(u->pk.name, "id");
+    assert_null(u->sk.name);
+    assert_int_equal(u->indexes.n, 1);
+    assert_string_equal(u->indexes.v[0].name, "ByEmail");
+    assert_string_equal(u->indexes.v[0].pk.name, "email");
+    assert_int_equal(S.env.n, 2);
+    assert_string_equal(S.env.v[0].var, "ORDERS_TABLE");
+    assert_string_equal(S.env.v[0].table_id, "orders");
+    assert_string_equal(S.env.v[1].var, "USERS_TABLE");
+    assert_string_equal(S.env.v[1].table_id, "users");
+    /* the unfinished last line is a note; the tables before it are read */
+    assert_int_equal(P.items.n, 1);
+    assert_int_equal(P.items.v[0].kind, PROBLEM_NOTE);
+    assert_non_null(strstr(P.items.v[0].message, "not read"));
+}
+
 /* Problem i is at path:line and says `sub`. */
 static void problem_at(size_t i, const char *path, uint32_t line, const char *sub)
 {
@@ -604,7 +669,7 @@ int main(void)
         T(test_issues),              T(test_no_tables),     T(test_problems),
         T(test_aliases_bounded),     T(test_cfn_reader_on_doc), T(test_names_match),
         T(test_serverless_expansion_bounded), T(test_serverless_variable_depth),
-        T(test_serverless_include_cycles),
+        T(test_serverless_include_cycles), T(test_terraform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

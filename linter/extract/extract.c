@@ -1423,6 +1423,30 @@ static bool appsync_request(Ex *x, SynNode obj)
     return true;
 }
 
+/* An object that declares attribute types, not values: SST's `fields: {
+ * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`. */
+static bool attribute_types(Ex *x, SynNode obj)
+{
+    static const char *const types[] = {"string", "number", "binary", "S", "N", "B", NULL};
+    uint32_t cnt = syn_count(x->syn, obj);
+    bool any = false;
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (!is(p, "pair"))
+            continue;
+        const char *v;
+        if (!ex_string_value(x, syn_prop_value(x->syn, p), &v))
+            return false;
+        bool type = false;
+        for (const char *const *t = types; *t && !type; t++)
+            type = !strcmp(v, *t);
+        if (!type)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 static void visit_objects(Ex *x, SynNode n)
 {
     if (is(n, "method_definition")) {
@@ -1453,7 +1477,7 @@ static void visit_objects(Ex *x, SynNode n)
         if (ex_is_string_like(x, v) || is(v, "call_expression"))
             built++;
     }
-    if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n))
+    if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n) || attribute_types(x, n))
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);

@@ -734,8 +734,18 @@ static bool has_spread(T *t, SynNode obj)
     return false;
 }
 
+/* A key of an SST index: v2 names it partitionKey/sortKey, v3 (and
+ * sst.aws.Dynamo) hashKey/rangeKey. */
+static const DocNode *sst_key(const DocNode *index, const char *v2, const char *v3)
+{
+    const DocNode *k = doc_get(index, v2, false);
+    return k ? k : doc_get(index, v3, false);
+}
+
 /* SST's new Table(stack, 'Id', { fields, primaryIndex: { partitionKey,
- * sortKey }, globalIndexes: { name: {...} }, localIndexes: { name: {...} } }) */
+ * sortKey }, globalIndexes: { name: {...} }, localIndexes: { name: {...} } })
+ * and SST v3's new sst.aws.Dynamo('Id', { fields, primaryIndex: { hashKey,
+ * rangeKey }, globalIndexes, localIndexes }) */
 static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
 {
     const char *sid = NULL;
@@ -744,8 +754,8 @@ static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
     tb.id = string_value(t, id, &sid) ? sid : tb.var ? tb.var : "table";
     DocNode *d = to_doc(t, props);
     const DocNode *pi = doc_get(d, "primaryIndex", false);
-    key_attr(doc_get(pi, "partitionKey", false), &tb.pk);
-    key_attr(doc_get(pi, "sortKey", false), &tb.sk);
+    key_attr(sst_key(pi, "partitionKey", "hashKey"), &tb.pk);
+    key_attr(sst_key(pi, "sortKey", "rangeKey"), &tb.sk);
     if (!pi || pi->kind != DOC_MAP || pi->partial)
         tb.pk.unknown = tb.sk.unknown = true;
     tb.indexes_open = d->partial;
@@ -759,8 +769,8 @@ static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
         for (size_t i = 0; ix->kind == DOC_MAP && i < ix->n; i++) {
             TableIndex x = {.name = ix->keys[i]->text, .span = ix->keys[i]->span,
                             .kind = l ? INDEX_LOCAL : INDEX_GLOBAL};
-            key_attr(doc_get(ix->vals[i], "partitionKey", false), &x.pk);
-            key_attr(doc_get(ix->vals[i], "sortKey", false), &x.sk);
+            key_attr(sst_key(ix->vals[i], "partitionKey", "hashKey"), &x.pk);
+            key_attr(sst_key(ix->vals[i], "sortKey", "rangeKey"), &x.sk);
             if (l)
                 x.pk = tb.pk;
             VEC_PUSH(t->a, &tb.indexes, x);
@@ -976,6 +986,10 @@ static void visit_new(T *t, SynNode n)
             if (is(def, "object") && !syn_null(find_prop(t, def, "partitionKey")))
                 library_table(t, n, def, TSRC_TOOLBOX);
         }
+    } else if (!strcmp(name, "Dynamo") && nargs >= 2) {
+        SynNode props = follow(t, arg_at(t, args, 1));
+        if (is(props, "object") && !syn_null(find_prop(t, props, "primaryIndex")))
+            sst_table(t, n, arg_at(t, args, 0), props);
     } else if ((!strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable")) && nargs >= 3) {
         SynNode props = follow(t, arg_at(t, args, 2));
         if (is(props, "object"))
@@ -1078,14 +1092,43 @@ static void visit_ternary(T *t, SynNode n)
     VEC_PUSH(t->a, &t->ft->choices, c);
 }
 
+/* A CloudFormation resource written in code (serverless.ts `resources:
+ * { Resources: { Orders: { Type: 'AWS::DynamoDB::Table', Properties } } }`,
+ * templates built as objects): the template reader's table. */
+static void cfn_resource(T *t, SynNode obj)
+{
+    const char *type;
+    if (!string_value(t, find_prop(t, obj, "Type"), &type) ||
+        (strcmp(type, "AWS::DynamoDB::Table") && strcmp(type, "AWS::DynamoDB::GlobalTable")))
+        return;
+    SynNode props = follow(t, find_prop(t, obj, "Properties"));
+    if (!is(props, "object"))
+        return;
+    SynNode pair = syn_parent(t->syn, obj);
+    TableDef tb = {.source = TSRC_CLOUDFORMATION, .path = path_of(t), .span = syn_span(obj)};
+    DocNode *d = to_doc(t, props);
+    tb.name = table_name_of(doc_get(d, "TableName", false));
+    tb.id = is(pair, "pair") && prop_name(t, pair) ? prop_name(t, pair)
+          : tb.name                                  ? tb.name
+                                                     : "Table";
+    schema_read_cfn_table(t->a, d, &tb, &t->ft->set);
+    VEC_PUSH(t->a, &t->ft->set.tables, tb);
+}
+
 static void visit_pair(T *t, SynNode n)
 {
-    /* environment: { ORDERS_TABLE: orders.tableName } */
+    /* environment: { ORDERS_TABLE: orders.tableName }, { TABLE: { Ref: 'Orders' } } */
     const char *k = prop_name(t, n);
     if (k && all_caps_name(k)) {
         SynNode v = unwrap(field(n, "value"));
+        const char *ref;
         if (is(v, "member_expression") && syn_text_eq(t->syn, field(v, "property"), "tableName"))
             env_pair(t, k, v, syn_span(n));
+        else if (is(v, "object") && syn_count(t->syn, v) == 1 &&
+                 string_value(t, find_prop(t, v, "Ref"), &ref))
+            VEC_PUSH(t->a, &t->ft->set.env,
+                     ((EnvBinding){.var = k, .table_id = ref, .path = path_of(t),
+                                   .span = syn_span(n)}));
     }
 }
 
@@ -1111,6 +1154,8 @@ static void visit(T *t, SynNode n)
         visit_call(t, n);
     else if (!strcmp(ty, "object") && params_like(t, n))
         record_params(t, syn_start(n), n);
+    else if (!strcmp(ty, "object"))
+        cfn_resource(t, n);
     else if (!strcmp(ty, "ternary_expression"))
         visit_ternary(t, n);
     else if (!strcmp(ty, "pair"))

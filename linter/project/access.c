@@ -536,7 +536,8 @@ static bool template_name(const char *name)
     for (const char *const *n = names; *n; n++)
         if (!strcmp(name, *n))
             return true;
-    return false;
+    size_t l = strlen(name); /* Terraform: main.tf, dynamodb.tf, ... */
+    return l > 3 && !strcmp(name + l - 3, ".tf");
 }
 
 static bool skipped_dir(const char *name)
@@ -1034,6 +1035,24 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
         if (t) {
             *how = arena_printf(a, "table found through its client %s", recv);
             return t;
+        }
+    }
+    /* SST's linked resources: Resource.Id.name (v3), Table.Id.tableName
+     * (sst/node/table, v2) */
+    if (op->table && !op->table_literal) {
+        static const struct { const char *head, *tail; } sst[] = {
+            {"Resource.", ".name"}, {"Table.", ".tableName"}};
+        for (size_t i = 0; i < sizeof sst / sizeof *sst; i++) {
+            size_t hl = strlen(sst[i].head), tl = strlen(sst[i].tail), l = strlen(op->table);
+            if (l <= hl + tl || strncmp(op->table, sst[i].head, hl) ||
+                strcmp(op->table + l - tl, sst[i].tail))
+                continue;
+            const char *id = arena_strndup(a, op->table + hl, l - hl - tl);
+            const TableDef *t = table_by_id(m, id);
+            if (t && t->source == TSRC_SST) {
+                *how = arena_printf(a, "table found through %s", op->table);
+                return t;
+            }
         }
     }
     NameRef r = {0};

@@ -96,6 +96,7 @@ typedef enum TableSource {
     TSRC_TOOLBOX,        /* new Table (dynamodb-toolbox) */
     TSRC_DDB_LIB,        /* new TableClient (@ddb-lib/client) */
     TSRC_SST,            /* new Table (sst/constructs): primaryIndex, globalIndexes */
+    TSRC_TERRAFORM,      /* resource "aws_dynamodb_table" / the dynamodb-table module */
 } TableSource;
 
 typedef struct TableDef {
@@ -173,6 +174,13 @@ bool schema_load_file(Arena *a, const char *path, const char *display, TableSet 
  * SDK's CreateTable parameters. `t->id`, `path` and `span` are set by the
  * caller. */
 void schema_read_cfn_table(Arena *a, const DocNode *props, TableDef *t, TableSet *out);
+
+/* Read the tables of a Terraform file (`resource "aws_dynamodb_table"`, the
+ * terraform-aws-modules dynamodb-table module) and the environment
+ * variables that name them into `out` (terraform.c). False when the file
+ * could not be parsed (a problem says why). */
+bool schema_read_terraform(Arena *a, const char *display, const char *text, size_t len,
+                           TableSet *out, Problems *problems);
 
 /* Checks shared by every source: duplicate index names, local indexes on
  * another partition key, indexes without partition key. */

@@ -1,0 +1,308 @@
+/* Terraform table definitions (.tf), read with the HCL grammar through the
+ * syntax layer:
+ *
+ *   resource "aws_dynamodb_table" "orders" {
+ *     name = "${var.env}-orders"  hash_key = "PK"  range_key = "SK"
+ *     attribute { name = "PK" type = "S" } ...
+ *     global_secondary_index { name = "GSI1" hash_key = "GSI1PK" ... }
+ *     local_secondary_index { name = "LSI1" range_key = "LSK" }
+ *   }
+ *
+ * the terraform-aws-modules/dynamodb-table module (`module "x" { source =
+ * ".../dynamodb-table/aws"; name, hash_key, range_key, attributes = [{ name,
+ * type }], global_secondary_indexes = [{ name, hash_key, range_key }] }`),
+ * and environment variables that name a table (`TABLE_NAME =
+ * aws_dynamodb_table.orders.name`). Everything the tree holds is read
+ * through syntax.h: a file with a syntax error is read outside it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "schema.h"
+#include "syntax.h"
+
+typedef struct Tf {
+    Arena *a;
+    const SynTree *syn;
+    const char *path;
+    TableSet *out;
+} Tf;
+
+static SynNode child_of_type(const Tf *t, SynNode n, const char *type, uint32_t nth)
+{
+    uint32_t cnt = syn_count(t->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, n, i);
+        if (syn_is(c, type) && nth-- == 0)
+            return c;
+    }
+    return (SynNode){0};
+}
+
+/* The text of a string: "orders", or "${var.env}-orders" with each
+ * interpolation as "${...}"; NULL for anything else. */
+static const char *string_text(const Tf *t, SynNode expr)
+{
+    SynNode n = expr;
+    for (int i = 0; i < 4 && (syn_is(n, "expression") || syn_is(n, "literal_value") ||
+                              syn_is(n, "template_expr"));
+         i++)
+        n = syn_child(t->syn, n, 0);
+    if (!syn_is(n, "string_lit") && !syn_is(n, "quoted_template"))
+        return NULL;
+    StrBuf b;
+    sb_init(&b, t->a);
+    sb_append(&b, "");
+    uint32_t cnt = syn_count(t->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, n, i);
+        if (syn_is(c, "template_literal"))
+            sb_append(&b, syn_text(t->syn, c));
+        else if (syn_is(c, "template_interpolation"))
+            sb_append(&b, "${}");
+    }
+    return sb_str(&b);
+}
+
+/* The attribute `name` of a block body (`name = ...`): its expression. */
+static SynNode body_attr(const Tf *t, SynNode body, const char *name)
+{
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, body, i);
+        if (syn_is(c, "attribute") &&
+            syn_text_eq(t->syn, child_of_type(t, c, "identifier", 0), name))
+            return child_of_type(t, c, "expression", 0);
+    }
+    return (SynNode){0};
+}
+
+/* The element `name` of an object expression (`{ name = "GSI1", ... }`). */
+static SynNode object_elem(const Tf *t, SynNode expr, const char *name)
+{
+    SynNode o = expr;
+    for (int i = 0; i < 3 && !syn_null(o) && !syn_is(o, "object"); i++)
+        o = syn_child(t->syn, o, 0);
+    uint32_t cnt = syn_count(t->syn, o);
+    for (uint32_t i = 0; syn_is(o, "object") && i < cnt; i++) {
+        SynNode e = syn_child(t->syn, o, i);
+        if (!syn_is(e, "object_elem"))
+            continue;
+        SynNode k = syn_field(t->syn, e, "key");
+        const char *s = string_text(t, k);
+        if (syn_text_eq(t->syn, k, name) || (s && !strcmp(s, name)))
+            return syn_field(t->syn, e, "val");
+    }
+    return (SynNode){0};
+}
+
+/* The elements of a tuple expression (`[{...}, {...}]`). */
+static SynNode tuple_of(const Tf *t, SynNode expr)
+{
+    SynNode n = expr;
+    for (int i = 0; i < 3 && !syn_null(n) && !syn_is(n, "tuple"); i++)
+        n = syn_child(t->syn, n, 0);
+    return syn_is(n, "tuple") ? n : (SynNode){0};
+}
+
+static void key(const Tf *t, SynNode expr, KeyAttr *k)
+{
+    if (syn_null(expr))
+        return;
+    k->span = syn_span(expr);
+    k->name = string_text(t, expr);
+    if (!k->name)
+        k->unknown = true; /* a variable: not known here */
+}
+
+static AttrType attr_type(const char *t)
+{
+    return !strcmp(t, "S") ? ATTR_S : !strcmp(t, "N") ? ATTR_N : !strcmp(t, "B") ? ATTR_B
+                                                                                : ATTR_UNKNOWN;
+}
+
+/* The type of attribute `name` from `attribute { name type }` blocks or an
+ * `attributes = [{ name, type }]` list. */
+static void attr_types(const Tf *t, SynNode body, TableDef *tb)
+{
+    KeyAttr *keys[] = {&tb->pk, &tb->sk};
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, body, i);
+        if (!syn_is(c, "block") ||
+            !syn_text_eq(t->syn, child_of_type(t, c, "identifier", 0), "attribute"))
+            continue;
+        SynNode b = child_of_type(t, c, "body", 0);
+        const char *name = string_text(t, body_attr(t, b, "name"));
+        const char *type = string_text(t, body_attr(t, b, "type"));
+        for (size_t k = 0; k < 2 && name && type; k++)
+            if (keys[k]->name && !strcmp(keys[k]->name, name))
+                keys[k]->type = attr_type(type);
+    }
+    SynNode list = tuple_of(t, body_attr(t, body, "attributes"));
+    uint32_t n = syn_count(t->syn, list);
+    for (uint32_t i = 0; i < n; i++) {
+        SynNode e = syn_child(t->syn, list, i);
+        if (!syn_is(e, "expression")) /* tuple_start, tuple_end */
+            continue;
+        const char *name = string_text(t, object_elem(t, e, "name"));
+        const char *type = string_text(t, object_elem(t, e, "type"));
+        for (size_t k = 0; k < 2 && name && type; k++)
+            if (keys[k]->name && !strcmp(keys[k]->name, name))
+                keys[k]->type = attr_type(type);
+    }
+}
+
+/* An index from a block body or an object expression. */
+static TableIndex index_of(const Tf *t, SynNode where, bool block, IndexKind kind,
+                           const TableDef *tb)
+{
+    SynNode name = block ? body_attr(t, where, "name") : object_elem(t, where, "name");
+    SynNode hk = block ? body_attr(t, where, "hash_key") : object_elem(t, where, "hash_key");
+    SynNode rk = block ? body_attr(t, where, "range_key") : object_elem(t, where, "range_key");
+    TableIndex x = {.name = string_text(t, name), .kind = kind,
+                    .span = syn_span(syn_null(name) ? where : name)};
+    if (!x.name)
+        x.name = "?";
+    if (kind == INDEX_LOCAL)
+        x.pk = tb->pk;
+    else
+        key(t, hk, &x.pk);
+    key(t, rk, &x.sk);
+    return x;
+}
+
+static void read_table(const Tf *t, SynNode block, const char *id, bool module)
+{
+    SynNode body = child_of_type(t, block, "body", 0);
+    TableDef tb = {.id = id, .source = TSRC_TERRAFORM, .path = t->path,
+                   .span = syn_span(block)};
+    tb.name = string_text(t, body_attr(t, body, "name"));
+    key(t, body_attr(t, body, "hash_key"), &tb.pk);
+    key(t, body_attr(t, body, "range_key"), &tb.sk);
+    if (!tb.pk.name && !tb.pk.unknown)
+        tb.pk.unknown = true; /* not given: not known, not "no key" */
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, body, i);
+        if (syn_is(c, "block")) {
+            SynNode kw = child_of_type(t, c, "identifier", 0);
+            bool g = syn_text_eq(t->syn, kw, "global_secondary_index");
+            if (g || syn_text_eq(t->syn, kw, "local_secondary_index")) {
+                TableIndex x = index_of(t, child_of_type(t, c, "body", 0), true,
+                                        g ? INDEX_GLOBAL : INDEX_LOCAL, &tb);
+                VEC_PUSH(t->a, &tb.indexes, x);
+            } else if (syn_text_eq(t->syn, kw, "dynamic")) {
+                tb.indexes_open = true; /* indexes generated from a variable */
+            }
+        }
+    }
+    if (module) {
+        static const char *const lists[] = {"global_secondary_indexes",
+                                            "local_secondary_indexes"};
+        for (int l = 0; l < 2; l++) {
+            SynNode e = body_attr(t, body, lists[l]);
+            if (syn_null(e))
+                continue;
+            SynNode list = tuple_of(t, e);
+            if (syn_null(list)) {
+                tb.indexes_open = true; /* a variable */
+                continue;
+            }
+            uint32_t n = syn_count(t->syn, list);
+            for (uint32_t i = 0; i < n; i++) {
+                if (!syn_is(syn_child(t->syn, list, i), "expression"))
+                    continue;
+                TableIndex x = index_of(t, syn_child(t->syn, list, i), false,
+                                        l ? INDEX_LOCAL : INDEX_GLOBAL, &tb);
+                VEC_PUSH(t->a, &tb.indexes, x);
+            }
+        }
+    }
+    attr_types(t, body, &tb);
+    schema_check_table(t->a, &tb, t->out);
+    VEC_PUSH(t->a, &t->out->tables, tb);
+}
+
+/* `TABLE_NAME = aws_dynamodb_table.orders.name` (or `.id`), in an
+ * environment's variables or anywhere else. */
+static void env_binding(const Tf *t, SynNode attr_or_elem)
+{
+    SynNode k, v;
+    if (syn_is(attr_or_elem, "attribute")) {
+        k = child_of_type(t, attr_or_elem, "identifier", 0);
+        v = child_of_type(t, attr_or_elem, "expression", 0);
+    } else {
+        k = syn_field(t->syn, attr_or_elem, "key");
+        v = syn_field(t->syn, attr_or_elem, "val");
+    }
+    const char *var = syn_text(t->syn, k);
+    if (!var || !*var || syn_count(t->syn, k) > 1)
+        return;
+    for (const char *p = var; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return;
+    const char *text = syn_text(t->syn, v);
+    static const char *const heads[] = {"aws_dynamodb_table.", "module.", NULL};
+    for (const char *const *h = heads; *h; h++) {
+        size_t hl = strlen(*h);
+        if (!text || strncmp(text, *h, hl))
+            continue;
+        const char *dot = strchr(text + hl, '.');
+        if (!dot)
+            return;
+        EnvBinding b = {.var = arena_strdup(t->a, var), .table_id = arena_strndup(t->a, text + hl,
+                                                              (size_t)(dot - text - hl)),
+                        .path = t->path, .span = syn_span(attr_or_elem)};
+        VEC_PUSH(t->a, &t->out->env, b);
+        return;
+    }
+}
+
+bool schema_read_terraform(Arena *a, const char *display, const char *text, size_t len,
+                           TableSet *out, Problems *problems)
+{
+    SynFailure why;
+    Arena *strings = arena_new();
+    SynTree *syn = syn_parse(text, len, SYN_HCL, strings, &why);
+    if (!syn) {
+        problems_add(problems, display, 1, 1, "%s",
+                     why == SYN_GAVE_UP ? "the parser gave up on this Terraform file"
+                                        : "out of memory parsing this Terraform file");
+        arena_free(strings);
+        return false;
+    }
+    Tf t = {.a = a, .syn = syn, .path = display, .out = out};
+    size_t n = syn_node_count(syn);
+    for (size_t i = 0; i < n; i++) {
+        SynNode b = syn_node_at(syn, i);
+        if (syn_is(b, "attribute") || syn_is(b, "object_elem")) {
+            env_binding(&t, b);
+            continue;
+        }
+        if (!syn_is(b, "block"))
+            continue;
+        SynNode kw = child_of_type(&t, b, "identifier", 0);
+        const char *l0 = string_text(&t, child_of_type(&t, b, "string_lit", 0));
+        const char *l1 = string_text(&t, child_of_type(&t, b, "string_lit", 1));
+        if (syn_text_eq(syn, kw, "resource") && l0 && l1 &&
+            !strcmp(l0, "aws_dynamodb_table")) {
+            read_table(&t, b, arena_strdup(a, l1), false);
+        } else if (syn_text_eq(syn, kw, "module") && l0) {
+            const char *src =
+                string_text(&t, body_attr(&t, child_of_type(&t, b, "body", 0), "source"));
+            if (src && strstr(src, "dynamodb-table"))
+                read_table(&t, b, arena_strdup(a, l0), true);
+        }
+    }
+    for (size_t i = 0; i < syn_region_count(syn); i++) {
+        const Span *r = &syn_region_at(syn, i)->span;
+        problems_add_kind(problems, PROBLEM_NOTE, display, r->start_row + 1, r->start_col + 1,
+                          "syntax error, or syntax the parser does not know: lines %u-%u "
+                          "not read (the rest of the file is)",
+                          r->start_row + 1, r->end_row + 1);
+    }
+    /* the strings the tables keep were copied into `a` by string_text */
+    syn_free(syn);
+    arena_free(strings);
+    return true;
+}
