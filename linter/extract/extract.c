@@ -329,6 +329,15 @@ static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
                 return NULL;
             return arena_printf(x->a, "%s%s", ex_ntext(x, name), suffix);
         }
+        /* `params.ExpressionAttributeValues = {}` as a statement */
+        if (is(p, "assignment_expression") && syn_eq(unwrap(field(p, "right")), n) &&
+            is(ex_parent(x, p), "expression_statement")) {
+            const char *left = member_path(x, field(p, "left"), 0);
+            if (!left)
+                return NULL;
+            *decl = p;
+            return arena_printf(x->a, "%s%s", left, suffix);
+        }
         if (!is(p, "pair"))
             return NULL;
         const char *k = ex_prop_name(x, p);
@@ -467,7 +476,7 @@ static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
     SynNode found = {0};
     /* only objects stored in a variable (or a property of one) */
     SynNode p = ex_parent(x, obj);
-    if (!is(p, "variable_declarator") && !is(p, "pair"))
+    if (!is(p, "variable_declarator") && !is(p, "pair") && !is(p, "assignment_expression"))
         return found;
     const Assigned *as = assignments_of(x, obj);
     for (size_t i = 0; i < as->props.n; i++)

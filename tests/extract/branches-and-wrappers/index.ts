@@ -35,3 +35,11 @@ export async function byType(tenantId: string, type?: string) {
     ExpressionAttributeValues: values as any,
   }));
 }
+
+// values assigned on a params object after it is built
+export async function byTenant(tenantId: string) {
+  const params: any = { TableName: 'app', KeyConditionExpression: 'pk = :pk' };
+  params.ExpressionAttributeValues = {};
+  params.ExpressionAttributeValues[':pk'] = `TENANT#${tenantId}`;
+  await doc.send(new QueryCommand(params));
+}
