@@ -41,7 +41,7 @@ static bool id_like(const char *name)
 }
 
 /* `name` is an attribute an UpdateExpression of the project sets on the
- * entity `entity` (a key's partition-key prefix): same entity, or either
+ * entity `entity` (a key's partition-key prefix): same entity, or both
  * unknown for names that are not ids. */
 static bool any_not_key(const StrList *attrs, const Config *cfg)
 {
@@ -64,7 +64,10 @@ static bool updated_field(const char *name, const char *entity, const char *sk_e
         return true;
     if (sk_entity && any_not_key(facts_field_updates(f, name, sk_entity).on_entity, ctx->config))
         return true;
-    return !id_like(name) && any_not_key(entity ? fu.unscoped : fu.all, ctx->config);
+    /* otherwise only updates of items whose entity is not known either: an
+     * update of another entity's item (a USER item's entityType) says
+     * nothing about a key whose entity is not known */
+    return !id_like(name) && any_not_key(fu.unscoped, ctx->config);
 }
 
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,

@@ -156,10 +156,11 @@ static void update_targets(void **state)
     Arena *a = arena_new();
     StrList t = {0};
     assert_true(ddb_parse_update_targets(
-        a, "SET #s = :s, updatedAt = if_not_exists(updatedAt, :now), a.b[2] = :x "
-           "REMOVE flag, #old ADD counter :one DELETE tags :t",
+        a, "SET #s = :s, createdAt = if_not_exists(createdAt, :now), a.b[2] = :x, "
+           "n = if_not_exists(m, :z) REMOVE flag, #old ADD counter :one DELETE tags :t",
         &t));
-    const char *want[] = {"#s", "updatedAt", "a", "flag", "#old", "counter", "tags"};
+    /* createdAt = if_not_exists(createdAt, ...) is set once, not changed */
+    const char *want[] = {"#s", "a", "n", "flag", "#old", "counter", "tags"};
     assert_int_equal(t.n, sizeof want / sizeof *want);
     for (size_t i = 0; i < t.n; i++)
         assert_string_equal(t.v[i], want[i]);
@@ -175,6 +176,12 @@ static void key_role_names(void **state)
     assert_int_equal(key_role_for_name(NULL, "pk"), ROLE_PK);
     assert_int_equal(key_role_for_name(NULL, "PK"), ROLE_PK);
     assert_int_equal(key_role_for_name(NULL, "SK"), ROLE_SK);
+    assert_int_equal(key_role_for_name(NULL, "partition_key"), ROLE_PK);
+    assert_int_equal(key_role_for_name(NULL, "sort_key"), ROLE_SK);
+    assert_int_equal(key_role_for_name(NULL, "sortKey"), -1); /* a CDK/toolbox option */
+    assert_int_equal(key_role_for_const_name(NULL, "SK_NAME"), ROLE_SK);
+    assert_int_equal(key_role_for_const_name(NULL, "Keys.gsi1pkAttr"), ROLE_INDEX_PK);
+    assert_int_equal(key_role_for_const_name(NULL, "TABLE_NAME"), -1);
     assert_int_equal(key_role_for_name(NULL, "GSI1PK"), ROLE_INDEX_PK);
     assert_int_equal(key_role_for_name(NULL, "gsi2sk"), ROLE_INDEX_SK);
     assert_int_equal(key_role_for_name(NULL, "gsi1_pk"), ROLE_INDEX_PK);

@@ -93,6 +93,11 @@ int key_role_for_name(const Config *cfg, const char *name)
         if (strlist_has(&cfg->key_index_sk, name))
             return ROLE_INDEX_SK;
     }
+    /* spelled out in snake case: partition_key, sort_key */
+    if (!strcasecmp(name, "partition_key"))
+        return ROLE_PK;
+    if (!strcasecmp(name, "sort_key"))
+        return ROLE_SK;
     bool pk = match_key_name(name, "pk"), sk = match_key_name(name, "sk");
     if (!pk && !sk)
         return -1;
@@ -104,6 +109,28 @@ int key_role_for_name(const Config *cfg, const char *name)
     if (pk)
         return index ? ROLE_INDEX_PK : ROLE_PK;
     return index ? ROLE_INDEX_SK : ROLE_SK;
+}
+
+int key_role_for_const_name(const Config *cfg, const char *cname)
+{
+    if (!cname)
+        return -1;
+    const char *dot = strrchr(cname, '.');
+    const char *base = dot ? dot + 1 : cname;
+    static const char *const suffixes[] = {"_NAME", "_ATTR", "_ATTRIBUTE", "Name", "Attr",
+                                           "Attribute", NULL};
+    for (const char *const *sfx = suffixes; *sfx; sfx++) {
+        size_t bl = strlen(base), sl = strlen(*sfx);
+        if (bl > sl && !strcmp(base + bl - sl, *sfx)) {
+            char stem[64];
+            if (bl - sl >= sizeof stem)
+                return -1;
+            memcpy(stem, base, bl - sl);
+            stem[bl - sl] = '\0';
+            return key_role_for_name(cfg, stem);
+        }
+    }
+    return -1;
 }
 
 /* ---- imports and framework names --------------------------------------- */

@@ -187,6 +187,16 @@ static bool turbine_query(Ex *x, SynNode call, const char *method)
                                       "query", NULL};
     if (ex_has_any_prop(x, obj, sdk))
         return false;
+    /* and at least one key attribute (`pk`, `gsi1pk`): a search client's
+     * query({ vector, topK, filter }) is not one */
+    bool key = false;
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt && !key; i++) {
+        const char *pn = ex_prop_name(x, syn_child(x->syn, obj, i));
+        key = pn && key_role_for_name(x->cfg, pn) >= 0;
+    }
+    if (!key)
+        return false;
     int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
                        arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));

@@ -223,12 +223,24 @@ bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
             const char *name;
             if (!parse_operand(a, &l, &name))
                 return false;
-            if (!strlist_has(out, name))
+            bool had = strlist_has(out, name);
+            if (!had)
                 strlist_push(a, out, name);
             if (clause == SET) {
                 if (l.cur.kind != T_OP || l.cur.s[0] != '=')
                     return false;
                 lex_next(&l);
+                /* `x = if_not_exists(x, :v)` sets x once, at creation: no change */
+                Lexer peek = l;
+                const char *same;
+                if (tok_is(&peek.cur, "if_not_exists")) {
+                    lex_next(&peek);
+                    if (peek.cur.kind == T_LPAREN) {
+                        lex_next(&peek);
+                        if (parse_operand(a, &peek, &same) && !strcmp(same, name) && !had)
+                            out->n--;
+                    }
+                }
                 skip_value(&l);
             } else if (clause == ADD || clause == DELETE) {
                 const char *v;

@@ -23,7 +23,8 @@ typedef struct KeyConds {
 bool ddb_parse_key_condition(Arena *a, const char *expr, KeyConds *out);
 
 /* Attribute names (first path element, `#n` placeholders as written) that
- * an UpdateExpression's SET, REMOVE, ADD and DELETE clauses change. */
+ * an UpdateExpression's SET, REMOVE, ADD and DELETE clauses change; not
+ * `x = if_not_exists(x, :v)`, which only sets x when the item is created. */
 bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out);
 
 #endif

@@ -399,6 +399,8 @@ static bool settle_attr(Ctx *c, size_t file, KeyExpr *k)
             name = v.v[0].text;
     }
     int role = key_role_for_name(c->cfg, name);
+    if (role < 0 && name) /* SK_NAME = 'sort_key': the constant's name says it */
+        role = key_role_for_const_name(c->cfg, k->attr_const);
     if (k->site == SITE_CONDITION) {
         if (name)
             k->attr = name;
