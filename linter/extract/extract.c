@@ -51,6 +51,8 @@ bool ex_string_value(Ex *x, SynNode n, const char **out)
 
 /* ---- key attribute names ----------------------------------------------- */
 
+#define EXPR_CONST "#kl_" /* see Ex.expr_consts */
+
 static bool match_key_name(const char *name, const char *kind)
 {
     /* ^(gsi|lsi)?[0-9]*_?(pk|sk)[0-9]*$, case-insensitive; kind "pk"/"sk" */
@@ -669,6 +671,12 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
 /* Map `#name` through ExpressionAttributeNames. */
 static const char *map_name(Ex *x, SynNode names, const char *n)
 {
+    char *end;
+    if (!strncmp(n, EXPR_CONST, strlen(EXPR_CONST))) {
+        unsigned long i = strtoul(n + strlen(EXPR_CONST), &end, 10);
+        if (!*end && i < x->expr_consts.n)
+            return arena_printf(x->a, "[%s]", x->expr_consts.v[i]);
+    }
     if (n[0] != '#' || syn_null(names))
         return n;
     SynNode v = ex_find_prop(x, names, n);
@@ -735,6 +743,20 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
         Binding b = ex_find_binding(x, n, name, true);
         if (b.found && !b.param && !syn_null(b.value))
             return build_string(x, b.value, buf, len, cap, depth + 1);
+    }
+    /* a constant of another file (`${PK_NAME}`, `${Keys.SK}`): a name
+     * resolution settles, written as a placeholder */
+    SynNode root = n;
+    while (is(root, "member_expression"))
+        root = unwrap(field(root, "object"));
+    if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root))) {
+        const char *ph = arena_printf(x->a, "%s%zu", EXPR_CONST, x->expr_consts.n);
+        strlist_push(x->a, &x->expr_consts, ex_ntext(x, n));
+        size_t l = strlen(ph);
+        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+        memcpy(*buf + *len, ph, l + 1);
+        *len += l;
+        return true;
     }
     return false;
 }

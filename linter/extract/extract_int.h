@@ -38,6 +38,11 @@ typedef struct Ex {
      * (build_string steps): `const c2 = c1 + c1; const c3 = c2 + c2; ...`
      * doubles at each level. Past it a variable is a plain value. */
     size_t inline_left, string_steps_left;
+    /* Attribute names an expression string takes from constants this
+     * file cannot read (`${PK_NAME} = :pk`, PK_NAME imported): build_string
+     * writes "#kl_<i>" for names[i], which map_name turns into "[PK_NAME]"
+     * for resolution to settle. */
+    StrList expr_consts;
     /* Whether the file imports from a library (extract_libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;

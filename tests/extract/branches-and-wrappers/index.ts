@@ -43,3 +43,13 @@ export async function byTenant(tenantId: string) {
   params.ExpressionAttributeValues[':pk'] = `TENANT#${tenantId}`;
   await doc.send(new QueryCommand(params));
 }
+
+// attribute names from another file's constants inside the expression
+import { PK_NAME, SK_NAME } from './names';
+export async function byPrefix(kbId: string) {
+  await doc.send(new QueryCommand({
+    TableName: 'app',
+    KeyConditionExpression: `${PK_NAME} = :pk AND begins_with(${SK_NAME}, :skPrefix)`,
+    ExpressionAttributeValues: { ':pk': 'DOCUMENT', ':skPrefix': `KB#${kbId}` },
+  }));
+}
