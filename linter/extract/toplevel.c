@@ -91,7 +91,9 @@ static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported,
         if (!is(p, "pair"))
             continue;
         const char *pn = ex_prop_name(x, p);
-        if (!pn)
+        /* `{ ':sk': 'PRO#' }`, `{ '#n': 'name' }`: a request's expression
+         * values and names, not constants (module-level params objects) */
+        if (!pn || pn[0] == ':' || pn[0] == '#')
             continue;
         const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
         SynNode v = unwrap(field(p, "value"));
