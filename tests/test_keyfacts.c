@@ -629,16 +629,45 @@ static void test_facts_many_constants(void **state)
     ProjectFacts pf;
     facts_compute(&pf, A, files, 1, C);
     assert_int_equal(pf.const_texts.n, 300);
-    /* two constants hold T7#: C7 and C157; the first by name wins */
-    assert_string_equal(facts_const_for_text(&pf, "T7#"), "C157_PREFIX");
-    assert_string_equal(facts_const_for_text(&pf, "T149#"), "C149_PREFIX");
-    assert_null(facts_const_for_text(&pf, "T150#"));
+    /* two constants hold T7#, C7 and C157, neither used in a key: which
+     * one is meant is a guess, so none is named */
+    assert_null(facts_const_for_text(&pf, "T7#"));
+    assert_null(facts_const_for_text(&pf, "T149#"));
+    assert_int_equal(facts_consts_holding(&pf, "T149#"), 2);
+    assert_int_equal(facts_consts_holding(&pf, "T150#"), 0);
     assert_int_equal(facts_consts_holding(&pf, "T7#"), 2);
 }
 
 /* Only constants of the key design are offered for a text: used in a key,
  * or named with a word saying so; not an audit event type, nor a name that
  * merely contains "sk" (TASK) or "key" (MONKEY). */
+static void test_facts_ambiguous_constants(void **state)
+{
+    (void)state;
+    FileIR *f = new_file("a.ts");
+    static const char *const names[] = {"ConfigKeys.NOTIFICATIONS", "DynamoEntity.NOTIFICATIONS",
+                                        "OrderKeys.ORDER", "Legacy.ORDER_PREFIX"};
+    static const char *const texts[] = {"notifications", "notifications", "ORDER", "ORDER"};
+    for (size_t i = 0; i < 4; i++) {
+        ConstDef c = { .name = names[i] };
+        seglist_push(A, &c.value, text(texts[i]));
+        VEC_PUSH(A, &f->consts, c);
+    }
+    /* Legacy.ORDER_PREFIX is used in a key: it is the one */
+    Seg used = text("ORDER");
+    used.flags |= SEGF_CONST;
+    used.name = "Legacy.ORDER_PREFIX";
+    KeyExpr k = { .role = ROLE_PK, .attr = "pk", .site = SITE_WRITE };
+    seglist_push(A, &k.segs, used);
+    VEC_PUSH(A, &f->keys, k);
+    FileIR *files[] = { f };
+    ProjectFacts pf;
+    facts_compute(&pf, A, files, 1, C);
+    assert_null(facts_const_for_text(&pf, "notifications"));
+    assert_null(facts_const_for_token(&pf, "notifications"));
+    assert_string_equal(facts_const_for_text(&pf, "ORDER"), "Legacy.ORDER_PREFIX");
+}
+
 static void test_facts_key_design_constants(void **state)
 {
     (void)state;
@@ -696,6 +725,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_many_constants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_ambiguous_constants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_key_design_constants, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

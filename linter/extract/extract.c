@@ -1481,6 +1481,46 @@ static bool appsync_request(Ex *x, SynNode obj)
     return true;
 }
 
+/* A project's own data layer taking the SDK's query parameters in
+ * camelCase: `{ tableName, indexName, keyCondition: 'pk = :v1 AND
+ * begins_with(#sk, :v2)', expressionAttributeValues: { ':v1': { S: `org#${id}` } },
+ * expressionAttributeNames }`. The key condition must be a DynamoDB
+ * expression string with values to look up (ddb-lib's `keyCondition` is an
+ * object, handled with its call). */
+static bool camel_query_params(Ex *x, SynNode obj)
+{
+    SynNode kce = ex_find_prop(x, obj, "keyConditionExpression");
+    if (syn_null(kce))
+        kce = ex_find_prop(x, obj, "keyCondition");
+    if (syn_null(kce))
+        return false;
+    SynNode values = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeValues"), NULL, NULL);
+    const char *s = is(values, "object") ? expr_string(x, kce) : NULL;
+    if (!s || !strchr(s, ':') || !strchr(s, '='))
+        return false;
+    ex_consume(x, obj);
+    ex_consume(x, values);
+    int op = ex_add_op(x, OP_QUERY, API_SDK_V3, obj, "params");
+    DataOp *d = &x->ir->ops.v[op];
+    const char *name;
+    SynNode table = ex_find_prop(x, obj, "tableName");
+    if (ex_string_value(x, table, &name) && name[0]) {
+        d->table = name;
+        d->table_literal = true;
+    } else if (!syn_null(table) && !ex_string_value(x, table, &name)) {
+        d->table = ex_ntext(x, unwrap(table));
+    }
+    SynNode index = ex_find_prop(x, obj, "indexName");
+    if (!syn_null(index))
+        d->index = ex_string_value(x, index, &name) ? name : ex_ntext(x, unwrap(index));
+    SynNode names = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeNames"), NULL, NULL);
+    d->key_condition = s;
+    d->key_condition_span = nspan(unwrap(kce));
+    d->key_condition_exact = plain_literal(x, unwrap(kce));
+    ex_key_conditions(x, s, names, values, op, d->index != NULL);
+    return true;
+}
+
 /* An object that declares attribute types, not values: SST's `fields: {
  * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`. */
 static bool attribute_types(Ex *x, SynNode obj)
@@ -1517,7 +1557,7 @@ static void visit_objects(Ex *x, SynNode n)
         params_op(x, n);
         return;
     }
-    if (appsync_request(x, n))
+    if (appsync_request(x, n) || camel_query_params(x, n))
         return;
     /* at least one key attribute whose value is built here, or two */
     uint32_t cnt = syn_count(x->syn, n);

@@ -483,6 +483,11 @@ static bool wrapper_call(Ex *x, SynNode call)
             if (syn_is(kc, "object")) {
                 condition_object(x, kc, op, d->index != NULL);
             } else if (ex_string_value(x, kc, &s)) {
+                /* the parameters object is read: not a second query */
+                SynNode root = wrapper_path(x, call, arena_strndup(x->a, wr->key_condition,
+                                                                   strcspn(wr->key_condition, ".")));
+                if (syn_is(root, "object"))
+                    ex_consume(x, root);
                 x->ir->ops.v[op].key_condition = s;
                 x->ir->ops.v[op].key_condition_span = syn_span(kc);
                 ex_key_conditions(x, s, wrapper_path(x, call, wr->names),

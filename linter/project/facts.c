@@ -83,10 +83,14 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
 }
 
 /* The constants holding one text: how many, the alphabetically first
- * name, and the first of the key design (facts_const_for_text/_token). */
+ * name, and the first of the key design (facts_const_for_text/_token):
+ * of those used in some key when any is, else of those named like a key
+ * part, each with how many there are (two candidates are ambiguous). */
 typedef struct TextConsts {
     size_t count;
-    const char *best, *best_key;
+    const char *best;
+    size_t in_key, key_named;
+    const char *best_in_key, *best_key_named;
 } TextConsts;
 
 /* The attributes set by updates, by last component (FieldUpdates). */
@@ -177,9 +181,15 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
             t->best = c->name;
         /* of the key design: used in some key, or named like a key part (an
          * audit event type or a payload field holding "ORDER#" is not) */
-        if ((c->in_key || key_like_name(c->name)) &&
-            (!t->best_key || strcmp(c->name, t->best_key) < 0))
-            t->best_key = c->name;
+        if (c->in_key) {
+            t->in_key++;
+            if (!t->best_in_key || strcmp(c->name, t->best_in_key) < 0)
+                t->best_in_key = c->name;
+        } else if (key_like_name(c->name)) {
+            t->key_named++;
+            if (!t->best_key_named || strcmp(c->name, t->best_key_named) < 0)
+                t->best_key_named = c->name;
+        }
     }
 }
 
@@ -342,16 +352,27 @@ static const TextConsts *text_consts(const ProjectFacts *f, const char *text)
     return &f->index->text_consts.v[g];
 }
 
+/* A constant used in keys when there is one; else the one constant named
+ * like a key part (two such, `ConfigKeys.NOTIFICATIONS` and
+ * `DynamoEntity.NOTIFICATIONS`, name no constant: which is meant is a
+ * guess). */
+static const char *key_const(const TextConsts *t)
+{
+    if (!t)
+        return NULL;
+    if (t->in_key)
+        return t->best_in_key;
+    return t->key_named == 1 ? t->best_key_named : NULL;
+}
+
 const char *facts_const_for_token(const ProjectFacts *f, const char *token)
 {
-    const TextConsts *t = text_consts(f, token);
-    return t ? t->best_key : NULL;
+    return key_const(text_consts(f, token));
 }
 
 const char *facts_const_for_text(const ProjectFacts *f, const char *text)
 {
-    const TextConsts *t = text_consts(f, text);
-    return t ? t->best_key : NULL;
+    return key_const(text_consts(f, text));
 }
 
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)
