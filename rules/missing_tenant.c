@@ -20,6 +20,18 @@ static bool active(const RuleContext *ctx)
            ctx->facts->has_tenant_keys;
 }
 
+/* Multi-tenancy inferred from the keys (`tenant.required: auto`) is a
+ * guess: its findings are warnings unless the configuration sets the
+ * rule's severity. Declared (`required: true`), they keep the rule's. */
+static Diagnostic *report(const RuleContext *ctx, Diagnostic *d)
+{
+    const Config *c = ctx->config;
+    if (d && c->tenant_required == TENANT_AUTO &&
+        config_rule_severity(c, "missing-tenant", SEV_OFF) == SEV_OFF)
+        d->severity = SEV_WARNING;
+    return d;
+}
+
 static const char *tenant_name(const Config *c)
 {
     return c->tenant_names.n ? c->tenant_names.v[0] : "tenantCode";
@@ -127,12 +139,12 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         inlines_reported_helper(ctx, a, k, &key))
         return;
     const char *prefix = kf_leading_prefix(a, &key);
-    rule_report(ctx, k->span,
-                "partition key %s has no tenant segment: in this multi-tenant "
-                "project every partition key carries its tenant (e.g. "
-                "%s%c{%s})",
-                seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
-                separator(ctx->config), tenant_name(ctx->config));
+    report(ctx, rule_report(ctx, k->span,
+                            "partition key %s has no tenant segment: in this multi-tenant "
+                            "project every partition key carries its tenant (e.g. "
+                            "%s%c{%s})",
+                            seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
+                            separator(ctx->config), tenant_name(ctx->config)));
 }
 
 /* A tenant in the sort key while the same operation's partition key has
@@ -153,14 +165,14 @@ static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const K
         if (!untenanted_pk(ctx, a, pk, &pkey))
             continue;
         const char *prefix = kf_leading_prefix(a, &pkey);
-        rule_report(ctx, t->span,
-                    "tenant is in the sort key but not the partition key: "
-                    "tenants share partition %s, so one tenant's data and "
-                    "traffic are not isolated; put '%s' in the partition key "
-                    "(e.g. %s%c{%s})",
-                    seglist_label(a, &pk->segs), kf_hole_name(a, t),
-                    prefix ? prefix : "ENTITY", separator(ctx->config),
-                    tenant_name(ctx->config));
+        report(ctx, rule_report(ctx, t->span,
+                                "tenant is in the sort key but not the partition key: "
+                                "tenants share partition %s, so one tenant's data and "
+                                "traffic are not isolated; put '%s' in the partition key "
+                                "(e.g. %s%c{%s})",
+                                seglist_label(a, &pk->segs), kf_hole_name(a, t),
+                                prefix ? prefix : "ENTITY", separator(ctx->config),
+                                tenant_name(ctx->config)));
         return;
     }
 }

@@ -926,8 +926,21 @@ static void test_tenant_missing_in_pk(void **state)
         "partition key ORDER#{orderId} has no tenant segment: in this "
         "multi-tenant project every partition key carries its tenant (e.g. "
         "ORDER#{tenantCode})");
-    assert_int_equal(d->severity, SEV_ERROR);
+    /* multi-tenancy inferred (required: auto) is a guess: a warning */
+    assert_int_equal(d->severity, SEV_WARNING);
     expect_at(1, 1, 0, "partition key SETTINGS has no tenant segment");
+}
+
+/* Configured severity wins over the inference's warning. */
+static void test_tenant_auto_configured_severity(void **state)
+{
+    (void)state;
+    multi_tenant();
+    RuleSetting rs = { .id = "missing-tenant", .severity = SEV_ERROR };
+    VEC_PUSH(A, &C->rules, rs);
+    key(ROLE_PK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("ORDER#"), ref("orderId"));
+    RUN_EXPECT(rule_missing_tenant, 1);
+    assert_int_equal(expect_at(0, 0, 0, "has no tenant segment")->severity, SEV_ERROR);
 }
 
 static void test_tenant_required_mode(void **state)
@@ -936,7 +949,8 @@ static void test_tenant_required_mode(void **state)
     C->tenant_required = TENANT_REQUIRED;
     key(ROLE_PK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, ref("id"), text("#P"));
     RUN_EXPECT(rule_missing_tenant, 1);
-    expect_at(0, 0, 0, "(e.g. ENTITY#{tenantCode})");
+    /* declared multi-tenant: the rule's own severity */
+    assert_int_equal(expect_at(0, 0, 0, "(e.g. ENTITY#{tenantCode})")->severity, SEV_ERROR);
 }
 
 static void test_tenant_in_sk_not_pk(void **state)
@@ -1177,6 +1191,7 @@ int main(void)
         T(test_versioned_not_writes),
         T(test_versioned_not_email_pk_or_no_op),
         T(test_tenant_missing_in_pk),
+        T(test_tenant_auto_configured_severity),
         T(test_tenant_required_mode),
         T(test_tenant_in_sk_not_pk),
         T(test_tenant_helper_definition_once),
