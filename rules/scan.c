@@ -3,8 +3,12 @@
  * of the table. Files under the configuration's scan-allowed globs
  * (migrations, seed scripts by default) and test code are not judged; nor
  * are ScanIndexForward (a Query option), references to ScanCommand that
- * construct nothing (`ddbMock.on(ScanCommand)`), or a file's own class
- * named ScanCommand (a test double). */
+ * construct nothing (`ddbMock.on(ScanCommand)`), a file's own class
+ * named ScanCommand (a test double), or a scan inside a function whose
+ * name says it truncates, seeds, migrates or exports the table
+ * (`truncateTable`, `purgeAll`, `seedData`): reading every item is that
+ * function's job. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -41,6 +45,30 @@ static bool double_receiver(const char *callee)
     return false;
 }
 
+/* A function whose job is to read every item: its name starts with (or,
+ * after a lower-to-upper turn, has as a word) one of these verbs. */
+static bool whole_table_job(const char *fn)
+{
+    static const char *const verbs[] = {"truncate", "purge",    "wipe",   "seed",
+                                        "migrate",  "migration", "backfill", "export",
+                                        "dump",     "backup",   "reindex", NULL};
+    if (!fn)
+        return false;
+    const char *dot = strrchr(fn, '.');
+    const char *name = dot ? dot + 1 : fn;
+    for (const char *const *v = verbs; *v; v++) {
+        size_t l = strlen(*v);
+        for (const char *p = name; *p; p++) {
+            bool word_start = p == name || p[-1] == '_' ||
+                              (isupper((unsigned char)*p) && islower((unsigned char)p[-1]));
+            if (word_start && !strncasecmp(p, *v, l) &&
+                !islower((unsigned char)p[l]))
+                return true;
+        }
+    }
+    return false;
+}
+
 static void check(const RuleContext *ctx)
 {
     const FileIR *f = ctx->file;
@@ -51,7 +79,7 @@ static void check(const RuleContext *ctx)
         ctx->config && config_path_matches(ctx->config, &ctx->config->scan_allowed, f->path);
     for (size_t i = 0; i < f->ops.n && !is_allowed; i++) {
         const DataOp *op = &f->ops.v[i];
-        if (op->kind != OP_SCAN || double_receiver(op->callee))
+        if (op->kind != OP_SCAN || double_receiver(op->callee) || whole_table_job(op->function))
             continue;
         if (f->tables && strlist_has(&f->tables->local_commands, op->callee))
             continue;

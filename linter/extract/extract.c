@@ -158,10 +158,34 @@ const char *ex_framework_name(Ex *x, const char *local)
 
 /* ---- IR building ------------------------------------------------------- */
 
+static const char *function_name(Ex *x, SynNode fn, bool *exported);
+
+/* The name of the nearest named function around `n` (`truncateTable`,
+ * `Repo.purge`), NULL when there is none or it is anonymous. */
+static const char *enclosing_function(Ex *x, SynNode n)
+{
+    for (SynNode p = ex_parent(x, n); !syn_null(p); p = ex_parent(x, p)) {
+        if (!is(p, "function_declaration") && !is(p, "generator_function_declaration") &&
+            !is(p, "method_definition") && !is(p, "arrow_function") &&
+            !is(p, "function_expression") && !is(p, "function"))
+            continue;
+        bool exported;
+        const char *name = function_name(x, p, &exported);
+        if (!name && is(p, "method_definition"))
+            name = ex_ntext(x, field(p, "name"));
+        if (!name && is(ex_parent(x, p), "pair"))
+            name = ex_prop_name(x, ex_parent(x, p));
+        if (name)
+            return name;
+    }
+    return NULL;
+}
+
 int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee)
 {
     DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
     op.table_kind = api_table_kind(api);
+    op.function = enclosing_function(x, node);
     VEC_PUSH(x->a, &x->ir->ops, op);
     return (int)x->ir->ops.n - 1;
 }

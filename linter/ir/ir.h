@@ -169,6 +169,7 @@ typedef struct DataOp {
     OpApi api;
     Span span;             /* the call / command construction */
     const char *callee;    /* "GetCommand", "dataService.getItem", "docClient.query" */
+    const char *function;  /* the named function around it ("truncateTable"), or NULL */
     const char *table;     /* TableName as written (text of a literal, else source) */
     bool table_literal;    /* table is a string literal's value */
     const char *index;     /* IndexName, NULL if none */
