@@ -12,6 +12,7 @@
  *                                entity.query(pk, { index, eq | beginsWith | between | gt ... })
  */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "extract.h"
@@ -395,12 +396,39 @@ static bool toolbox_entity(Ex *x, SynNode newexpr)
     return true;
 }
 
-/* entity.query(pk, { index, eq | beginsWith | between | gt | gte | lt | lte }) */
+/* `` `USER#${id}` ``: a template that starts with a word and '#' right
+ * before its first substitution, no whitespace anywhere (a SQL or search
+ * query has some). */
+static bool key_shaped_template(Ex *x, SynNode n)
+{
+    if (!syn_is(n, "template_string"))
+        return false;
+    const char *t = ex_ntext(x, n);
+    size_t i = 1, word = 0;
+    while (isalnum((unsigned char)t[i]) || t[i] == '_')
+        i++, word++;
+    if (!word || t[i] != '#' || t[i + 1] != '$' || t[i + 2] != '{')
+        return false;
+    for (const char *p = t; *p; p++)
+        if (isspace((unsigned char)*p))
+            return false;
+    return true;
+}
+
+/* entity.query(pk, { index, eq | beginsWith | between | gt | gte | lt | lte }),
+ * or entity.query(pk) alone when pk reads as a key (`USER#${id}`). */
 static bool toolbox_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query"))
         return false;
     SynNode pk = syn_unwrap(x->syn, arg(x, call, 0));
+    if (syn_null(arg(x, call, 1)) && key_shaped_template(x, pk)) {
+        int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
+                           arena_printf(x->a, "%s.query",
+                                        ex_receiver_name(x, syn_field(x->syn, call, "function"))));
+        ex_add_key(x, pk, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
+        return true;
+    }
     SynNode opts = ex_follow(x, arg(x, call, 1), NULL, NULL);
     static const char *const shape[] = {"index", "eq", "beginsWith", "between", "gt", "gte",
                                         "lt", "lte", NULL};
