@@ -268,12 +268,14 @@ bool kf_hole_is_tenant(Arena *a, const Seg *s, const Config *cfg)
         return false;
     if (s->flags & SEGF_TENANT)
         return true;
+    /* A value that flowed through a variable named like a tenant, whatever
+     * computed it (`const tenantId = (meta.tenantId || '').trim()`). */
+    if (s->name && (s->kind == SEG_REF || s->kind == SEG_CALL) &&
+        kf_name_is_tenant(a, s->name, cfg))
+        return true;
     if (s->kind == SEG_UNKNOWN)
         return false;
-    if (s->kind == SEG_REF && kf_name_is_tenant(a, s->text, cfg))
-        return true;
-    /* A value that flowed through a variable named like a tenant. */
-    return s->kind == SEG_REF && s->name && kf_name_is_tenant(a, s->name, cfg);
+    return s->kind == SEG_REF && kf_name_is_tenant(a, s->text, cfg);
 }
 
 bool kf_hole_is_date(Arena *a, const Seg *s)
