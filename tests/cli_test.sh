@@ -503,6 +503,48 @@ rm -f "$proj/src/w.ts"
 rm -f "$proj/.keylint.yml"
 rm -rf "$proj/infra"
 
+# --- --fix and --fix-dry-run -------------------------------------------------
+fx="$tmp/fix"
+mkdir -p "$fx/src"
+printf 'schemas: []\n' >"$fx/.keylint.yml"
+cat >"$fx/src/keys.ts" <<'TS'
+export const KEY_SEPARATOR = '#';
+export const ORDER_PREFIX = 'ORDER#';
+export const orderPk = (t: string) => `${ORDER_PREFIX}${t}`;
+TS
+cat >"$fx/src/repo.ts" <<'TS'
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_SEPARATOR, ORDER_PREFIX } from './keys';
+
+export const get = (c: any, t: string, id: string) =>
+  c.send(new GetCommand({ TableName: 'app', Key: { pk: `ORDER#${t}`, sk: `ITEM#${id}` } }));
+export const get2 = (c: any, t: string) =>
+  c.send(new GetCommand({ TableName: 'app', Key: { pk: `${ORDER_PREFIX}${t}`, sk: `A#B` } }));
+TS
+chmod 640 "$fx/src/repo.ts"
+cp "$fx/src/repo.ts" "$tmp/repo.orig"
+(cd "$fx" && "$keylint" --fix-dry-run src) >"$tmp/fix.diff" 2>"$tmp/fix.err"; rc=$?
+[ "$rc" -eq 1 ] && ok || bad "--fix-dry-run with a fix: exit $rc"
+has fix-dry-diff "$(cat "$tmp/fix.diff")" '-  c.send(new GetCommand({ TableName: '"'"'app'"'"', Key: { pk: `ORDER#${t}`'
+has fix-dry-diff "$(cat "$tmp/fix.diff")" '+  c.send(new GetCommand({ TableName: '"'"'app'"'"', Key: { pk: `${ORDER_PREFIX}${t}`'
+has fix-dry-diff "$(cat "$tmp/fix.diff")" '--- a/src/repo.ts'
+has fix-dry-summary "$(cat "$tmp/fix.err")" "would apply 1 fix in 1 file"
+cmp -s "$fx/src/repo.ts" "$tmp/repo.orig" && ok || bad "--fix-dry-run changed the file"
+# the diff applies as a patch and makes what --fix makes
+(cd "$fx" && git apply --check -p1 "$tmp/fix.diff") >/dev/null 2>&1 && ok || bad "--fix-dry-run: the diff does not apply"
+run fix 0 sh -c "cd '$fx' && '$keylint' --fix --format concise src"
+has fix-summary "$err" "applied 1 fix in 1 file"
+lacks fix-fixed "$out" "src/repo.ts:5:55"
+has fix-left "$out" "inline key prefix 'ITEM#'"
+has fix-file "$(cat "$fx/src/repo.ts")" 'pk: `${ORDER_PREFIX}${t}`, sk: `ITEM#${id}`'
+[ "$(stat -c %a "$fx/src/repo.ts")" = 640 ] && ok || bad "--fix changed the file's mode: $(stat -c %a "$fx/src/repo.ts")"
+# idempotent: nothing left to fix
+run fix-again 0 sh -c "cd '$fx' && '$keylint' --fix-dry-run src"
+has fix-again "$err" "would apply 0 fixes in 0 files"
+run fix-stdin 2 sh -c "printf 'x' | '$keylint' --fix -"
+has fix-stdin "$err" "--fix writes files"
+run fix-dump 2 "$keylint" --fix --dump-ir src/repo.ts "$fx"
+
 # --- the bundled example ---------------------------------------------------
 cd "$root" || exit 1
 run example 1 "$keylint" fixtures/example-service

@@ -1091,6 +1091,29 @@ static void actions_and_hover(void **state)
     assert_int_equal(json_array_size(acts), 0);
     json_decref(acts);
 
+    /* source.fixAll.keylint: both fixes of the file in one edit, whatever
+     * the range; only when asked for by kind ("source" admits it) */
+    acts = code_actions(&c, 30, w.uri[F_SERVICE], range_json(0, 0, 0, 0),
+                        json_pack("[s]", "source"));
+    assert_int_equal(json_array_size(acts), 1);
+    json_t *all = json_array_get(acts, 0);
+    assert_string_equal(json_string_value(json_object_get(all, "kind")),
+                        "source.fixAll.keylint");
+    json_t *alle = json_object_get(json_object_get(json_object_get(all, "edit"), "changes"),
+                                   w.uri[F_SERVICE]);
+    assert_int_equal(json_array_size(alle), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(alle, 0), "newText")),
+                        "${ORDER_PREFIX}");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(alle, 1), "newText")),
+                        "sk: removeSortKeyVersion(sk)");
+    json_decref(acts);
+    acts = code_actions(&c, 31, w.uri[F_SERVICE], range_json(MS_ROW, 0, MS_ROW, 200),
+                        json_pack("[s]", "quickfix"));
+    for (size_t k = 0; k < json_array_size(acts); k++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(acts, k), "kind")),
+                            "quickfix");
+    json_decref(acts);
+
     /* versioned-sk-read: `{ pk, sk }` becomes `{ pk, sk: removeSortKeyVersion(sk) }` */
     acts = code_actions(&c, 4, w.uri[F_SERVICE], range_json(VS_ROW, VS_COL, VS_ROW, VS_COL),
                         NULL);

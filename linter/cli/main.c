@@ -15,6 +15,7 @@
 #include "init.h"
 #include "dumpir.h"
 #include "fingerprint.h"
+#include "fix.h"
 #include "lsp.h"
 #include "output.h"
 #include "project.h"
@@ -56,6 +57,13 @@ static const char usage_text[] =
     "                        record every current finding in FILE (a baseline)\n"
     "                        instead of reporting them, and exit 0\n"
     "      --require-reason  report suppression directives without '-- reason'\n"
+    "      --fix             apply the fixes rules are sure of (an inline\n"
+    "                        prefix replaced by the constant that holds it,\n"
+    "                        a hard-coded separator by the separator\n"
+    "                        constant, a versioned read by\n"
+    "                        removeSortKeyVersion), then report what is left\n"
+    "      --fix-dry-run     print those fixes as a unified diff and change\n"
+    "                        nothing; exit 1 when there is one\n"
     "      --changed         the paths are changed files (a pre-commit hook):\n"
     "                        report on the source files among them; a changed\n"
     "                        .keylint.yml or schema file reports on its whole\n"
@@ -726,6 +734,87 @@ done:
     return rc;
 }
 
+/* ---- --fix and --fix-dry-run -------------------------------------------- */
+
+/* Write `text` over `path` (through a symlink to its target), keeping
+ * the file's permissions; false with errno set on failure. */
+static bool write_over(const char *path, const char *text, size_t len)
+{
+    char *real = realpath(path, NULL);
+    const char *target = real ? real : path;
+    struct stat st;
+    bool ok = stat(target, &st) == 0;
+    Arena *a = arena_new();
+    ReplaceFile rf;
+    if (ok)
+        ok = replace_open(&rf, target, a);
+    if (ok) {
+        bool w = fwrite(text, 1, len, rf.f) == len && fchmod(fileno(rf.f), st.st_mode & 07777) == 0;
+        ok = replace_commit(&rf, w);
+    }
+    int e = errno;
+    arena_free(a);
+    free(real);
+    errno = e;
+    return ok;
+}
+
+/* Apply (or, dry, print as a diff) the machine-applicable edits of the
+ * project's findings, file by file, each checked against the file as it
+ * is on disk now. Returns the number of edits; *files the files they
+ * touch. */
+static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
+{
+    const DiagList *dl = &p->diags;
+    size_t total = 0;
+    *files = 0;
+    StrList paths = {0};
+    Arena *a = arena_new();
+    NameMap seen = {0};
+    for (size_t i = 0; i < dl->items.n; i++) {
+        const Diagnostic *d = &dl->items.v[i];
+        size_t ignored;
+        if (d->has_edit && d->path && !namemap_get(&seen, d->path, &ignored)) {
+            namemap_put(a, &seen, d->path, 0);
+            strlist_push(a, &paths, d->path);
+        }
+    }
+    for (size_t f = 0; f < paths.n; f++) {
+        const char *path = paths.v[f];
+        size_t len;
+        char *text = read_source(path, &len, problems);
+        if (!text)
+            continue;
+        FixEdits edits = {0};
+        for (size_t i = 0; i < dl->items.n; i++) {
+            const Diagnostic *d = &dl->items.v[i];
+            FixEdit fe;
+            if (d->path && !strcmp(d->path, path) && fix_resolve(a, text, len, d, &fe))
+                VEC_PUSH(a, &edits, fe);
+        }
+        fix_plan(&edits);
+        if (edits.n) {
+            if (dry) {
+                fix_diff(stdout, path, text, len, edits.v, edits.n);
+            } else {
+                size_t nlen;
+                char *fixed = fix_apply(text, len, edits.v, edits.n, &nlen);
+                if (!write_over(path, fixed, nlen)) {
+                    problems_add(problems, path, 0, 0,
+                                 "cannot write the fixed file: %s", strerror(errno));
+                    edits.n = 0;
+                }
+                free(fixed);
+            }
+            total += edits.n;
+            *files += edits.n > 0;
+        }
+        free(text);
+    }
+    arena_free(a);
+    return total;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "lsp"))
@@ -749,6 +838,8 @@ int main(int argc, char **argv)
         OPT_STDIN_FILENAME,
         OPT_REPORT,
         OPT_INIT,
+        OPT_FIX,
+        OPT_FIX_DRY_RUN,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -771,13 +862,15 @@ int main(int argc, char **argv)
         {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
         {"report", required_argument, NULL, OPT_REPORT},
         {"init", no_argument, NULL, OPT_INIT},
+        {"fix", no_argument, NULL, OPT_FIX},
+        {"fix-dry-run", no_argument, NULL, OPT_FIX_DRY_RUN},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
-    bool access_patterns = false, init = false;
+    bool access_patterns = false, init = false, fix = false, fix_dry = false;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
@@ -871,6 +964,12 @@ int main(int argc, char **argv)
         case OPT_INIT:
             init = true;
             break;
+        case OPT_FIX:
+            fix = true;
+            break;
+        case OPT_FIX_DRY_RUN:
+            fix_dry = true;
+            break;
         case OPT_REPORT: {
             const char *eq = strchr(optarg, '=');
             Format f;
@@ -948,6 +1047,16 @@ int main(int argc, char **argv)
     }
     if (from_stdin && !stdin_name)
         stdin_name = "stdin.ts";
+    if ((fix || fix_dry) && (dump || access_patterns || run.baseline_write)) {
+        fprintf(stderr, "keylint: error: --fix and --fix-dry-run lint and fix; they do not go "
+                        "with --dump-ir, --access-patterns or --baseline-write\n");
+        return EXIT_USAGE;
+    }
+    if (fix && (from_stdin || fix_dry)) {
+        fprintf(stderr, "keylint: error: --fix writes files: not with '-' (standard input) "
+                        "nor with --fix-dry-run\n");
+        return EXIT_USAGE;
+    }
 
     /* yesterday's report never survives a run that fails before writing
      * today's (the report itself replaces the file only when complete) */
@@ -976,6 +1085,8 @@ int main(int argc, char **argv)
         problems_free(&berr);
     }
 
+    bool fixed = false; /* --fix: the files were fixed, this is the run after */
+relint:;
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
@@ -1027,6 +1138,33 @@ int main(int argc, char **argv)
         project_problems_of(p, check.v, check.n, &problems);
     else
         project_problems(p, &problems);
+    if ((fix && !fixed) || fix_dry) {
+        size_t nfiles, n = fix_files(p, fix_dry, &nfiles, &problems);
+        if (fix_dry || n) {
+            fprintf(stderr, "keylint: %s %zu fix%s in %zu file%s%s\n",
+                    fix_dry ? "would apply" : "applied", n, n == 1 ? "" : "es", nfiles,
+                    nfiles == 1 ? "" : "s", fix_dry ? " (dry run: nothing written)" : "");
+        }
+        if (fix_dry) {
+            print_problems(&problems);
+            int drc = problems_have(&problems, PROBLEM_CONFIG) ||
+                              (problems_have(&problems, PROBLEM_INPUT) && !run.exit_zero)
+                          ? EXIT_USAGE
+                          : n ? EXIT_FINDINGS : EXIT_CLEAN;
+            problems_free(&problems);
+            baseline_free(bl);
+            project_free(p);
+            return drc;
+        }
+        if (n) {
+            /* lint the fixed files again: the report shows what is left */
+            print_problems(&problems);
+            problems_free(&problems);
+            project_free(p);
+            fixed = true;
+            goto relint;
+        }
+    }
     int rc = EXIT_CLEAN;
     if (dump) {
         const SourceFile *f = project_file(p, dump);

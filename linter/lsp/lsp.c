@@ -851,7 +851,9 @@ static void on_initialize(Server *s, json_t *id, json_t *params)
         "{s:s, s:o, s:o, s:b, s:{s:{s:b, s:b}}}", "positionEncoding",
         s->enc == POS_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", sync,
         "codeActionProvider",
-        s->action_literals ? json_pack("{s:[s]}", "codeActionKinds", "quickfix") : json_true(),
+        s->action_literals ? json_pack("{s:[s,s]}", "codeActionKinds", "quickfix",
+                                       "source.fixAll.keylint")
+                           : json_true(),
         "hoverProvider", 1, "workspace", "workspaceFolders", "supported", 1,
         "changeNotifications", 1);
     lsp_reply(s, id,

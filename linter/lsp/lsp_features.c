@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fix.h"
 #include "suppress.h"
 
 static void *xmalloc(size_t n)
@@ -49,17 +50,20 @@ static bool valid_position(const json_t *p)
 
 /* ---- code actions ------------------------------------------------------------------ */
 
-/* Whether `only` (CodeActionContext.only) admits quick fixes: "quickfix"
- * itself or the empty kind, the root of every kind. */
-static bool wants_quickfix(const json_t *only)
+/* Whether CodeActionContext.only admits actions of `kind`: kinds are
+ * hierarchical, so "source" admits "source.fixAll.keylint", and the empty
+ * kind admits every kind. No `only`: every kind but source actions, which
+ * an editor asks for by name (on save, "Fix all"). */
+static bool admits(const json_t *only, const char *kind)
 {
     if (!json_is_array(only))
-        return true;
+        return strncmp(kind, "source", 6) != 0;
     size_t i;
     json_t *k;
     json_array_foreach(only, i, k) {
-        if (json_is_string(k) && (!strcmp(json_string_value(k), "quickfix") ||
-                                  !json_string_value(k)[0]))
+        const char *ks = json_is_string(k) ? json_string_value(k) : NULL;
+        size_t n = ks ? strlen(ks) : 0;
+        if (ks && (!n || (!strncmp(kind, ks, n) && (kind[n] == '\0' || kind[n] == '.'))))
             return true;
     }
     return false;
@@ -99,57 +103,58 @@ static json_t *action(const char *title, json_t *diag, const Doc *d, json_t *edi
     return a;
 }
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '$';
-}
-
-/* The previous / next non-blank character around [a, b), 0 at an end. */
-static char before(const Doc *d, size_t a)
-{
-    while (a > 0 && isspace((unsigned char)d->text[a - 1]))
-        a--;
-    return a > 0 ? d->text[a - 1] : 0;
-}
-
-static char after(const Doc *d, size_t b)
-{
-    while (b < d->len && isspace((unsigned char)d->text[b]))
-        b++;
-    return b < d->len ? d->text[b] : 0;
-}
-
 /* The rule's machine-applicable fix, when the text still reads what the
- * rule saw (Diagnostic.edit_old). */
+ * rule saw (Diagnostic.edit_old; fix_resolve_at). */
 static json_t *fix_action(Server *s, const Doc *d, const LineIndex *lines,
                           const LineIndex *rows, const Diagnostic *g, json_t *diag)
 {
-    if (!g->has_edit || !g->edit_old || !g->edit_text)
-        return NULL;
     size_t a, b;
     lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
-    size_t n = strlen(g->edit_old);
-    if (b - a != n || memcmp(d->text + a, g->edit_old, n))
-        return NULL;
-    const char *text = g->edit_text;
-    char *owned = NULL;
-    /* `{ pk, sk }`: a shorthand property keeps its name */
-    bool ident = n > 0;
-    for (size_t i = 0; i < n && ident; i++)
-        ident = ident_char(g->edit_old[i]);
-    char pc = before(d, a), nc = after(d, b);
-    if (ident && (pc == '{' || pc == ',') && (nc == ',' || nc == '}')) {
-        size_t m = n + strlen(text) + 3;
-        owned = xmalloc(m);
-        snprintf(owned, m, "%s: %s", g->edit_old, text);
-        text = owned;
+    Arena *ar = arena_new();
+    FixEdit fe;
+    json_t *act = NULL;
+    if (fix_resolve_at(ar, d->text, d->len, a, b, g, &fe)) {
+        const char *title = arena_printf(ar, "Replace '%s' with '%s'", g->edit_old, fe.text);
+        act = action(title, diag, d, text_edit(s, d, lines, fe.start, fe.end, fe.text), true);
     }
-    size_t tl = strlen(g->edit_old) + strlen(text) + 32;
-    char *title = xmalloc(tl);
-    snprintf(title, tl, "Replace '%s' with '%s'", g->edit_old, text);
-    json_t *act = action(title, diag, d, text_edit(s, d, lines, a, b, text), true);
-    free(title);
-    free(owned);
+    arena_free(ar);
+    return act;
+}
+
+/* source.fixAll.keylint: every machine-applicable fix of the document in
+ * one edit, planned like --fix (no overlaps; the text must still read what
+ * each rule saw). NULL when there is none. */
+static json_t *fix_all_action(Server *s, const Doc *d, const LineIndex *lines,
+                              const LineIndex *rows)
+{
+    Arena *ar = arena_new();
+    FixEdits edits = {0};
+    const DiagList *dl = &s->p->diags;
+    for (size_t i = 0; i < dl->items.n; i++) {
+        const Diagnostic *g = &dl->items.v[i];
+        if (!g->has_edit || strcmp(g->path, d->fpath))
+            continue;
+        size_t a, b;
+        lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
+        FixEdit fe;
+        if (fix_resolve_at(ar, d->text, d->len, a, b, g, &fe))
+            VEC_PUSH(ar, &edits, fe);
+    }
+    fix_plan(&edits);
+    json_t *act = NULL;
+    if (edits.n) {
+        json_t *list = json_array();
+        for (size_t i = 0; i < edits.n; i++)
+            json_array_append_new(list, text_edit(s, d, lines, edits.v[i].start, edits.v[i].end,
+                                                  edits.v[i].text));
+        json_t *changes = json_object();
+        json_object_set_new(changes, d->uri, list);
+        act = json_pack("{s:s, s:s, s:{s:o}}", "title",
+                        edits.n == 1 ? "Fix the keylint finding that has a fix"
+                                     : "Fix all keylint findings that have a fix",
+                        "kind", "source.fixAll.keylint", "edit", "changes", changes);
+    }
+    arena_free(ar);
     return act;
 }
 
@@ -245,13 +250,24 @@ void lsp_code_action(Server *s, json_t *id, json_t *params)
     }
     Doc *d = request_doc(s, params);
     json_t *result = json_array();
-    if (!d || !d->lint || !wants_quickfix(json_object_get(context, "only"))) {
+    const json_t *only = json_object_get(context, "only");
+    bool quick = admits(only, "quickfix"), all = admits(only, "source.fixAll.keylint");
+    if (!d || !d->lint || (!quick && !all)) {
         lsp_reply(s, id, result);
         return;
     }
     LineIndex lines, rows;
     lines_build(&lines, d->text, d->len);
     rows_build(&rows, d->text, d->len);
+    if (!quick) {
+        json_t *fa = fix_all_action(s, d, &lines, &rows);
+        if (fa)
+            json_array_append_new(result, fa);
+        lines_free(&lines);
+        lines_free(&rows);
+        lsp_reply(s, id, result);
+        return;
+    }
     size_t ra, rb;
     if (!lsp_parse_position(s, d, &lines, json_object_get(range, "start"), &ra) ||
         !lsp_parse_position(s, d, &lines, json_object_get(range, "end"), &rb)) {
@@ -307,6 +323,9 @@ void lsp_code_action(Server *s, json_t *id, json_t *params)
     free(done_line);
     json_array_extend(result, fixes);
     json_array_extend(result, suppressions);
+    json_t *fa = all ? fix_all_action(s, d, &lines, &rows) : NULL;
+    if (fa)
+        json_array_append_new(result, fa);
     json_decref(fixes);
     json_decref(suppressions);
     lines_free(&lines);

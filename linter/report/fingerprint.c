@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fix.h"
+
 size_t utf8_decode_one(const char *str, size_t n, uint32_t *cp)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -332,6 +334,28 @@ static uint64_t row_key(RowCode *rc, Arena *a, const char *rule, const char *pat
     return key;
 }
 
+/* The finding's edit, resolved against the file's text (an edit within
+ * one line, as rules make them). */
+static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
+{
+    const Diagnostic *g = f->diag;
+    FixEdit fe;
+    if (!g->has_edit || !cur->src || g->edit_span.start_row != g->edit_span.end_row ||
+        !fix_resolve(a, cur->src, cur->len, g, &fe))
+        return;
+    const char *line;
+    size_t len;
+    if (!cursor_line(cur, g->edit_span.start_row, &line, &len))
+        return;
+    f->has_edit = true;
+    f->edit_line = f->edit_end_line = g->edit_span.start_row + 1;
+    f->edit_col = utf8_column(line, len, g->edit_span.start_col);
+    f->edit_end_col = utf8_column(line, len, g->edit_span.end_col);
+    f->edit_col16 = utf16_column(line, len, g->edit_span.start_col);
+    f->edit_end_col16 = utf16_column(line, len, g->edit_span.end_col);
+    f->edit_text = fe.text;
+}
+
 void findings_build(FindingList *out, const DiagList *d, const char *root,
                     SourceLookup lookup, void *ctx)
 {
@@ -391,6 +415,7 @@ void findings_build(FindingList *out, const DiagList *d, const char *root,
         nummap_set(out->arena, &occurrences, f.key, before + 1);
         f.fingerprint = arena_printf(out->arena, "%016llx:%u",
                                      (unsigned long long)f.key, f.occurrence);
+        finding_edit(&f, &cur, out->arena);
         VEC_PUSH(out->arena, &out->items, f);
     }
     free(cur.starts);

@@ -31,6 +31,15 @@ typedef struct Finding {
     /* "<key as 16 hex digits>:<occurrence>": SARIF's partialFingerprints
      * value and the JSON "fingerprint". */
     const char *fingerprint;
+    /* The rule's machine-applicable fix checked against the file's text
+     * (fix_resolve): replace [edit_line:edit_col, edit_end_line:edit_end_col)
+     * with edit_text. Columns as above (code points, 1-based, the end
+     * exclusive) and in UTF-16 code units. has_edit false when the finding
+     * has none or the text no longer reads what the rule saw. */
+    bool has_edit;
+    uint32_t edit_line, edit_col, edit_end_line, edit_end_col;
+    uint32_t edit_col16, edit_end_col16;
+    const char *edit_text;
 } Finding;
 
 /* Owns every string its findings point to (not the diagnostics). */

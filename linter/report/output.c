@@ -86,6 +86,16 @@ bool output_json(FILE *out, const OutputInput *in)
         json_object_set_new(o, "fingerprint", json_string(f->fingerprint));
         if (g->fix)
             json_object_set_new(o, "fix", jstr(a, g->fix));
+        if (f->has_edit) {
+            /* the machine-applicable part of the fix: what --fix writes */
+            json_t *e = json_object();
+            json_object_set_new(e, "line", json_integer(f->edit_line));
+            json_object_set_new(e, "column", json_integer(f->edit_col));
+            json_object_set_new(e, "endLine", json_integer(f->edit_end_line));
+            json_object_set_new(e, "endColumn", json_integer(f->edit_end_col));
+            json_object_set_new(e, "replacement", jstr(a, f->edit_text));
+            json_object_set_new(o, "edit", e);
+        }
         json_array_append_new(arr, o);
     }
     json_object_set_new(doc, "findings", arr);
@@ -286,6 +296,40 @@ static json_t *sarif_notifications(Arena *a, const OutputInput *in)
     return arr;
 }
 
+/* SARIF `fixes` (3.55): one fix, one artifact change, one replacement of
+ * the edit's region by its text. */
+static json_t *sarif_fixes(Arena *a, const Finding *f)
+{
+    json_t *del = json_object();
+    json_object_set_new(del, "startLine", json_integer(f->edit_line));
+    json_object_set_new(del, "startColumn", json_integer(f->edit_col16));
+    json_object_set_new(del, "endLine", json_integer(f->edit_end_line));
+    json_object_set_new(del, "endColumn", json_integer(f->edit_end_col16));
+    json_t *ins = json_object();
+    json_object_set_new(ins, "text", jstr(a, f->edit_text));
+    json_t *rep = json_object();
+    json_object_set_new(rep, "deletedRegion", del);
+    json_object_set_new(rep, "insertedContent", ins);
+    json_t *reps = json_array();
+    json_array_append_new(reps, rep);
+    json_t *change = json_object();
+    json_object_set_new(change, "artifactLocation",
+                        artifact_location(a, f->uri_path, f->under_root));
+    json_object_set_new(change, "replacements", reps);
+    json_t *changes = json_array();
+    json_array_append_new(changes, change);
+    json_t *desc = json_object();
+    json_object_set_new(desc, "text",
+                        jstr(a, arena_printf(a, "Replace '%s' with '%s'.", f->diag->edit_old,
+                                             f->edit_text)));
+    json_t *fix = json_object();
+    json_object_set_new(fix, "description", desc);
+    json_object_set_new(fix, "artifactChanges", changes);
+    json_t *fixes = json_array();
+    json_array_append_new(fixes, fix);
+    return fixes;
+}
+
 bool output_sarif(FILE *out, const OutputInput *in)
 {
     Arena *a = arena_new();
@@ -360,6 +404,8 @@ bool output_sarif(FILE *out, const OutputInput *in)
         json_t *fp = json_object();
         json_object_set_new(fp, KEYLINT_FINGERPRINT_NAME, json_string(f->fingerprint));
         json_object_set_new(r, "partialFingerprints", fp);
+        if (f->has_edit)
+            json_object_set_new(r, "fixes", sarif_fixes(a, f));
         json_array_append_new(results, r);
     }
     json_object_set_new(run, "results", results);

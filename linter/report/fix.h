@@ -1,0 +1,48 @@
+/* Machine-applicable fixes: the edits rules attach to diagnostics
+ * (Diagnostic.has_edit), checked against a file's text, made
+ * non-overlapping, applied, and shown as a unified diff. One module for
+ * the command line (--fix, --fix-dry-run), the JSON and SARIF reports and
+ * the language server's quick fixes, so that all of them make the same
+ * edit. */
+#ifndef KEYLINT_FIX_H
+#define KEYLINT_FIX_H
+
+#include <stdio.h>
+
+#include "diag.h"
+
+/* Replace text[start, end) with `text`. */
+typedef struct FixEdit {
+    size_t start, end;
+    const char *text;
+    const Diagnostic *diag; /* the finding it fixes */
+} FixEdit;
+
+typedef VEC(FixEdit) FixEdits;
+
+/* The edit of `d` against a text in which its edit span is [a, b): NULL
+ * text when `d` has no edit or the text there no longer reads
+ * d->edit_old (the file changed since it was linted). An identifier
+ * written as an object shorthand property (`{ pk, sk }`) keeps its name:
+ * `sk: <edit_text>`. Strings live in `arena`. */
+bool fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
+                    const Diagnostic *d, FixEdit *out);
+
+/* The same, with the span's byte offsets taken as they are. */
+bool fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
+                 FixEdit *out);
+
+/* Sort by position and drop every edit that overlaps one before it (and
+ * exact duplicates: two findings may ask for the same edit). */
+void fix_plan(FixEdits *edits);
+
+/* The text with the (planned) edits applied, malloc'd; its length in
+ * *out_len. */
+char *fix_apply(const char *text, size_t len, const FixEdit *e, size_t n, size_t *out_len);
+
+/* A unified diff (3 lines of context) from `text` to the text the planned
+ * edits make, with `path` as the file's name on both sides. */
+void fix_diff(FILE *out, const char *path, const char *text, size_t len, const FixEdit *e,
+              size_t n);
+
+#endif
