@@ -147,13 +147,80 @@ static bool name_in_scope(const FileIR *ir, const char *name)
     return fileir_const(ir, name, false) != NULL;
 }
 
+/* ".ts" and ".tsx" files (not declarations): where an import without
+ * an extension resolves as written. */
+static bool typescript_module(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    if (n > 5 && !strcmp(path + n - 5, ".d.ts"))
+        return false;
+    return (n > 3 && !strcmp(path + n - 3, ".ts")) || (n > 4 && !strcmp(path + n - 4, ".tsx"));
+}
+
+/* The module specifier that imports `to` from `from` (display paths of
+ * the same project): "./keys", "../shared/keys", "./constants" for
+ * constants/index.ts. */
+static const char *relative_specifier(Arena *a, const char *from, const char *to)
+{
+    const char *fs = strrchr(from, '/');
+    size_t fdir = fs ? (size_t)(fs - from) + 1 : 0; /* with the slash */
+    /* the common directory prefix */
+    size_t common = 0;
+    for (size_t i = 0; i < fdir && from[i] == to[i]; i++)
+        if (from[i] == '/')
+            common = i + 1;
+    StrBuf sb;
+    sb_init(&sb, a);
+    size_t ups = 0;
+    for (size_t i = common; i < fdir; i++)
+        ups += from[i] == '/';
+    if (!ups)
+        sb_printf(&sb, "./");
+    for (size_t i = 0; i < ups; i++)
+        sb_printf(&sb, "../");
+    const char *rest = to + common;
+    size_t n = strlen(rest);
+    n -= !strcmp(rest + n - 4, ".tsx") ? 4 : 3; /* typescript_module(to) */
+    if (n >= 6 && !strncmp(rest + n - 6, "/index", 6))
+        n -= 6;
+    else if (n == 5 && !strncmp(rest, "index", 5))
+        n = 0;
+    char *spec = arena_printf(a, "%s%.*s", sb_str(&sb), (int)n, rest);
+    size_t sl = strlen(spec);
+    if (sl > 1 && spec[sl - 1] == '/')
+        spec[sl - 1] = '\0';
+    return spec;
+}
+
+/* The import statement that brings `name`'s constant (holding `text`)
+ * into this file, when it is exported by another TypeScript module of the
+ * project and the file has imports to put it after; NULL otherwise. */
+static const char *import_for(const RuleContext *ctx, const char *name, const char *text)
+{
+    const FileIR *ir = ctx->file;
+    const char *module = facts_const_module(ctx->facts, text, name);
+    if (!module || !ir->import_insert_at || !typescript_module(ir->path) || !typescript_module(module) ||
+        !strcmp(module, ir->path))
+        return NULL;
+    size_t hl = strcspn(name, ".");
+    char *head = arena_strndup(ctx->out->arena, name, hl);
+    if (fileir_import(ir, head) || fileir_const(ir, head, false))
+        return NULL; /* the name means something else here */
+    return arena_printf(ctx->out->arena, "import { %s } from '%s';\n", head,
+                        relative_specifier(ctx->out->arena, ir->path, module));
+}
+
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
- * with `${name}`, when the segment is template text written as is. */
+ * with `${name}`, when the segment is template text written as is; with
+ * an import of the constant when the file does not have it. */
 static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s,
                           size_t off, const char *old, const char *name,
                           Diagnostic *d)
 {
-    if (k->build != BUILD_TEMPLATE || !name_in_scope(ctx->file, name))
+    if (k->build != BUILD_TEMPLATE)
+        return;
+    const char *import = NULL;
+    if (!name_in_scope(ctx->file, name) && !(import = import_for(ctx, name, old)))
         return;
     const Span *in = k->via ? &k->via_span : &k->span;
     const Span *ss = &s->span;
@@ -171,6 +238,10 @@ static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s
     d->edit_span = e;
     d->edit_old = arena_strdup(ctx->out->arena, old);
     d->edit_text = arena_printf(ctx->out->arena, "${%s}", name);
+    if (import) {
+        d->insert_at = ctx->file->import_insert_at;
+        d->insert_text = import;
+    }
 }
 
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,

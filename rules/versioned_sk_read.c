@@ -90,6 +90,22 @@ static const char *remover_name(Arena *a, const FileIR *ir)
     return NULL;
 }
 
+/* The import of removeSortKeyVersion for a file that uses the framework
+ * (imports from @mbc-cqrs-serverless/core) without it, where nothing else
+ * of the file goes by that name; NULL otherwise. */
+static const char *remover_import(const FileIR *ir)
+{
+    bool framework = false;
+    for (size_t i = 0; i < ir->imports.n && !framework; i++)
+        framework = ir->imports.v[i].source &&
+                    !strcmp(ir->imports.v[i].source, "@mbc-cqrs-serverless/core");
+    if (!framework || !ir->import_insert_at || fileir_import(ir, "removeSortKeyVersion") ||
+        fileir_const(ir, "removeSortKeyVersion", false) ||
+        fileir_helper(ir, "removeSortKeyVersion", false))
+        return NULL;
+    return "import { removeSortKeyVersion } from '@mbc-cqrs-serverless/core';\n";
+}
+
 /* The sort key as written at the read: a variable (the key flowed through
  * it) or a lone reference, whose source text is known; NULL otherwise. */
 static const char *value_text(const KeyExpr *k)
@@ -149,11 +165,19 @@ static void check(const RuleContext *ctx)
             remover_known = true;
         }
         const char *old = value_text(k);
-        if (remover && old) {
+        const char *import = NULL;
+        if (!remover && old)
+            import = remover_import(file);
+        if ((remover || import) && old) {
             d->has_edit = true;
             d->edit_span = k->span;
             d->edit_old = arena_strdup(ctx->out->arena, old);
-            d->edit_text = arena_printf(ctx->out->arena, "%s(%s)", remover, old);
+            d->edit_text = arena_printf(ctx->out->arena, "%s(%s)",
+                                        remover ? remover : "removeSortKeyVersion", old);
+            if (import) {
+                d->insert_at = file->import_insert_at;
+                d->insert_text = import;
+            }
         }
     }
     arena_free(a);

@@ -541,6 +541,24 @@ has fix-file "$(cat "$fx/src/repo.ts")" 'pk: `${ORDER_PREFIX}${t}`, sk: `ITEM#${
 # idempotent: nothing left to fix
 run fix-again 0 sh -c "cd '$fx' && '$keylint' --fix-dry-run src"
 has fix-again "$err" "would apply 0 fixes in 0 files"
+# a constant of another module: the fix imports it (once for two uses)
+mkdir -p "$fx/src/more"
+cat >"$fx/src/more/more.ts" <<'TS'
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+
+export const a = (c: any, t: string) => c.send(new GetCommand({ TableName: 'app', Key: { pk: `ORDER#${t}`, sk: 'A' } }));
+export const b = (c: any, t: string) => c.send(new GetCommand({ TableName: 'app', Key: { pk: `ORDER#${t}`, sk: 'B' } }));
+TS
+run fix-json 0 sh -c "cd '$fx' && '$keylint' --format json src"
+has fix-json-edit "$out" '"replacement": "${ORDER_PREFIX}"'
+has fix-json-import "$out" '"replacement": "import { ORDER_PREFIX } from '"'"'../keys'"'"';\n"'
+run fix-import 0 sh -c "cd '$fx' && '$keylint' --fix src"
+has fix-import-summary "$err" "applied 2 fixes in 1 file"
+[ "$(grep -c "import { ORDER_PREFIX } from '../keys';" "$fx/src/more/more.ts")" = 1 ] && ok ||
+    bad "--fix did not import the constant once: $(cat "$fx/src/more/more.ts")"
+[ "$(sed -n 2p "$fx/src/more/more.ts")" = "import { ORDER_PREFIX } from '../keys';" ] && ok ||
+    bad "--fix: the import is not after the last import: $(cat "$fx/src/more/more.ts")"
+run fix-import-again 0 sh -c "cd '$fx' && '$keylint' --fix-dry-run src"
 run fix-stdin 2 sh -c "printf 'x' | '$keylint' --fix -"
 has fix-stdin "$err" "--fix writes files"
 run fix-dump 2 "$keylint" --fix --dump-ir src/repo.ts "$fx"

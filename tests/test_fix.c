@@ -46,19 +46,19 @@ static void test_resolve_checks_the_text(void **state)
     (void)state;
     const char *t = "const k = `ORDER#${id}`;\n";
     Diagnostic d = edit_of(t, "ORDER#", "${ORDER_PREFIX}");
-    FixEdit e;
-    assert_true(fix_resolve(A, t, strlen(t), &d, &e));
-    assert_int_equal(e.start, 11);
-    assert_int_equal(e.end, 17);
-    assert_string_equal(e.text, "${ORDER_PREFIX}");
+    FixEdit e[2];
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
+    assert_int_equal(e[0].start, 11);
+    assert_int_equal(e[0].end, 17);
+    assert_string_equal(e[0].text, "${ORDER_PREFIX}");
     /* the file changed since: no edit */
     const char *changed = "const k = `ORDEr#${id}`;\n";
-    assert_false(fix_resolve(A, changed, strlen(changed), &d, &e));
+    assert_int_equal(fix_resolve(A, changed, strlen(changed), &d, e), 0);
     /* a span past the end of a shorter file */
-    assert_false(fix_resolve(A, "x", 1, &d, &e));
+    assert_int_equal(fix_resolve(A, "x", 1, &d, e), 0);
     /* no edit at all */
     Diagnostic none = {.rule = "scan"};
-    assert_false(fix_resolve(A, t, strlen(t), &none, &e));
+    assert_int_equal(fix_resolve(A, t, strlen(t), &none, e), 0);
 }
 
 static void test_resolve_keeps_shorthand_names(void **state)
@@ -66,15 +66,37 @@ static void test_resolve_keeps_shorthand_names(void **state)
     (void)state;
     const char *t = "get({ pk, sk });\nget({ pk, sk: sk });\n";
     Diagnostic d = edit_of(t, "sk", "removeSortKeyVersion(sk)");
-    FixEdit e;
-    assert_true(fix_resolve(A, t, strlen(t), &d, &e));
-    assert_string_equal(e.text, "sk: removeSortKeyVersion(sk)");
+    FixEdit e[2];
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
+    assert_string_equal(e[0].text, "sk: removeSortKeyVersion(sk)");
     /* the value of `sk: sk` is no shorthand */
     const char *v = strstr(t, "sk: sk") + 4;
     d.edit_span.start_byte = (uint32_t)(v - t);
     d.edit_span.end_byte = d.edit_span.start_byte + 2;
-    assert_true(fix_resolve(A, t, strlen(t), &d, &e));
-    assert_string_equal(e.text, "removeSortKeyVersion(sk)");
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
+    assert_string_equal(e[0].text, "removeSortKeyVersion(sk)");
+}
+
+static void test_resolve_with_an_import(void **state)
+{
+    (void)state;
+    const char *t = "import { x } from './x';\nconst k = `ORDER#${id}`;\n";
+    Diagnostic d = edit_of(t, "ORDER#", "${ORDER_PREFIX}");
+    d.insert_at = 25; /* the line after the import */
+    d.insert_text = "import { ORDER_PREFIX } from './keys';\n";
+    FixEdit e[2];
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 2);
+    assert_int_equal(e[1].start, 25);
+    assert_int_equal(e[1].end, 25);
+    /* not at a line start: no import, and so no edit that needs it */
+    d.insert_at = 24;
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
+    /* the file imports it already (the same line): the edit alone */
+    const char *u = "import { ORDER_PREFIX } from './keys';\nconst k = `ORDER#${id}`;\n";
+    Diagnostic d2 = edit_of(u, "ORDER#", "${ORDER_PREFIX}");
+    d2.insert_at = 39;
+    d2.insert_text = "import { ORDER_PREFIX } from './keys';\n";
+    assert_int_equal(fix_resolve(A, u, strlen(u), &d2, e), 1);
 }
 
 static void test_plan_orders_and_drops_overlaps(void **state)
@@ -91,6 +113,34 @@ static void test_plan_orders_and_drops_overlaps(void **state)
     assert_string_equal(v.v[0].text, "A");
     assert_string_equal(v.v[1].text, "touches A");
     assert_string_equal(v.v[2].text, "B");
+}
+
+/* A finding's edits go together: when one of them cannot be made, neither
+ * is the other; two findings asking for one import get it once. */
+static void test_plan_keeps_findings_whole(void **state)
+{
+    (void)state;
+    Diagnostic d1 = {.rule = "a"}, d2 = {.rule = "b"}, d3 = {.rule = "c"};
+    FixEdits v = {0};
+    VEC_PUSH(A, &v, ((FixEdit){.start = 10, .end = 10, .text = "import A;\n", .diag = &d1}));
+    VEC_PUSH(A, &v, ((FixEdit){.start = 40, .end = 46, .text = "${A}", .diag = &d1}));
+    VEC_PUSH(A, &v, ((FixEdit){.start = 10, .end = 10, .text = "import A;\n", .diag = &d2}));
+    VEC_PUSH(A, &v, ((FixEdit){.start = 60, .end = 66, .text = "${A}", .diag = &d2}));
+    /* d3's import starts where a replacement does (order would matter) */
+    VEC_PUSH(A, &v, ((FixEdit){.start = 40, .end = 40, .text = "import C;\n", .diag = &d3}));
+    VEC_PUSH(A, &v, ((FixEdit){.start = 80, .end = 82, .text = "${C}", .diag = &d3}));
+    fix_plan(&v);
+    /* d1's replacement starts where d3's import goes: d1 loses, whole
+     * (its import too); d2 gets the import d1 asked for as well */
+    assert_int_equal(v.n, 4);
+    for (size_t i = 0; i < v.n; i++)
+        assert_ptr_not_equal(v.v[i].diag, &d1);
+    assert_ptr_equal(v.v[0].diag, &d2);
+    assert_int_equal(v.v[0].start, 10);
+    assert_ptr_equal(v.v[1].diag, &d3);
+    assert_int_equal(v.v[1].start, 40);
+    assert_int_equal(v.v[2].start, 60);
+    assert_int_equal(v.v[3].start, 80);
 }
 
 static void test_apply_from_the_end(void **state)
@@ -150,7 +200,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_resolve_checks_the_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolve_keeps_shorthand_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolve_with_an_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_orders_and_drops_overlaps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan_keeps_findings_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(test_apply_from_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_diff_hunks, setup, teardown),
     };

@@ -761,8 +761,8 @@ static bool write_over(const char *path, const char *text, size_t len)
 
 /* Apply (or, dry, print as a diff) the machine-applicable edits of the
  * project's findings, file by file, each checked against the file as it
- * is on disk now. Returns the number of edits; *files the files they
- * touch. */
+ * is on disk now. Returns the number of findings fixed; *files the files
+ * they are in. */
 static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
 {
     const DiagList *dl = &p->diags;
@@ -788,9 +788,10 @@ static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
         FixEdits edits = {0};
         for (size_t i = 0; i < dl->items.n; i++) {
             const Diagnostic *d = &dl->items.v[i];
-            FixEdit fe;
-            if (d->path && !strcmp(d->path, path) && fix_resolve(a, text, len, d, &fe))
-                VEC_PUSH(a, &edits, fe);
+            FixEdit fe[2];
+            size_t k = d->path && !strcmp(d->path, path) ? fix_resolve(a, text, len, d, fe) : 0;
+            for (size_t j = 0; j < k; j++)
+                VEC_PUSH(a, &edits, fe[j]);
         }
         fix_plan(&edits);
         if (edits.n) {
@@ -806,7 +807,13 @@ static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
                 }
                 free(fixed);
             }
-            total += edits.n;
+            /* findings fixed (an import is part of its finding's fix) */
+            for (size_t i = 0; i < edits.n; i++) {
+                bool seen_before = false;
+                for (size_t j = 0; j < i && !seen_before; j++)
+                    seen_before = edits.v[j].diag == edits.v[i].diag;
+                total += !seen_before;
+            }
             *files += edits.n > 0;
         }
         free(text);

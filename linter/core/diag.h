@@ -23,6 +23,12 @@ typedef struct Diagnostic {
     Span edit_span;
     const char *edit_old;
     const char *edit_text;
+    /* What the edit needs besides (an import of the constant it writes):
+     * insert insert_text at byte insert_at, which is the start of a line.
+     * NULL insert_text when nothing. Never applied without the edit; left
+     * out when the file already has that text. */
+    uint32_t insert_at;
+    const char *insert_text;
 } Diagnostic;
 
 /* The list owns every string it holds (its arena). */

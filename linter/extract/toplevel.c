@@ -379,8 +379,15 @@ void ex_module_pass(Ex *x, SynNode root)
     /* imports first: later passes ask where names come from */
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode n = syn_child(x->syn, root, i);
-        if (is(n, "import_statement"))
+        if (is(n, "import_statement")) {
             import_statement(x, n);
+            /* a new import goes on the line after the last one */
+            size_t at = syn_end(n);
+            while (at < x->len && x->src[at] != '\n')
+                at++;
+            if (at < x->len)
+                x->ir->import_insert_at = (uint32_t)(at + 1);
+        }
     }
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode n = syn_child(x->syn, root, i);

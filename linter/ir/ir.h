@@ -261,6 +261,10 @@ typedef struct FileIR {
      * (name "*") and `export { a as b } from './x'` */
     VEC(Import) reexports;
     VEC(Comment) comments;
+    /* Where a new import statement goes: the start of the line after the
+     * file's last top-level import statement; 0 when the file has none
+     * (then no fix adds an import). */
+    uint32_t import_insert_at;
     /* Tables defined in this file and table facts of its data operations
      * (linter/tables.h), set by extract_tables(); in `arena`. */
     struct FileTables *tables;

@@ -104,18 +104,29 @@ static json_t *action(const char *title, json_t *diag, const Doc *d, json_t *edi
 }
 
 /* The rule's machine-applicable fix, when the text still reads what the
- * rule saw (Diagnostic.edit_old; fix_resolve_at). */
+ * rule saw (Diagnostic.edit_old; fix_resolve_at), with the import it
+ * needs. */
 static json_t *fix_action(Server *s, const Doc *d, const LineIndex *lines,
                           const LineIndex *rows, const Diagnostic *g, json_t *diag)
 {
     size_t a, b;
     lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
     Arena *ar = arena_new();
-    FixEdit fe;
+    FixEdit fe[2];
+    size_t k = fix_resolve_at(ar, d->text, d->len, a, b, g, fe);
     json_t *act = NULL;
-    if (fix_resolve_at(ar, d->text, d->len, a, b, g, &fe)) {
-        const char *title = arena_printf(ar, "Replace '%s' with '%s'", g->edit_old, fe.text);
-        act = action(title, diag, d, text_edit(s, d, lines, fe.start, fe.end, fe.text), true);
+    if (k) {
+        const char *title = arena_printf(ar, "Replace '%s' with '%s'%s", g->edit_old, fe[0].text,
+                                         k > 1 ? " (and import it)" : "");
+        act = action(title, diag, d, text_edit(s, d, lines, fe[0].start, fe[0].end, fe[0].text),
+                     true);
+        if (k > 1) {
+            json_t *list = json_object_get(json_object_get(json_object_get(act, "edit"),
+                                                           "changes"),
+                                           d->uri);
+            json_array_insert_new(list, 0,
+                                  text_edit(s, d, lines, fe[1].start, fe[1].end, fe[1].text));
+        }
     }
     arena_free(ar);
     return act;
@@ -136,9 +147,10 @@ static json_t *fix_all_action(Server *s, const Doc *d, const LineIndex *lines,
             continue;
         size_t a, b;
         lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
-        FixEdit fe;
-        if (fix_resolve_at(ar, d->text, d->len, a, b, g, &fe))
-            VEC_PUSH(ar, &edits, fe);
+        FixEdit fe[2];
+        size_t k = fix_resolve_at(ar, d->text, d->len, a, b, g, fe);
+        for (size_t j = 0; j < k; j++)
+            VEC_PUSH(ar, &edits, fe[j]);
     }
     fix_plan(&edits);
     json_t *act = NULL;

@@ -35,7 +35,8 @@ static void pairset_put(PairSet *set, const ProjectFacts *f, size_t idx)
 }
 
 static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
-                           const char *text, const char *name, bool in_key)
+                           const char *text, const char *name, bool in_key,
+                           const char *module)
 {
     if (!text || !text[0] || !name || !name[0])
         return;
@@ -45,13 +46,16 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
             ConstText *c = &f->const_texts.v[set->slots[i] - 1];
             if (!strcmp(c->text, text) && !strcmp(c->name, name)) {
                 c->in_key |= in_key;
+                if (!c->module && module)
+                    c->module = module;
                 return;
             }
         }
     }
     VEC_PUSH(a, &f->const_texts,
              (ConstText){ .text = arena_strdup(a, text),
-                          .name = arena_strdup(a, name), .in_key = in_key });
+                          .name = arena_strdup(a, name), .in_key = in_key,
+                          .module = module });
     if (2 * f->const_texts.n > set->cap) { /* keep the load under 1/2 */
         set->cap = set->cap ? set->cap * 2 : 64;
         set->slots = arena_alloc(a, set->cap * sizeof *set->slots);
@@ -64,7 +68,7 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
 
 /* A constant definition whose value is text only ("ORDER", "ORDER#"). */
 static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
-                          const ConstDef *c)
+                          const ConstDef *c, const char *path)
 {
     size_t len = 0;
     for (size_t i = 0; i < c->value.n; i++) {
@@ -79,7 +83,8 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
         w += n;
     }
     *w = '\0';
-    add_const_text(f, a, set, t, c->name, false);
+    add_const_text(f, a, set, t, c->name, false,
+                   c->exported && path ? arena_strdup(a, path) : NULL);
 }
 
 /* The constants holding one text: how many, the alphabetically first
@@ -106,6 +111,7 @@ struct FactsIndex {
     NameMap updated_attrs;      /* the set of f->updated_attrs */
     NameMap untenanted;         /* the set of f->untenanted_helper_pks */
     NameMap texts;              /* text -> index in text_consts */
+    NameMap const_pairs;        /* "len(text):text name" -> index in const_texts */
     VEC(TextConsts) text_consts;
     NameMap fields;             /* last component -> index in field_sets */
     VEC(FieldSets) field_sets;
@@ -169,6 +175,9 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
     struct FactsIndex *ix = f->index;
     for (size_t i = 0; i < f->const_texts.n; i++) {
         const ConstText *c = &f->const_texts.v[i];
+        if (c->module)
+            namemap_put(a, &ix->const_pairs,
+                        arena_printf(a, "%zu:%s%s", strlen(c->text), c->text, c->name), i);
         size_t g;
         if (!namemap_get(&ix->texts, c->text, &g)) {
             g = ix->text_consts.n;
@@ -231,7 +240,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k,
         const Seg *s = &k->segs.v[i];
         if (s->kind != SEG_TEXT || !(s->flags & SEGF_CONST) || !s->name)
             continue;
-        add_const_text(f, a, set, s->text, s->name, true);
+        add_const_text(f, a, set, s->text, s->name, true, NULL);
         if ((s->flags & SEGF_SEPARATOR) && s->text && s->text[0])
             count_separator_const(a, seps, s);
     }
@@ -266,7 +275,7 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
         if (!file || file->parse_failed)
             continue;
         for (size_t i = 0; i < file->consts.n; i++)
-            add_const_def(f, a, &set, &file->consts.v[i]);
+            add_const_def(f, a, &set, &file->consts.v[i], file->path);
         const char **op_entities = kf_op_entities(a, file);
         const char **op_sk_entities = kf_op_sk_entities(a, file, true);
         for (size_t i = 0; i < file->ops.n; i++) {
@@ -373,6 +382,18 @@ const char *facts_const_for_token(const ProjectFacts *f, const char *token)
 const char *facts_const_for_text(const ProjectFacts *f, const char *text)
 {
     return key_const(text_consts(f, text));
+}
+
+const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name)
+{
+    if (!f || !f->index || !text || !name)
+        return NULL;
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%zu:%s%s", strlen(text), text, name);
+    size_t i;
+    if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
+        return NULL;
+    return f->const_texts.v[i].module;
 }
 
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)

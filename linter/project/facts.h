@@ -26,6 +26,9 @@ const char *facts_const_for_text(const ProjectFacts *f, const char *text);
 const char *facts_const_for_token(const ProjectFacts *f, const char *token);
 
 /* How many differently named project constants hold exactly `text`. */
+/* The file that declares and exports the constant `name` holding `text`
+ * (display path), NULL when there is none. */
+const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name);
 size_t facts_consts_holding(const ProjectFacts *f, const char *text);
 
 /* Whether `shape` is among f->untenanted_helper_pks. */

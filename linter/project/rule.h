@@ -15,6 +15,9 @@ typedef struct ConstText {
     const char *text; /* "ORDER#" */
     const char *name; /* "ORDER_PREFIX", "Prefix.ORDER" */
     bool in_key;      /* some key of the project uses it */
+    /* The file that declares and exports it (display path), NULL when it
+     * is not exported or was only seen in keys. */
+    const char *module;
 } ConstText;
 
 typedef struct UpdatedAttr {
@@ -48,7 +51,7 @@ typedef struct ProjectFacts {
      * `as const` members, and constants seen in keys), so that a rule can
      * say which constant already holds an inline text; look up with
      * facts_const_for_text() (facts.h). */
-    VEC(ConstText) const_texts; /* sorted by text, then name */
+    VEC(ConstText) const_texts; /* in the order the files declare them */
     /* Shapes (kf_shape: "ORDER#{}") of key helpers' partition keys
      * (SITE_HELPER, ROLE_PK) that carry no tenant: missing-tenant reports
      * such a helper at its definition, not at every call site that only

@@ -339,9 +339,10 @@ static uint64_t row_key(RowCode *rc, Arena *a, const char *rule, const char *pat
 static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
 {
     const Diagnostic *g = f->diag;
-    FixEdit fe;
+    FixEdit fe[2];
+    size_t k;
     if (!g->has_edit || !cur->src || g->edit_span.start_row != g->edit_span.end_row ||
-        !fix_resolve(a, cur->src, cur->len, g, &fe))
+        !(k = fix_resolve(a, cur->src, cur->len, g, fe)))
         return;
     const char *line;
     size_t len;
@@ -353,7 +354,15 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
     f->edit_end_col = utf8_column(line, len, g->edit_span.end_col);
     f->edit_col16 = utf16_column(line, len, g->edit_span.start_col);
     f->edit_end_col16 = utf16_column(line, len, g->edit_span.end_col);
-    f->edit_text = fe.text;
+    f->edit_text = fe[0].text;
+    if (k > 1) {
+        /* the line the insertion point starts */
+        uint32_t line = 1;
+        for (size_t i = 0; i < fe[1].start; i++)
+            line += cur->src[i] == '\n';
+        f->insert_line = line;
+        f->insert_text = fe[1].text;
+    }
 }
 
 void findings_build(FindingList *out, const DiagList *d, const char *root,

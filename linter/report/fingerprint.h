@@ -40,6 +40,10 @@ typedef struct Finding {
     uint32_t edit_line, edit_col, edit_end_line, edit_end_col;
     uint32_t edit_col16, edit_end_col16;
     const char *edit_text;
+    /* The import the edit needs, inserted at the start of line
+     * insert_line; NULL insert_text when none. */
+    uint32_t insert_line;
+    const char *insert_text;
 } Finding;
 
 /* Owns every string its findings point to (not the diagnostics). */

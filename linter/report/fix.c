@@ -32,27 +32,32 @@ static char after(const char *t, size_t len, size_t b)
     return b < len ? t[b] : 0;
 }
 
-bool fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
-                    const Diagnostic *d, FixEdit *out)
+size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
+                      const Diagnostic *d, FixEdit out[2])
 {
     if (!d->has_edit || !d->edit_old || !d->edit_text || a > b || b > len)
-        return false;
+        return 0;
     size_t n = strlen(d->edit_old);
     if (b - a != n || memcmp(text + a, d->edit_old, n))
-        return false;
-    *out = (FixEdit){.start = a, .end = b, .text = d->edit_text, .diag = d};
+        return 0;
+    out[0] = (FixEdit){.start = a, .end = b, .text = d->edit_text, .diag = d};
     /* `{ pk, sk }`: a shorthand property keeps its name */
     bool ident = n > 0;
     for (size_t i = 0; i < n && ident; i++)
         ident = ident_char(d->edit_old[i]);
     char pc = before(text, a), nc = after(text, len, b);
     if (ident && (pc == '{' || pc == ',') && (nc == ',' || nc == '}'))
-        out->text = arena_printf(arena, "%s: %s", d->edit_old, d->edit_text);
-    return true;
+        out[0].text = arena_printf(arena, "%s: %s", d->edit_old, d->edit_text);
+    size_t k = 1;
+    const char *ins = d->insert_text;
+    if (ins && *ins && d->insert_at <= len && d->insert_at <= a &&
+        (d->insert_at == 0 || text[d->insert_at - 1] == '\n') && !memmem(text, len, ins, strlen(ins)))
+        out[k++] = (FixEdit){.start = d->insert_at, .end = d->insert_at, .text = ins, .diag = d};
+    return k;
 }
 
-bool fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
-                 FixEdit *out)
+size_t fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
+                   FixEdit out[2])
 {
     return fix_resolve_at(arena, text, len, d->edit_span.start_byte, d->edit_span.end_byte,
                           d, out);
@@ -68,24 +73,60 @@ static int by_position(const void *x, const void *y)
     return strcmp(a->text, b->text);
 }
 
+static bool same_edit(const FixEdit *a, const FixEdit *b)
+{
+    return a->start == b->start && a->end == b->end && !strcmp(a->text, b->text);
+}
+
+static bool listed(const Diagnostic *const *v, size_t n, const Diagnostic *d)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == d)
+            return true;
+    return false;
+}
+
 void fix_plan(FixEdits *edits)
 {
-    if (!edits->n)
+    size_t n = edits->n;
+    if (!n)
         return;
-    qsort(edits->v, edits->n, sizeof *edits->v, by_position);
-    size_t kept = 0;
-    for (size_t i = 0; i < edits->n; i++) {
-        const FixEdit *e = &edits->v[i];
-        if (kept) {
-            const FixEdit *last = &edits->v[kept - 1];
-            if (e->start < last->end || (e->start == last->start && e->end == last->end))
-                continue; /* overlaps (or repeats) an edit already kept */
-            /* two insertions at one place would depend on their order */
-            if (e->start == e->end && last->start == last->end && e->start == last->start)
+    qsort(edits->v, n, sizeof *edits->v, by_position);
+    FixEdit *all = xmalloc(n * sizeof *all); /* the sorted list, whole */
+    memcpy(all, edits->v, n * sizeof *all);
+    /* the findings one of whose edits cannot be made: none of theirs is */
+    const Diagnostic **broken = xmalloc(n * sizeof *broken);
+    size_t nbroken = 0, kept;
+    for (;;) {
+        kept = 0;
+        size_t before = nbroken;
+        for (size_t i = 0; i < n; i++) {
+            const FixEdit *e = &all[i];
+            if (e->diag && listed(broken, nbroken, e->diag))
                 continue;
+            if (kept) {
+                const FixEdit *last = &edits->v[kept - 1];
+                if (same_edit(e, last))
+                    continue; /* asked for twice: made once */
+                /* overlaps an edit already kept, or starts where it does,
+                 * one inserting and one replacing (their order would
+                 * matter; insertions at one place, imports, do not) */
+                bool e_ins = e->start == e->end, last_ins = last->start == last->end;
+                if (e->start < last->end || (e->start == last->start && e_ins != last_ins)) {
+                    if (e->diag && !listed(broken, nbroken, e->diag))
+                        broken[nbroken++] = e->diag;
+                    continue;
+                }
+            }
+            edits->v[kept++] = *e;
         }
-        edits->v[kept++] = *e;
+        /* a finding that broke after some of its edits were kept: plan
+         * again without it */
+        if (nbroken == before)
+            break;
     }
+    free(broken);
+    free(all);
     edits->n = kept;
 }
 
@@ -175,6 +216,63 @@ static void put_lines(FILE *out, char mark, const char *t, size_t len)
     }
 }
 
+/* Lines [from, to) of a hunk with its edits e[0..n): unchanged lines as
+ * context, an import inserted at a line's start as added lines before
+ * it, and each run of lines that edits change as the old lines removed
+ * and the new ones added. */
+static void put_hunk(FILE *out, const char *text, const Lines *l, size_t from, size_t to,
+                     const FixEdit *e, size_t n)
+{
+    size_t k = 0; /* the next edit */
+    size_t i = from;
+    while (i < to) {
+        size_t ls = l->start[i], le = l->start[i + 1];
+        /* insertions at the line's start, with no other edit on the line */
+        size_t k2 = k;
+        while (k2 < n && e[k2].start == ls && e[k2].end == ls)
+            k2++;
+        bool other = k2 < n && e[k2].start < le;
+        if (k2 > k && !other) {
+            for (; k < k2; k++)
+                put_lines(out, '+', e[k].text, strlen(e[k].text));
+            put_lines(out, ' ', text + ls, le - ls);
+            i++;
+            continue;
+        }
+        if (k >= n || e[k].start >= le) {
+            put_lines(out, ' ', text + ls, le - ls);
+            i++;
+            continue;
+        }
+        /* a run of changed lines: up to the line of the last edit that
+         * starts in it (an edit may span lines) */
+        size_t last = i, kk = k;
+        while (kk < n && e[kk].start < l->start[last + 1]) {
+            size_t end = e[kk].end > e[kk].start ? e[kk].end - 1 : e[kk].end;
+            size_t el = line_of(l, end);
+            if (el > last)
+                last = el;
+            kk++;
+        }
+        size_t rs = l->start[i], re = l->start[last + 1];
+        put_lines(out, '-', text + rs, re - rs);
+        /* the run's new text: its edits applied, offsets made relative */
+        FixEdit *rel = xmalloc((kk - k) * sizeof *rel);
+        for (size_t q = k; q < kk; q++) {
+            rel[q - k] = e[q];
+            rel[q - k].start -= rs;
+            rel[q - k].end -= rs;
+        }
+        size_t nl;
+        char *nt = fix_apply(text + rs, re - rs, rel, kk - k, &nl);
+        put_lines(out, '+', nt, nl);
+        free(nt);
+        free(rel);
+        k = kk;
+        i = last + 1;
+    }
+}
+
 void fix_diff(FILE *out, const char *path, const char *text, size_t len, const FixEdit *e,
               size_t n)
 {
@@ -221,12 +319,7 @@ void fix_diff(FILE *out, const char *path, const char *text, size_t len, const F
         size_t new_count = count_lines(nt, new_len);
         fprintf(out, "@@ -%zu,%zu +%ld,%zu @@\n", from + 1, old_count,
                 (long)from + 1 + shift, new_count);
-        /* context, then the changed lines old and new, then context */
-        size_t lead_len = l.start[first] - hs, trail_len = he - l.start[last + 1];
-        put_lines(out, ' ', text + hs, lead_len);
-        put_lines(out, '-', text + l.start[first], l.start[last + 1] - l.start[first]);
-        put_lines(out, '+', nt + lead_len, new_len - lead_len - trail_len);
-        put_lines(out, ' ', text + l.start[last + 1], trail_len);
+        put_hunk(out, text, &l, from, to, e + i, j - i);
         shift += (long)new_count - (long)old_count;
         free(nt);
         i = j;

@@ -20,20 +20,24 @@ typedef struct FixEdit {
 
 typedef VEC(FixEdit) FixEdits;
 
-/* The edit of `d` against a text in which its edit span is [a, b): NULL
- * text when `d` has no edit or the text there no longer reads
- * d->edit_old (the file changed since it was linted). An identifier
- * written as an object shorthand property (`{ pk, sk }`) keeps its name:
- * `sk: <edit_text>`. Strings live in `arena`. */
-bool fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
-                    const Diagnostic *d, FixEdit *out);
+/* The edits of `d` against a text in which its edit span is [a, b):
+ * none when `d` has no edit or the text there no longer reads
+ * d->edit_old (the file changed since it was linted); else the edit and,
+ * when `d` needs one, the insertion of an import (Diagnostic.insert_text).
+ * An identifier written as an object shorthand property (`{ pk, sk }`)
+ * keeps its name: `sk: <edit_text>`. Strings live in `arena`. Returns
+ * how many edits it wrote to out[0..1]. */
+size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
+                      const Diagnostic *d, FixEdit out[2]);
 
 /* The same, with the span's byte offsets taken as they are. */
-bool fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
-                 FixEdit *out);
+size_t fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
+                   FixEdit out[2]);
 
-/* Sort by position and drop every edit that overlaps one before it (and
- * exact duplicates: two findings may ask for the same edit). */
+/* Sort by position and drop every edit that overlaps one before it, and
+ * exact duplicates (two findings may ask for the same edit, the same
+ * import). The edits of one finding go together: when one of them is
+ * dropped for an overlap, so are the others. */
 void fix_plan(FixEdits *edits);
 
 /* The text with the (planned) edits applied, malloc'd; its length in

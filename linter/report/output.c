@@ -60,6 +60,18 @@ static json_t *json_problems(Arena *a, const Problems *pr)
     return arr;
 }
 
+static json_t *json_edit(Arena *a, uint32_t line, uint32_t col, uint32_t end_line,
+                         uint32_t end_col, const char *text)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "line", json_integer(line));
+    json_object_set_new(e, "column", json_integer(col));
+    json_object_set_new(e, "endLine", json_integer(end_line));
+    json_object_set_new(e, "endColumn", json_integer(end_col));
+    json_object_set_new(e, "replacement", jstr(a, text));
+    return e;
+}
+
 bool output_json(FILE *out, const OutputInput *in)
 {
     Arena *a = arena_new();
@@ -88,13 +100,14 @@ bool output_json(FILE *out, const OutputInput *in)
             json_object_set_new(o, "fix", jstr(a, g->fix));
         if (f->has_edit) {
             /* the machine-applicable part of the fix: what --fix writes */
-            json_t *e = json_object();
-            json_object_set_new(e, "line", json_integer(f->edit_line));
-            json_object_set_new(e, "column", json_integer(f->edit_col));
-            json_object_set_new(e, "endLine", json_integer(f->edit_end_line));
-            json_object_set_new(e, "endColumn", json_integer(f->edit_end_col));
-            json_object_set_new(e, "replacement", jstr(a, f->edit_text));
-            json_object_set_new(o, "edit", e);
+            json_t *edits = json_array();
+            json_array_append_new(edits, json_edit(a, f->edit_line, f->edit_col,
+                                                   f->edit_end_line, f->edit_end_col,
+                                                   f->edit_text));
+            if (f->insert_text)
+                json_array_append_new(edits, json_edit(a, f->insert_line, 1, f->insert_line, 1,
+                                                       f->insert_text));
+            json_object_set_new(o, "edits", edits);
         }
         json_array_append_new(arr, o);
     }
@@ -311,6 +324,16 @@ static json_t *sarif_fixes(Arena *a, const Finding *f)
     json_object_set_new(rep, "deletedRegion", del);
     json_object_set_new(rep, "insertedContent", ins);
     json_t *reps = json_array();
+    if (f->insert_text) {
+        /* the import the edit needs, before it in the file */
+        json_t *idel = json_pack("{s:i, s:i, s:i, s:i}", "startLine", (json_int_t)f->insert_line,
+                                 "startColumn", 1, "endLine", (json_int_t)f->insert_line,
+                                 "endColumn", 1);
+        json_t *iins = json_object();
+        json_object_set_new(iins, "text", jstr(a, f->insert_text));
+        json_array_append_new(reps, json_pack("{s:o, s:o}", "deletedRegion", idel,
+                                              "insertedContent", iins));
+    }
     json_array_append_new(reps, rep);
     json_t *change = json_object();
     json_object_set_new(change, "artifactLocation",
