@@ -99,6 +99,31 @@ static bool has_scope_hole(Arena *a, const KfKey *key)
     return false;
 }
 
+/* Every value of the key is a user's identity (`USER#{userId}`,
+ * `websockets#users#{userName}`): the partition holds one user's items,
+ * and user ids (a Cognito sub, an email) are usually global, not per
+ * tenant. */
+static bool user_keyed(Arena *a, const KfKey *key)
+{
+    static const char *const names[] = {"userid", "user_id", "username", "user_name", "user",
+                                        "sub", "cognitosub", "cognitoid", "identityid",
+                                        "email", "useremail", NULL};
+    size_t holes = 0;
+    for (size_t i = 0; i < key->n; i++) {
+        if (!key->parts[i].hole)
+            continue;
+        holes++;
+        const char *n = kf_hole_name(a, kf_part_seg(key, i));
+        const char *last = n ? kf_last_component(a, n) : "";
+        bool user = false;
+        for (const char *const *w = names; *w && !user; w++)
+            user = !strcasecmp(last, *w);
+        if (!user)
+            return false;
+    }
+    return holes > 0;
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
@@ -118,6 +143,10 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
         return false;
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
     if (prefix && strcasestr(prefix, "tenant"))
+        return false;
+    /* Multi-tenancy inferred (required: auto): a user's own partition is
+     * left alone; declared (required: true), every key carries a tenant. */
+    if (ctx->config->tenant_required == TENANT_AUTO && user_keyed(a, key))
         return false;
     return !kf_has_tenant(a, key, ctx->config) && !has_scope_hole(a, key);
 }
