@@ -718,6 +718,41 @@ static const char *map_name(Ex *x, SynNode names, const char *n)
 /* Build a string expression's text: literals, templates and `+` of
  * literals and constants of this file (local or module level); a ternary
  * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
+static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth);
+
+/* `let kce = 'pk = :pk'; if (sk) kce += ' AND begins_with(sk, :sk)';`:
+ * each `name += text` after the declaration `decl` and before `use`, in
+ * the declaration's block (not in a function nested in it), appended in
+ * order; like a ternary's first branch, a conditional one is taken. False
+ * when one of them cannot be read. */
+static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
+                             size_t *len, size_t *cap, int depth)
+{
+    SynNode block = ex_parent(x, ex_parent(x, decl));
+    size_t from, to;
+    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
+        return true;
+    uint32_t after = syn_end(decl), before = syn_start(use);
+    for (size_t i = from; i < to && x->string_steps_left; i++) {
+        SynNode m = syn_node_at(x->syn, i);
+        uint32_t at = syn_start(m);
+        if (at >= before)
+            break;
+        if (syn_is_function(m)) {
+            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
+            continue;
+        }
+        ex_spend(&x->string_steps_left, 1);
+        if (at < after || !is(m, "augmented_assignment_expression") ||
+            !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
+            !ex_text_eq(x, field(m, "left"), name))
+            continue;
+        if (!build_string(x, field(m, "right"), buf, len, cap, depth + 1))
+            return false;
+    }
+    return true;
+}
+
 static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)
 {
     n = unwrap(n);
@@ -766,7 +801,8 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
         const char *name = ex_ntext(x, n);
         Binding b = ex_find_binding(x, n, name, true);
         if (b.found && !b.param && !syn_null(b.value))
-            return build_string(x, b.value, buf, len, cap, depth + 1);
+            return build_string(x, b.value, buf, len, cap, depth + 1) &&
+                   appended_strings(x, b.decl, name, n, buf, len, cap, depth);
     }
     /* a constant of another file (`${PK_NAME}`, `${Keys.SK}`): a name
      * resolution settles, written as a placeholder */
