@@ -72,6 +72,10 @@ KeyBuild ex_build_of(Ex *x, SynNode n)
         SynNode f = field(n, "function");
         if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "join"))
             return BUILD_JOIN;
+        if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "concat") &&
+            (is(unwrap(field(f, "object")), "string") ||
+             is(unwrap(field(f, "object")), "template_string")))
+            return BUILD_CONCAT;
         return BUILD_CALL;
     }
     return BUILD_OTHER;
@@ -174,6 +178,17 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
         return;
     SynNode fn = unwrap(field(n, "function"));
     SynNode args = field(n, "arguments");
+    /* 'USER#'.concat(id): the string, then each argument (compiled
+     * template literals read like this) */
+    if (is(fn, "member_expression") && ex_text_eq(x, field(fn, "property"), "concat") &&
+        (is(unwrap(field(fn, "object")), "string") ||
+         is(unwrap(field(fn, "object")), "template_string"))) {
+        ex_expr_segs(x, field(fn, "object"), out, depth + 1);
+        uint32_t cnt = syn_count(x->syn, args);
+        for (uint32_t i = 0; i < cnt; i++)
+            ex_expr_segs(x, syn_child(x->syn, args, i), out, depth + 1);
+        return;
+    }
     /* [a, b].join(sep) */
     if (is(fn, "member_expression")) {
         SynNode obj = unwrap(field(fn, "object"));
