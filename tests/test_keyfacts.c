@@ -180,6 +180,30 @@ static void test_helper_output_and_shape(void **state)
     assert_string_equal(kf_shape(A, &f), "{}{}#x");
     f = flat(segs(0));
     assert_string_equal(kf_shape(A, &f), "");
+    /* literal ids are values in a shape: a sample org written out */
+    f = flat(segs(1, text("ORG#d41869a7-3900-4daa-8a05-771f19e12e97#EMP#01HX7MBJK3V9WQBZ7XNDK5ZT2M")));
+    assert_string_equal(kf_shape(A, &f), "ORG#{}#EMP#{}");
+    assert_true(kf_text_has_id(&f));
+    f = flat(segs(2, text("ACCOUNT#123456789012#"), ref("id")));
+    assert_string_equal(kf_shape(A, &f), "ACCOUNT#{}#{}");
+    f = flat(segs(1, text("STATUS#ACTIVE#v2")));
+    assert_string_equal(kf_shape(A, &f), "STATUS#ACTIVE#v2");
+    assert_false(kf_text_has_id(&f));
+}
+
+static void test_looks_like_id(void **state)
+{
+    (void)state;
+    static const char *const ids[] = {"d41869a7-3900-4daa-8a05-771f19e12e97",
+                                      "01HX7MBJK3V9WQBZ7XNDK5ZT2M", "507f1f77bcf86cd799439011",
+                                      "123456", "1700000000000", NULL};
+    static const char *const not_ids[] = {"ORDER", "ADMIN", "DEFAULT", "12345", "v2",
+                                          "METADATA", "ABCDEFABCDEFABCDEF", /* no digit */
+                                          "d41869a7_3900_4daa_8a05_771f19e12e97", NULL};
+    for (const char *const *i = ids; *i; i++)
+        assert_true(kf_looks_like_id(*i, strlen(*i)));
+    for (const char *const *i = not_ids; *i; i++)
+        assert_false(kf_looks_like_id(*i, strlen(*i)));
 }
 
 /* ---- names ------------------------------------------------------------ */
@@ -724,6 +748,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_compute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_looks_like_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_many_constants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ambiguous_constants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_key_design_constants, setup, teardown),

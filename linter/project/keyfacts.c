@@ -129,23 +129,95 @@ bool kf_is_helper_output(const KeyExpr *k)
     return false;
 }
 
+static bool is_hex(char c)
+{
+    return isxdigit((unsigned char)c) != 0;
+}
+
+bool kf_looks_like_id(const char *s, size_t n)
+{
+    /* a UUID: 8-4-4-4-12 hex digits */
+    if (n == 36) {
+        bool uuid = true;
+        for (size_t i = 0; i < n && uuid; i++)
+            uuid = (i == 8 || i == 13 || i == 18 || i == 23) ? s[i] == '-' : is_hex(s[i]);
+        if (uuid)
+            return true;
+    }
+    size_t digits = 0, hex = 0, upper_alnum = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        digits += isdigit(c) != 0;
+        hex += is_hex((char)c);
+        upper_alnum += isdigit(c) || isupper(c);
+    }
+    /* a number of six digits or more (an account, a timestamp) */
+    if (n >= 6 && digits == n)
+        return true;
+    /* a ULID (26 upper-case alphanumerics), an ObjectId or a hash (16 or
+     * more hex digits), with digits among them */
+    if (digits && ((n == 26 && upper_alnum == n) || (n >= 16 && hex == n)))
+        return true;
+    return false;
+}
+
+/* The end of the component of t[0, n) that starts at `i`: up to a prefix
+ * separator ('#', ':', '|'). */
+static size_t component_end(const char *t, size_t n, size_t i)
+{
+    while (i < n && t[i] != '#' && t[i] != ':' && t[i] != '|')
+        i++;
+    return i;
+}
+
 const char *kf_shape(Arena *a, const KfKey *k)
 {
     size_t len = 1;
     for (size_t i = 0; i < k->n; i++)
         len += k->parts[i].hole ? 2 : k->parts[i].len;
-    char *s = arena_alloc(a, len), *p = s;
+    char *s = arena_alloc(a, len), *p = s; /* an id becomes {}: shorter */
     for (size_t i = 0; i < k->n; i++) {
         if (k->parts[i].hole) {
             memcpy(p, "{}", 2);
             p += 2;
-        } else {
-            memcpy(p, k->parts[i].text, k->parts[i].len);
-            p += k->parts[i].len;
+            continue;
+        }
+        /* a literal id (a sample uuid in a script) is a value, like a hole */
+        const char *t = k->parts[i].text;
+        size_t n = k->parts[i].len;
+        for (size_t j = 0; j < n;) {
+            size_t e = component_end(t, n, j);
+            if (e > j && kf_looks_like_id(t + j, e - j)) {
+                memcpy(p, "{}", 2);
+                p += 2;
+            } else {
+                memcpy(p, t + j, e - j);
+                p += e - j;
+            }
+            if (e < n)
+                *p++ = t[e];
+            j = e + 1;
         }
     }
     *p = '\0';
     return s;
+}
+
+bool kf_text_has_id(const KfKey *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        if (k->parts[i].hole)
+            continue;
+        const char *t = k->parts[i].text;
+        size_t n = k->parts[i].len;
+        for (size_t j = 0; j < n;) {
+            size_t e = component_end(t, n, j);
+            if (e > j && kf_looks_like_id(t + j, e - j))
+                return true;
+            j = e + 1;
+        }
+    }
+    return false;
 }
 
 /* ---- Names -------------------------------------------------------------- */

@@ -55,6 +55,12 @@ bool kf_is_helper_output(const KeyExpr *k);
 /* The key's shape: its text runs as written and every hole as "{}"
  * ("ORDER#{}"). Arena string. */
 const char *kf_shape(Arena *a, const KfKey *k);
+/* Text that reads as an id value, not as key design: a UUID, a ULID, 16
+ * or more hex digits, a number of six digits or more. */
+bool kf_looks_like_id(const char *s, size_t n);
+/* Some literal component of the key (between '#', ':', '|') is such an
+ * id: `ORG#d41869a7-3900-4daa-8a05-771f19e12e97` names one item. */
+bool kf_text_has_id(const KfKey *k);
 
 /* ---- Holes ---------------------------------------------------------- */
 
