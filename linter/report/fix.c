@@ -152,6 +152,22 @@ char *fix_apply(const char *text, size_t len, const FixEdit *e, size_t n, size_t
     return out;
 }
 
+/* The text of [from, to) with the edits e[0..n) (all inside it) applied,
+ * malloc'd; its length in *out_len. */
+static char *apply_range(const char *text, size_t from, size_t to, const FixEdit *e, size_t n,
+                         size_t *out_len)
+{
+    FixEdit *rel = xmalloc((n ? n : 1) * sizeof *rel);
+    for (size_t q = 0; q < n; q++) {
+        rel[q] = e[q];
+        rel[q].start -= from;
+        rel[q].end -= from;
+    }
+    char *out = fix_apply(text + from, to - from, rel, n, out_len);
+    free(rel);
+    return out;
+}
+
 /* ---- unified diff ------------------------------------------------------- */
 
 enum { CONTEXT = 3 };
@@ -256,18 +272,10 @@ static void put_hunk(FILE *out, const char *text, const Lines *l, size_t from, s
         }
         size_t rs = l->start[i], re = l->start[last + 1];
         put_lines(out, '-', text + rs, re - rs);
-        /* the run's new text: its edits applied, offsets made relative */
-        FixEdit *rel = xmalloc((kk - k) * sizeof *rel);
-        for (size_t q = k; q < kk; q++) {
-            rel[q - k] = e[q];
-            rel[q - k].start -= rs;
-            rel[q - k].end -= rs;
-        }
         size_t nl;
-        char *nt = fix_apply(text + rs, re - rs, rel, kk - k, &nl);
+        char *nt = apply_range(text, rs, re, e + k, kk - k, &nl);
         put_lines(out, '+', nt, nl);
         free(nt);
-        free(rel);
         k = kk;
         i = last + 1;
     }
@@ -297,25 +305,10 @@ void fix_diff(FILE *out, const char *path, const char *text, size_t len, const F
         size_t from = first > CONTEXT ? first - CONTEXT : 0;
         size_t to = last + CONTEXT < l.n ? last + CONTEXT + 1 : l.n; /* exclusive */
         /* the hunk's new text: [start(from), start(to)) with edits i..j */
-        size_t hs = l.start[from], he = l.start[to];
-        size_t new_len = he - hs;
-        for (size_t k = i; k < j; k++)
-            new_len = new_len - (e[k].end - e[k].start) + strlen(e[k].text);
         size_t old_count = to - from;
-        /* rebuild the new text of the hunk to count and print it */
-        char *nt = xmalloc(new_len + 1), *w = nt;
-        size_t at = hs;
-        for (size_t k = i; k < j; k++) {
-            memcpy(w, text + at, e[k].start - at);
-            w += e[k].start - at;
-            size_t tl = strlen(e[k].text);
-            memcpy(w, e[k].text, tl);
-            w += tl;
-            at = e[k].end;
-        }
-        memcpy(w, text + at, he - at);
-        w += he - at;
-        *w = '\0';
+        /* the hunk's new text, to count its lines */
+        size_t new_len;
+        char *nt = apply_range(text, l.start[from], l.start[to], e + i, j - i, &new_len);
         size_t new_count = count_lines(nt, new_len);
         fprintf(out, "@@ -%zu,%zu +%ld,%zu @@\n", from + 1, old_count,
                 (long)from + 1 + shift, new_count);
