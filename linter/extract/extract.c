@@ -51,8 +51,6 @@ bool ex_string_value(Ex *x, SynNode n, const char **out)
 
 /* ---- key attribute names ----------------------------------------------- */
 
-#define EXPR_CONST "#kl_" /* see Ex.expr_consts */
-
 static bool match_key_name(const char *name, const char *kind)
 {
     /* ^(gsi|lsi)?[0-9]*_?(pk|sk)[0-9]*$, case-insensitive; kind "pk"/"sk" */
@@ -344,243 +342,6 @@ const char *ex_prop_name(Ex *x, SynNode prop)
 }
 
 
-/* "params.ExpressionAttributeValues" for `obj.x['y']`-style member paths
- * (string subscripts read as members); NULL for anything else. */
-static const char *member_path(Ex *x, SynNode n, int depth)
-{
-    n = unwrap(n);
-    if (depth > 8)
-        return NULL;
-    if (is(n, "identifier"))
-        return ex_ntext(x, n);
-    if (is(n, "member_expression")) {
-        const char *o = member_path(x, field(n, "object"), depth + 1);
-        return o ? arena_printf(x->a, "%s.%s", o, ex_ntext(x, field(n, "property"))) : NULL;
-    }
-    if (is(n, "subscript_expression")) {
-        const char *o = member_path(x, field(n, "object"), depth + 1);
-        const char *k;
-        if (o && ex_string_value(x, field(n, "index"), &k))
-            return arena_printf(x->a, "%s.%s", o, k);
-    }
-    return NULL;
-}
-
-/* The variable path an object literal is stored at: `const params = {
- * Key: {...} }` gives "params" for the outer object and "params.Key" for
- * the inner one. Returns the declarator too (its block is searched). */
-static const char *owner_path(Ex *x, SynNode obj, SynNode *decl)
-{
-    const char *suffix = "";
-    SynNode n = obj;
-    for (int i = 0; i < 8; i++) {
-        SynNode p = ex_parent(x, n);
-        if (is(p, "variable_declarator")) {
-            *decl = p;
-            SynNode name = field(p, "name");
-            if (!is(name, "identifier"))
-                return NULL;
-            return arena_printf(x->a, "%s%s", ex_ntext(x, name), suffix);
-        }
-        /* `params.ExpressionAttributeValues = {}` as a statement */
-        if (is(p, "assignment_expression") && syn_eq(unwrap(field(p, "right")), n) &&
-            is(ex_parent(x, p), "expression_statement")) {
-            const char *left = member_path(x, field(p, "left"), 0);
-            if (!left)
-                return NULL;
-            *decl = p;
-            return arena_printf(x->a, "%s%s", left, suffix);
-        }
-        if (!is(p, "pair"))
-            return NULL;
-        const char *k = ex_prop_name(x, p);
-        SynNode outer = ex_parent(x, p);
-        if (!k || !is(outer, "object"))
-            return NULL;
-        suffix = arena_printf(x->a, ".%s%s", k, suffix);
-        n = outer;
-    }
-    return NULL;
-}
-
-/* An assignment to a member path (`params.Key.sk = v`), as
- * assignments_of reads them: the ones inside another assignment are not
- * read, nor are those in a function nested in the object's block. */
-typedef struct MemberAssign {
-    uint32_t start;
-    bool nested;               /* inside another assignment */
-    bool in_fn;                /* inside a function: */
-    uint32_t fn_start, fn_end; /* the nearest one */
-    const char *left;          /* "params.Key.sk" */
-    SynNode right;
-} MemberAssign;
-
-typedef VEC(size_t) IndexList;
-
-/* The member assignments of a file, grouped by root variable, each group
- * in source order. */
-typedef struct MemberAssigns {
-    VEC(MemberAssign) v;
-    NameMap groups;         /* root -> index in `lists` */
-    VEC(IndexList) lists;   /* indices in v */
-} MemberAssigns;
-
-/* One pass over the file: a stack of the enclosing functions and
- * assignments says, for each assignment, its nearest function and
- * whether it is inside another assignment (within that function). */
-static MemberAssigns *member_assigns(Ex *x)
-{
-    if (x->member_assigns)
-        return x->member_assigns;
-    MemberAssigns *m = arena_alloc(x->a, sizeof *m);
-    typedef struct Open {
-        size_t end;       /* of its subtree in the index */
-        bool fn, in_assign;
-        uint32_t fn_start, fn_end; /* the nearest function, if in one */
-        bool has_fn;
-    } Open;
-    VEC(Open) open = {0};
-    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
-        while (open.n && open.v[open.n - 1].end <= i)
-            open.n--;
-        SynNode n = syn_node_at(x->syn, i);
-        bool fn = is_function_node(n), assign = is(n, "assignment_expression");
-        if (!fn && !assign)
-            continue;
-        Open top = open.n ? open.v[open.n - 1] : (Open){0};
-        if (assign) {
-            const char *left = member_path(x, field(n, "left"), 0);
-            if (left && strchr(left, '.')) {
-                MemberAssign ma = {.start = syn_start(n), .nested = top.in_assign,
-                                   .in_fn = top.has_fn, .fn_start = top.fn_start,
-                                   .fn_end = top.fn_end, .left = left,
-                                   .right = field(n, "right")};
-                char *root = arena_strndup(x->a, left, strcspn(left, "."));
-                size_t g;
-                if (!namemap_get(&m->groups, root, &g)) {
-                    g = m->lists.n;
-                    namemap_put(x->a, &m->groups, root, g);
-                    VEC_PUSH(x->a, &m->lists, (IndexList){0});
-                }
-                VEC_PUSH(x->a, &m->v, ma);
-                VEC_PUSH(x->a, &m->lists.v[g], m->v.n - 1);
-            }
-        }
-        Open o = {.end = syn_end_of(x->syn, i), .fn = fn, .in_assign = !fn && (assign || top.in_assign),
-                  .has_fn = fn || top.has_fn,
-                  .fn_start = fn ? syn_start(n) : top.fn_start,
-                  .fn_end = fn ? syn_end(n) : top.fn_end};
-        VEC_PUSH(x->a, &open, o);
-    }
-    x->member_assigns = m;
-    return m;
-}
-
-/* Every `path.prop = value` assignment after the declaration of the object
- * stored at `path`, in the declaration's block (nested statements too, not
- * nested functions): params objects completed before the call. Collected
- * once per object. */
-static const Assigned *assignments_of(Ex *x, SynNode obj)
-{
-    uint32_t at = syn_start(obj);
-    size_t known;
-    if (nummap_get(&x->assigned_at, at, &known))
-        return &x->assigned.v[known];
-    Assigned as = {.obj = at};
-    SynNode decl = {0};
-    as.path = owner_path(x, obj, &decl);
-    /* declarator -> declaration -> (export ->) block */
-    SynNode block = as.path ? ex_parent(x, ex_parent(x, decl)) : decl;
-    if (as.path && is(block, "export_statement"))
-        block = ex_parent(x, block);
-    size_t g;
-    const MemberAssigns *m = as.path && !syn_null(block) ? member_assigns(x) : NULL;
-    char *root = as.path ? arena_strndup(x->a, as.path, strcspn(as.path, ".")) : NULL;
-    if (m && namemap_get(&m->groups, root, &g)) {
-        size_t pl = strlen(as.path);
-        uint32_t after = syn_end(decl), bstart = syn_start(block), bend = syn_end(block);
-        const size_t *list = m->lists.v[g].v, n = m->lists.v[g].n;
-        size_t lo = 0, hi = n; /* the first one after the declaration */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (m->v.v[list[mid]].start > after)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        for (size_t k = lo; k < n && m->v.v[list[k]].start < bend; k++) {
-            const MemberAssign *ma = &m->v.v[list[k]];
-            if (ma->nested || (ma->in_fn && ma->fn_start >= bstart && ma->fn_end <= bend))
-                continue; /* in another assignment, or in a function nested in the block */
-            if (!strncmp(ma->left, as.path, pl) && ma->left[pl] == '.') {
-                AssignedProp ap = {ma->left + pl + 1, ma->right};
-                VEC_PUSH(x->scratch, &as.props, ap);
-            }
-        }
-    }
-    VEC_PUSH(x->scratch, &x->assigned, as);
-    nummap_put(x->scratch, &x->assigned_at, at, x->assigned.n - 1);
-    return &x->assigned.v[x->assigned.n - 1];
-}
-
-/* The last later assignment of `name` to the object, or a null node. */
-static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
-{
-    SynNode found = {0};
-    /* only objects stored in a variable (or a property of one) */
-    SynNode p = ex_parent(x, obj);
-    if (!is(p, "variable_declarator") && !is(p, "pair") && !is(p, "assignment_expression"))
-        return found;
-    const Assigned *as = assignments_of(x, obj);
-    for (size_t i = 0; i < as->props.n; i++)
-        if (!strcmp(as->props.v[i].name, name))
-            found = as->props.v[i].value;
-    return found;
-}
-
-static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth)
-{
-    SynNode none = {0};
-    if (!is(obj, "object") || depth > 4)
-        return none;
-    SynNode later = assigned_prop(x, obj, name);
-    if (!syn_null(later))
-        return later;
-    uint32_t cnt = syn_count(x->syn, obj);
-    SynNode hit = none;
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, obj, i);
-        if (is(p, "spread_element")) { /* { ...base, ':sk': x }: later wins */
-            SynNode inner = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
-            SynNode v = find_prop_depth(x, inner, name, depth + 1);
-            if (!syn_null(v))
-                hit = v;
-            continue;
-        }
-        if (is(p, "shorthand_property_identifier")) {
-            if (ex_text_eq(x, p, name))
-                hit = p;
-            continue;
-        }
-        SynNode k = is(p, "pair") ? field(p, "key") : (SynNode){0};
-        if (is(k, "property_identifier")) { /* no copy for the common case */
-            if (ex_text_eq(x, k, name))
-                hit = field(p, "value");
-            continue;
-        }
-        const char *pn = ex_prop_name(x, p);
-        if (pn && !strcmp(pn, name))
-            hit = syn_prop_value(x->syn, p);
-    }
-    return hit;
-}
-
-/* The value of property `name` in object literal `obj` (also set by a
- * later `var.name = value`, or brought in by a spread), or a null node. */
-SynNode ex_find_prop(Ex *x, SynNode obj, const char *name)
-{
-    return find_prop_depth(x, obj, name, 0);
-}
 
 bool ex_value_can_be_key(Ex *x, SynNode v)
 {
@@ -689,189 +450,6 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
                 continue;
         }
         ex_add_key(x, e, role, attr, site, op, cond);
-    }
-}
-
-/* Map `#name` through ExpressionAttributeNames. */
-static const char *map_name(Ex *x, SynNode names, const char *n)
-{
-    char *end;
-    if (!strncmp(n, EXPR_CONST, strlen(EXPR_CONST))) {
-        unsigned long i = strtoul(n + strlen(EXPR_CONST), &end, 10);
-        if (!*end && i < x->expr_consts.n)
-            return arena_printf(x->a, "[%s]", x->expr_consts.v[i]);
-    }
-    if (n[0] != '#' || syn_null(names))
-        return n;
-    SynNode v = ex_find_prop(x, names, n);
-    const char *s;
-    if (!syn_null(v) && ex_string_value(x, v, &s))
-        return s;
-    v = unwrap(v);
-    if (is(v, "identifier") || is(v, "member_expression"))
-        return arena_printf(x->a, "[%s]", ex_ntext(x, v)); /* settled by resolution */
-    return n;
-}
-
-/* A string expression as text: literals, and templates/concatenations
- * whose substitutions are read as `${...}` placeholders. */
-/* Build a string expression's text: literals, templates and `+` of
- * literals and constants of this file (local or module level); a ternary
- * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
-static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth);
-
-/* `let kce = 'pk = :pk'; if (sk) kce += ' AND begins_with(sk, :sk)';`:
- * each `name += text` after the declaration `decl` and before `use`, in
- * the declaration's block (not in a function nested in it), appended in
- * order; like a ternary's first branch, a conditional one is taken. False
- * when one of them cannot be read. */
-static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
-                             size_t *len, size_t *cap, int depth)
-{
-    SynNode block = ex_parent(x, ex_parent(x, decl));
-    size_t from, to;
-    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
-        return true;
-    uint32_t after = syn_end(decl), before = syn_start(use);
-    for (size_t i = from; i < to && x->string_steps_left; i++) {
-        SynNode m = syn_node_at(x->syn, i);
-        uint32_t at = syn_start(m);
-        if (at >= before)
-            break;
-        if (syn_is_function(m)) {
-            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
-            continue;
-        }
-        ex_spend(&x->string_steps_left, 1);
-        if (at < after || !is(m, "augmented_assignment_expression") ||
-            !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
-            !ex_text_eq(x, field(m, "left"), name))
-            continue;
-        if (!build_string(x, field(m, "right"), buf, len, cap, depth + 1))
-            return false;
-    }
-    return true;
-}
-
-static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)
-{
-    n = unwrap(n);
-    const char *s;
-    if (depth > 16 || syn_null(n) || !x->string_steps_left)
-        return false;
-    ex_spend(&x->string_steps_left, 1);
-    if (ex_string_value(x, n, &s)) {
-        size_t l = strlen(s);
-        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
-        memcpy(*buf + *len, s, l + 1);
-        *len += l;
-        return true;
-    }
-    if (is(n, "template_string")) {
-        uint32_t cnt = syn_count(x->syn, n);
-        for (uint32_t i = 0; i < cnt; i++) {
-            SynNode c = syn_child(x->syn, n, i);
-            if (is(c, "template_substitution")) {
-                if (!build_string(x, syn_child(x->syn, c, 0), buf, len, cap, depth + 1))
-                    return false;
-                continue;
-            }
-            const char *t = ex_ntext(x, c);
-            if (is(c, "escape_sequence")) {
-                char e[16];
-                size_t o = 0;
-                if (strlen(t) < sizeof e - 1)
-                    syn_append_escape(e, &o, t, strlen(t));
-                e[o] = '\0';
-                t = arena_strdup(x->a, e);
-            }
-            size_t l = strlen(t);
-            arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
-            memcpy(*buf + *len, t, l + 1);
-            *len += l;
-        }
-        return true;
-    }
-    if (is(n, "binary_expression") && ex_text_eq(x, field(n, "operator"), "+"))
-        return build_string(x, field(n, "left"), buf, len, cap, depth + 1) &&
-               build_string(x, field(n, "right"), buf, len, cap, depth + 1);
-    if (is(n, "ternary_expression"))
-        return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
-    if (is(n, "identifier")) {
-        const char *name = ex_ntext(x, n);
-        Binding b = ex_find_binding(x, n, name, true);
-        if (b.found && !b.param && !syn_null(b.value))
-            return build_string(x, b.value, buf, len, cap, depth + 1) &&
-                   appended_strings(x, b.decl, name, n, buf, len, cap, depth);
-    }
-    /* a constant of another file (`${PK_NAME}`, `${Keys.SK}`): a name
-     * resolution settles, written as a placeholder */
-    SynNode root = n;
-    while (is(root, "member_expression"))
-        root = unwrap(field(root, "object"));
-    if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root))) {
-        const char *ph = arena_printf(x->a, "%s%zu", EXPR_CONST, x->expr_consts.n);
-        strlist_push(x->a, &x->expr_consts, ex_ntext(x, n));
-        size_t l = strlen(ph);
-        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
-        memcpy(*buf + *len, ph, l + 1);
-        *len += l;
-        return true;
-    }
-    return false;
-}
-
-/* A string or template literal whose value is its source text: no escape
- * sequences, no substitutions. */
-static bool plain_literal(Ex *x, SynNode n)
-{
-    if (!is(n, "string") && !is(n, "template_string"))
-        return false;
-    uint32_t cnt = syn_count(x->syn, n);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode c = syn_child(x->syn, n, i);
-        if (is(c, "escape_sequence") || is(c, "template_substitution"))
-            return false;
-    }
-    return true;
-}
-
-/* A DynamoDB expression string as the code builds it, or NULL. */
-static const char *expr_string(Ex *x, SynNode n)
-{
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    arena_grow(x->a, (void **)&buf, &cap, 1, 1);
-    buf[0] = '\0';
-    if (syn_null(n) || !build_string(x, n, &buf, &len, &cap, 0))
-        return NULL;
-    return buf;
-}
-
-void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, int op,
-                           bool on_index)
-{
-    KeyConds kc = {0};
-    ddb_parse_key_condition(x->a, kce, &kc);
-    for (size_t i = 0; i < kc.items.n; i++) {
-        const KeyCond *c = &kc.items.v[i];
-        const char *attr = map_name(x, names, c->attr);
-        int role = key_role_for_name(x->cfg, attr);
-        if (role < 0) /* a custom key name: the first condition is the hash key */
-            role = i == 0 ? (on_index ? ROLE_INDEX_PK : ROLE_PK)
-                          : (on_index ? ROLE_INDEX_SK : ROLE_SK);
-        for (int j = 0; j < 2; j++) {
-            if (!c->values[j] || c->values[j][0] != ':')
-                continue;
-            SynNode v = ex_find_prop(x, values, c->values[j]);
-            if (syn_null(v))
-                continue;
-            size_t first = x->ir->extracted.n;
-            ex_add_key_branches(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
-            for (size_t k = first; k < x->ir->extracted.n; k++)
-                if (attr_is_deferred(attr)) /* the name comes from a constant */
-                    x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, attr);
-        }
     }
 }
 
@@ -1010,21 +588,21 @@ static void params_object(Ex *x, SynNode objn, int op)
 
     SynNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
     if (!syn_null(kce)) {
-        const char *s = expr_string(x, kce);
+        const char *s = ex_expr_string(x, kce);
         if (s) {
             d->key_condition = s;
             d->key_condition_span = nspan(unwrap(kce));
-            d->key_condition_exact = plain_literal(x, unwrap(kce));
+            d->key_condition_exact = ex_plain_literal(x, unwrap(kce));
             ex_key_conditions(x, s, names, values, op, d->index != NULL);
         }
     }
     SynNode ue = ex_find_prop(x, obj, "UpdateExpression");
     if (!syn_null(ue)) {
-        const char *s = expr_string(x, ue);
+        const char *s = ex_expr_string(x, ue);
         StrList targets = {0};
         if (s && ddb_parse_update_targets(x->a, s, &targets))
             for (size_t i = 0; i < targets.n; i++)
-                strlist_push(x->a, &x->ir->ops.v[op].sets, map_name(x, names, targets.v[i]));
+                strlist_push(x->a, &x->ir->ops.v[op].sets, ex_map_name(x, names, targets.v[i]));
     }
     SynNode ri = ex_find_prop(x, obj, "RequestItems");
     if (!syn_null(ri))
@@ -1106,7 +684,7 @@ static void mbc_call(Ex *x, SynNode n, const char *recv, const char *method, Syn
             if (syn_null(ex))
                 ex = ex_find_prop(x, sk, "skExpression");
             SynNode vals = ex_follow(x, ex_find_prop(x, sk, "skAttributeValues"), NULL, NULL);
-            const char *s = syn_null(ex) ? NULL : expr_string(x, ex);
+            const char *s = syn_null(ex) ? NULL : ex_expr_string(x, ex);
             if (s) {
                 x->ir->ops.v[op].key_condition = s;
                 SynNode none = {0};
@@ -1526,7 +1104,7 @@ static bool appsync_request(Ex *x, SynNode obj)
     SynNode q = ex_follow(x, ex_find_prop(x, obj, "query"), NULL, NULL);
     if (is(q, "object")) {
         ex_consume(x, q);
-        const char *kce = expr_string(x, ex_find_prop(x, q, "expression"));
+        const char *kce = ex_expr_string(x, ex_find_prop(x, q, "expression"));
         SynNode names = ex_follow(x, ex_find_prop(x, q, "expressionNames"), NULL, NULL);
         SynNode values = ex_follow(x, ex_find_prop(x, q, "expressionValues"), NULL, NULL);
         if (is(values, "object"))
@@ -1534,7 +1112,7 @@ static bool appsync_request(Ex *x, SynNode obj)
         if (kce) {
             d->key_condition = kce;
             d->key_condition_span = nspan(unwrap(ex_find_prop(x, q, "expression")));
-            d->key_condition_exact = plain_literal(x, unwrap(ex_find_prop(x, q, "expression")));
+            d->key_condition_exact = ex_plain_literal(x, unwrap(ex_find_prop(x, q, "expression")));
             ex_key_conditions(x, kce, names, values, op, d->index != NULL);
         }
     }
@@ -1555,7 +1133,7 @@ static bool camel_query_params(Ex *x, SynNode obj)
     if (syn_null(kce))
         return false;
     SynNode values = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeValues"), NULL, NULL);
-    const char *s = is(values, "object") ? expr_string(x, kce) : NULL;
+    const char *s = is(values, "object") ? ex_expr_string(x, kce) : NULL;
     if (!s || !strchr(s, ':') || !strchr(s, '='))
         return false;
     ex_consume(x, obj);
@@ -1576,7 +1154,7 @@ static bool camel_query_params(Ex *x, SynNode obj)
     SynNode names = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeNames"), NULL, NULL);
     d->key_condition = s;
     d->key_condition_span = nspan(unwrap(kce));
-    d->key_condition_exact = plain_literal(x, unwrap(kce));
+    d->key_condition_exact = ex_plain_literal(x, unwrap(kce));
     ex_key_conditions(x, s, names, values, op, d->index != NULL);
     return true;
 }

@@ -156,4 +156,14 @@ bool ex_lib_new(Ex *x, SynNode newexpr);
  * false when `call` is not one. */
 bool ex_lib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 
+/* expressions.c: DynamoDB expression strings as the code builds them. */
+#define EXPR_CONST "#kl_" /* see Ex.expr_consts */
+/* `#name` through ExpressionAttributeNames (an EXPR_CONST placeholder
+ * becomes "[NAME]", settled by resolution). */
+const char *ex_map_name(Ex *x, SynNode names, const char *n);
+/* A string or template literal whose value is its source text. */
+bool ex_plain_literal(Ex *x, SynNode n);
+/* A DynamoDB expression string as the code builds it, or NULL. */
+const char *ex_expr_string(Ex *x, SynNode n);
+
 #endif

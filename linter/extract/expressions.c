@@ -1,0 +1,199 @@
+/* Expression strings: a KeyConditionExpression or UpdateExpression as the
+ * code builds it (literals, templates, `+`, a ternary's first branch,
+ * `kce += ...` appends, constants of other files as placeholders), names
+ * mapped through ExpressionAttributeNames, and the keys a key condition
+ * reads from ExpressionAttributeValues. Part of extraction (extract.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddbexpr.h"
+#include "extract.h"
+#include "extract_int.h"
+#include "syntax.h"
+
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+#define field(n, name) ex_field(x, (n), (name))
+#define unwrap(n) syn_unwrap(x->syn, (n))
+
+/* Map `#name` through ExpressionAttributeNames. */
+const char *ex_map_name(Ex *x, SynNode names, const char *n)
+{
+    char *end;
+    if (!strncmp(n, EXPR_CONST, strlen(EXPR_CONST))) {
+        unsigned long i = strtoul(n + strlen(EXPR_CONST), &end, 10);
+        if (!*end && i < x->expr_consts.n)
+            return arena_printf(x->a, "[%s]", x->expr_consts.v[i]);
+    }
+    if (n[0] != '#' || syn_null(names))
+        return n;
+    SynNode v = ex_find_prop(x, names, n);
+    const char *s;
+    if (!syn_null(v) && ex_string_value(x, v, &s))
+        return s;
+    v = unwrap(v);
+    if (is(v, "identifier") || is(v, "member_expression"))
+        return arena_printf(x->a, "[%s]", ex_ntext(x, v)); /* settled by resolution */
+    return n;
+}
+
+/* A string expression as text: literals, and templates/concatenations
+ * whose substitutions are read as `${...}` placeholders. */
+/* Build a string expression's text: literals, templates and `+` of
+ * literals and constants of this file (local or module level); a ternary
+ * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
+static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth);
+
+/* `let kce = 'pk = :pk'; if (sk) kce += ' AND begins_with(sk, :sk)';`:
+ * each `name += text` after the declaration `decl` and before `use`, in
+ * the declaration's block (not in a function nested in it), appended in
+ * order; like a ternary's first branch, a conditional one is taken. False
+ * when one of them cannot be read. */
+static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
+                             size_t *len, size_t *cap, int depth)
+{
+    SynNode block = ex_parent(x, ex_parent(x, decl));
+    size_t from, to;
+    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
+        return true;
+    uint32_t after = syn_end(decl), before = syn_start(use);
+    for (size_t i = from; i < to && x->string_steps_left; i++) {
+        SynNode m = syn_node_at(x->syn, i);
+        uint32_t at = syn_start(m);
+        if (at >= before)
+            break;
+        if (syn_is_function(m)) {
+            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
+            continue;
+        }
+        ex_spend(&x->string_steps_left, 1);
+        if (at < after || !is(m, "augmented_assignment_expression") ||
+            !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
+            !ex_text_eq(x, field(m, "left"), name))
+            continue;
+        if (!build_string(x, field(m, "right"), buf, len, cap, depth + 1))
+            return false;
+    }
+    return true;
+}
+
+static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)
+{
+    n = unwrap(n);
+    const char *s;
+    if (depth > 16 || syn_null(n) || !x->string_steps_left)
+        return false;
+    ex_spend(&x->string_steps_left, 1);
+    if (ex_string_value(x, n, &s)) {
+        size_t l = strlen(s);
+        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+        memcpy(*buf + *len, s, l + 1);
+        *len += l;
+        return true;
+    }
+    if (is(n, "template_string")) {
+        uint32_t cnt = syn_count(x->syn, n);
+        for (uint32_t i = 0; i < cnt; i++) {
+            SynNode c = syn_child(x->syn, n, i);
+            if (is(c, "template_substitution")) {
+                if (!build_string(x, syn_child(x->syn, c, 0), buf, len, cap, depth + 1))
+                    return false;
+                continue;
+            }
+            const char *t = ex_ntext(x, c);
+            if (is(c, "escape_sequence")) {
+                char e[16];
+                size_t o = 0;
+                if (strlen(t) < sizeof e - 1)
+                    syn_append_escape(e, &o, t, strlen(t));
+                e[o] = '\0';
+                t = arena_strdup(x->a, e);
+            }
+            size_t l = strlen(t);
+            arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+            memcpy(*buf + *len, t, l + 1);
+            *len += l;
+        }
+        return true;
+    }
+    if (is(n, "binary_expression") && ex_text_eq(x, field(n, "operator"), "+"))
+        return build_string(x, field(n, "left"), buf, len, cap, depth + 1) &&
+               build_string(x, field(n, "right"), buf, len, cap, depth + 1);
+    if (is(n, "ternary_expression"))
+        return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
+    if (is(n, "identifier")) {
+        const char *name = ex_ntext(x, n);
+        Binding b = ex_find_binding(x, n, name, true);
+        if (b.found && !b.param && !syn_null(b.value))
+            return build_string(x, b.value, buf, len, cap, depth + 1) &&
+                   appended_strings(x, b.decl, name, n, buf, len, cap, depth);
+    }
+    /* a constant of another file (`${PK_NAME}`, `${Keys.SK}`): a name
+     * resolution settles, written as a placeholder */
+    SynNode root = n;
+    while (is(root, "member_expression"))
+        root = unwrap(field(root, "object"));
+    if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root))) {
+        const char *ph = arena_printf(x->a, "%s%zu", EXPR_CONST, x->expr_consts.n);
+        strlist_push(x->a, &x->expr_consts, ex_ntext(x, n));
+        size_t l = strlen(ph);
+        arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+        memcpy(*buf + *len, ph, l + 1);
+        *len += l;
+        return true;
+    }
+    return false;
+}
+
+/* A string or template literal whose value is its source text: no escape
+ * sequences, no substitutions. */
+bool ex_plain_literal(Ex *x, SynNode n)
+{
+    if (!is(n, "string") && !is(n, "template_string"))
+        return false;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(x->syn, n, i);
+        if (is(c, "escape_sequence") || is(c, "template_substitution"))
+            return false;
+    }
+    return true;
+}
+
+/* A DynamoDB expression string as the code builds it, or NULL. */
+const char *ex_expr_string(Ex *x, SynNode n)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    arena_grow(x->a, (void **)&buf, &cap, 1, 1);
+    buf[0] = '\0';
+    if (syn_null(n) || !build_string(x, n, &buf, &len, &cap, 0))
+        return NULL;
+    return buf;
+}
+
+void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, int op,
+                           bool on_index)
+{
+    KeyConds kc = {0};
+    ddb_parse_key_condition(x->a, kce, &kc);
+    for (size_t i = 0; i < kc.items.n; i++) {
+        const KeyCond *c = &kc.items.v[i];
+        const char *attr = ex_map_name(x, names, c->attr);
+        int role = key_role_for_name(x->cfg, attr);
+        if (role < 0) /* a custom key name: the first condition is the hash key */
+            role = i == 0 ? (on_index ? ROLE_INDEX_PK : ROLE_PK)
+                          : (on_index ? ROLE_INDEX_SK : ROLE_SK);
+        for (int j = 0; j < 2; j++) {
+            if (!c->values[j] || c->values[j][0] != ':')
+                continue;
+            SynNode v = ex_find_prop(x, values, c->values[j]);
+            if (syn_null(v))
+                continue;
+            size_t first = x->ir->extracted.n;
+            ex_add_key_branches(x, v, (KeyRole)role, attr, SITE_CONDITION, op, c->op);
+            for (size_t k = first; k < x->ir->extracted.n; k++)
+                if (attr_is_deferred(attr)) /* the name comes from a constant */
+                    x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, attr);
+        }
+    }
+}
