@@ -309,32 +309,43 @@ static json_t *sarif_notifications(Arena *a, const OutputInput *in)
     return arr;
 }
 
-/* SARIF `fixes` (3.55): one fix, one artifact change, one replacement of
- * the edit's region by its text. */
+/* A SARIF region (3.30): 1-based lines, UTF-16 columns, the end exclusive. */
+static json_t *sarif_region(uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "startLine", json_integer(line));
+    json_object_set_new(r, "startColumn", json_integer(col));
+    json_object_set_new(r, "endLine", json_integer(end_line));
+    json_object_set_new(r, "endColumn", json_integer(end_col));
+    return r;
+}
+
+/* A SARIF replacement (3.57): `text` in place of `region`. */
+static json_t *sarif_replacement(Arena *a, json_t *region, const char *text)
+{
+    json_t *ins = json_object();
+    json_object_set_new(ins, "text", jstr(a, text));
+    json_t *rep = json_object();
+    json_object_set_new(rep, "deletedRegion", region);
+    json_object_set_new(rep, "insertedContent", ins);
+    return rep;
+}
+
+/* SARIF `fixes` (3.55): one fix, one artifact change: the import the
+ * edit needs (an insertion before it in the file), then the edit. */
 static json_t *sarif_fixes(Arena *a, const Finding *f)
 {
-    json_t *del = json_object();
-    json_object_set_new(del, "startLine", json_integer(f->edit_line));
-    json_object_set_new(del, "startColumn", json_integer(f->edit_col16));
-    json_object_set_new(del, "endLine", json_integer(f->edit_end_line));
-    json_object_set_new(del, "endColumn", json_integer(f->edit_end_col16));
-    json_t *ins = json_object();
-    json_object_set_new(ins, "text", jstr(a, f->edit_text));
-    json_t *rep = json_object();
-    json_object_set_new(rep, "deletedRegion", del);
-    json_object_set_new(rep, "insertedContent", ins);
     json_t *reps = json_array();
-    if (f->insert_text) {
-        /* the import the edit needs, before it in the file */
-        json_t *idel = json_pack("{s:i, s:i, s:i, s:i}", "startLine", (json_int_t)f->insert_line,
-                                 "startColumn", 1, "endLine", (json_int_t)f->insert_line,
-                                 "endColumn", 1);
-        json_t *iins = json_object();
-        json_object_set_new(iins, "text", jstr(a, f->insert_text));
-        json_array_append_new(reps, json_pack("{s:o, s:o}", "deletedRegion", idel,
-                                              "insertedContent", iins));
-    }
-    json_array_append_new(reps, rep);
+    if (f->insert_text)
+        json_array_append_new(reps, sarif_replacement(a,
+                                                      sarif_region(f->insert_line, 1,
+                                                                   f->insert_line, 1),
+                                                      f->insert_text));
+    json_array_append_new(reps, sarif_replacement(a,
+                                                  sarif_region(f->edit_line, f->edit_col16,
+                                                               f->edit_end_line,
+                                                               f->edit_end_col16),
+                                                  f->edit_text));
     json_t *change = json_object();
     json_object_set_new(change, "artifactLocation",
                         artifact_location(a, f->uri_path, f->under_root));
@@ -409,11 +420,7 @@ bool output_sarif(FILE *out, const OutputInput *in)
         json_object_set_new(msg, "text", jstr(a, text));
         json_object_set_new(r, "message", msg);
 
-        json_t *region = json_object();
-        json_object_set_new(region, "startLine", json_integer(f->line));
-        json_object_set_new(region, "startColumn", json_integer(f->col16));
-        json_object_set_new(region, "endLine", json_integer(f->end_line));
-        json_object_set_new(region, "endColumn", json_integer(f->end_col16));
+        json_t *region = sarif_region(f->line, f->col16, f->end_line, f->end_col16);
         json_t *pl = json_object();
         json_object_set_new(pl, "artifactLocation",
                             artifact_location(a, f->uri_path, f->under_root));
