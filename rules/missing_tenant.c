@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "access.h"
 #include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
@@ -161,11 +162,24 @@ static bool inlines_reported_helper(const RuleContext *ctx, Arena *a,
     return f && kf_is_helper_output(k) && facts_untenanted_helper_pk(f, kf_shape(a, key));
 }
 
+/* Multi-tenancy inferred (required: auto) is judged per table when the
+ * project has several: an operation on a table where no partition key
+ * carries a tenant (global reference data) is left alone. */
+static bool on_untenanted_table(const RuleContext *ctx, Arena *a, const KeyExpr *k)
+{
+    if (ctx->config->tenant_required != TENANT_AUTO || !ctx->tables || !ctx->tables->tenanted ||
+        k->op < 0 || (size_t)k->op >= ctx->file->ops.n)
+        return false;
+    OpTarget t;
+    access_target(a, ctx->access, ctx->tables, ctx->config, ctx->file, (size_t)k->op, &t);
+    return access_table_untenanted(ctx->tables, t.table);
+}
+
 static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     KfKey key;
     if (!untenanted_pk(ctx, a, k, &key) ||
-        inlines_reported_helper(ctx, a, k, &key))
+        inlines_reported_helper(ctx, a, k, &key) || on_untenanted_table(ctx, a, k))
         return;
     const char *prefix = kf_leading_prefix(a, &key);
     report(ctx, rule_report(ctx, k->span,

@@ -1013,6 +1013,62 @@ static const TableDef *only_table(const TableModel *m)
     return one;
 }
 
+/* `s` lower-cased without '_', '-' and '.', a trailing "name" and then
+ * "table" dropped: FRAMEWORK_REGISTRY_TABLE_NAME, FrameworkRegistryTable
+ * and frameworkRegistry all give "frameworkregistry". Empty when nothing
+ * is left. */
+static void name_stem(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; s && *s && n + 1 < cap; s++) {
+        if (*s == '$' && s[1] == '{') { /* a deploy-time part ends the stem */
+            break;
+        }
+        if (isalnum((unsigned char)*s))
+            out[n++] = (char)tolower((unsigned char)*s);
+    }
+    out[n] = 0;
+    static const char *const tails[] = {"name", "table"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t tl = strlen(tails[i]);
+        if (n > tl && !strcmp(out + n - tl, tails[i]))
+            out[n -= tl] = 0;
+    }
+}
+
+/* The one table whose logical id, variable or name has the stem of
+ * environment variable `env` (FRAMEWORK_REGISTRY_TABLE and a table
+ * `FrameworkRegistryTable`), when the variable's bindings say nothing
+ * readable. NULL when none or several do. */
+static const TableDef *table_by_env_name(const TableModel *m, const char *env)
+{
+    char want[128], have[128];
+    name_stem(env, want, sizeof want);
+    if (strlen(want) < 3)
+        return NULL;
+    const TableDef *hit = NULL;
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        const TableDef *t = &m->set.tables.v[i];
+        if (t->same_as)
+            continue;
+        const char *var = t->var ? strrchr(t->var, '.') : NULL;
+        const char *cands[] = {t->id, var ? var + 1 : t->var, t->name};
+        bool match = false;
+        for (size_t c = 0; c < 3 && !match; c++) {
+            if (!cands[c])
+                continue;
+            name_stem(cands[c], have, sizeof have);
+            match = !strcmp(want, have);
+        }
+        if (match) {
+            if (hit)
+                return NULL;
+            hit = t;
+        }
+    }
+    return hit;
+}
+
 static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableModel *m,
                                   const Config *cfg, const DataOp *op, const OpExtra *ex,
                                   const char **how, bool *foreign)
@@ -1087,6 +1143,15 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
             *how = arena_printf(a, "table found through environment variable %s, %s", r.env,
                                 where(a, via->path, via->span));
             return hit;
+        }
+        if (!hit) {
+            const TableDef *t = table_by_env_name(m, r.env);
+            if (t) {
+                *how = arena_printf(a, "table found through the name of environment "
+                                       "variable %s",
+                                    r.env);
+                return t;
+            }
         }
         if (named)
             return NULL;
@@ -1182,6 +1247,73 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
         out->pk = &out->table->pk;
         out->sk = &out->table->sk;
     }
+}
+
+/* ---- tenancy per table --------------------------------------------------------- */
+
+static const TableDef *canonical_table(const TableDef *t)
+{
+    while (t && t->same_as)
+        t = t->same_as;
+    return t;
+}
+
+/* Key `k` of an operation shows that its table holds a tenant's data: a
+ * partition key (of the table or of an index) with a tenant value, or a
+ * key attribute named for the tenant (`tenantId = :t` on an index). The
+ * tenant's own record (TENANT#{tenantId}) does not: a table of global
+ * reference data may hold each tenant's settings beside it. */
+static bool shows_tenant(Arena *a, const KeyExpr *k, const Config *cfg)
+{
+    if (k->role != ROLE_PK && k->role != ROLE_INDEX_PK)
+        return false;
+    if (k->attr && strlist_has_ci(&cfg->tenant_names, k->attr))
+        return true;
+    KfKey key;
+    kf_flatten(a, &k->segs, &key);
+    if (!kf_tenant_hole(a, &key, cfg))
+        return false;
+    const char *prefix = kf_leading_prefix(a, &key);
+    return !prefix || !strcasestr(prefix, "tenant");
+}
+
+void access_mark_tenants(Arena *a, const AccessFacts *af, TableModel *m, const Config *cfg,
+                         FileIR *const *files, const Config *const *cfgs, size_t n)
+{
+    size_t tables = 0;
+    for (size_t i = 0; i < m->set.tables.n; i++)
+        tables += !m->set.tables.v[i].same_as;
+    if (tables < 2)
+        return;
+    m->tenanted = arena_alloc(a, m->set.tables.n * sizeof *m->tenanted);
+    memset(m->tenanted, 0, m->set.tables.n * sizeof *m->tenanted);
+    for (size_t fi = 0; fi < n; fi++) {
+        const FileIR *f = files[fi];
+        if (cfgs[fi] != cfg || !f || f->parse_failed || !f->ops.n)
+            continue;
+        KfOpKeys keys;
+        kf_op_keys(a, f, &keys);
+        for (size_t op = 0; op < f->ops.n; op++) {
+            bool tenant = false;
+            for (size_t i = keys.first[op]; i != KF_NO_KEY && !tenant; i = keys.next[i])
+                tenant = shows_tenant(a, &f->keys.v[i], cfgs[fi]);
+            if (!tenant)
+                continue;
+            OpTarget t;
+            access_target(a, af, m, cfg, f, op, &t);
+            const TableDef *td = canonical_table(t.table);
+            if (td)
+                m->tenanted[td - m->set.tables.v] = true;
+        }
+    }
+}
+
+bool access_table_untenanted(const TableModel *m, const TableDef *t)
+{
+    t = canonical_table(t);
+    if (!m || !m->tenanted || !t || t < m->set.tables.v || t >= m->set.tables.v + m->set.tables.n)
+        return false;
+    return !m->tenanted[t - m->set.tables.v];
 }
 
 /* ---- key conditions ---------------------------------------------------------- */

@@ -136,6 +136,20 @@ typedef struct OpTarget {
 void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
                    const FileIR *f, size_t op, OpTarget *out);
 
+/* Multi-tenancy per table: mark in m->tenanted the tables on which some
+ * operation of the files `cfg` governs (cfgs[i] == cfg) has a partition
+ * key with a tenant. A project with a tenant table and a table of global
+ * reference data (a framework registry, a price list) is multi-tenant
+ * only on the first. Nothing is marked for a model of fewer than two
+ * tables: the project-wide fact says it all. */
+void access_mark_tenants(Arena *a, const AccessFacts *af, TableModel *m, const Config *cfg,
+                         FileIR *const *files, const Config *const *cfgs, size_t n);
+
+/* Whether table `t` of model `m` is known to hold no tenant's keys: the
+ * model has tenancy per table and no partition key on `t` (or the table
+ * it describes, same_as) carries a tenant. */
+bool access_table_untenanted(const TableModel *m, const TableDef *t);
+
 /* The table of a Turbine entity whose defineEntity call in `f` holds
  * `span` (its key definitions), NULL if none is known. */
 const TableDef *access_entity_table(const TableModel *m, const FileIR *f, Span span);

@@ -388,6 +388,8 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         }
         ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems,
                                         p->templates)};
+        if (c->tenant_required == TENANT_AUTO && p->facts.has_tenant_keys)
+            access_mark_tenants(p->analysis, p->access, e.model, c, irs, cfgs, n);
         VEC_PUSH(p->analysis, &p->models, e);
     }
     problems_sort(&p->schema_problems);

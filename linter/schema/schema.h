@@ -154,6 +154,11 @@ typedef struct TableModel {
     const char *config;    /* the configuration file, NULL for defaults */
     TableSet set;
     StrList schema_files;  /* display paths of the schema files read */
+    /* Per set.tables entry: some partition key the code writes or queries
+     * on that table carries a tenant. Filled by the analysis
+     * (access_mark_tenants, linter/project/access.h) when the model has
+     * two tables or more; NULL otherwise. */
+    bool *tenanted;
 } TableModel;
 
 /* ---- Reading schema files ------------------------------------------------ */
