@@ -1273,6 +1273,7 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
         return ir;
     }
     note_regions(syn, path, problems);
+    ir->code_hash = syn_code_hash(syn);
     size_t budget = len < (SIZE_MAX - INLINE_BUDGET) / INLINE_PER_BYTE
                         ? INLINE_BUDGET + len * INLINE_PER_BYTE
                         : SIZE_MAX;

@@ -243,6 +243,10 @@ typedef struct FileIR {
     Arena *resolved;      /* resolution's output, replaced at each resolution */
     const char *path;     /* display path */
     bool parse_failed;    /* the file had syntax errors and was skipped */
+    /* syn_code_hash of the text: equal for texts that differ only inside
+     * comments, whose IRs differ only in positions (and in the keylint
+     * comments). */
+    uint64_t code_hash;
     /* What rules read: the keys after resolution (rebuilt from `extracted`
      * at each resolution, in the `resolved` arena). */
     KeyExprList keys;

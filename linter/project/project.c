@@ -42,6 +42,7 @@ void project_free(Project *p)
     for (size_t i = 0; i < p->files.n; i++) {
         free(p->files.v[i].text);
         fileir_free(p->files.v[i].ir);
+        fileir_free(p->files.v[i].analysed);
         problems_free(&p->files.v[i].problems);
     }
     arena_free(p->analysis);
@@ -269,6 +270,18 @@ static SourceFile *add_file(Project *p, const char *path)
     return &p->files.v[p->files.n - 1];
 }
 
+/* A file whose analysis facts depend only on its code: parsed, and
+ * defining no table, environment binding or index in code, whose
+ * positions the table models copy. */
+static bool code_only_in_file(const FileIR *ir)
+{
+    if (ir->parse_failed)
+        return false;
+    const FileTables *ft = ir->tables;
+    return !ft || (!ft->set.tables.n && !ft->set.env.n && !ft->set.issues.n &&
+                   !ft->index_calls.n);
+}
+
 const SourceFile *project_set_text(Project *p, const char *path, const char *text, size_t len)
 {
     SourceFile *f = find_file(p, path);
@@ -287,7 +300,20 @@ const SourceFile *project_set_text(Project *p, const char *path, const char *tex
     f->text[len] = '\0';
     f->len = len;
     f->buffer = true;
+    /* The IR the last analysis read, when the new text can be compared
+     * with it: that analysis's own, or the one kept by an earlier edit. */
+    FileIR *prev = f->ir;
+    FileIR *base = f->analysed ? f->analysed : f->ir_analysed ? prev : NULL;
+    f->ir = NULL;
     extract_one(f, false);
+    f->same_code = base && f->ir && code_only_in_file(base) && code_only_in_file(f->ir) &&
+                   base->code_hash == f->ir->code_hash;
+    if (f->same_code && !f->analysed) {
+        f->analysed = prev; /* read by the analysis: kept */
+    } else if (prev != f->analysed) {
+        fileir_free(prev);
+    }
+    f->ir_analysed = false;
     return f;
 }
 
@@ -301,6 +327,7 @@ void project_reload(Project *p, const char *path)
     f->len = 0;
     f->buffer = false;
     extract_one(f, p->drop_texts);
+    f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);
 }
@@ -314,6 +341,7 @@ void project_remove(Project *p, const char *path)
     f->text = NULL;
     fileir_free(f->ir);
     f->ir = NULL;
+    f->same_code = f->ir_analysed = false;
     problems_free(&f->problems);
     f->removed = true;
 }
@@ -433,6 +461,15 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n)
     memset(&p->facts, 0, sizeof p->facts);
     facts_compute(&p->facts, p->analysis, irs, n, fcfg);
     tables_prepare(p, rf, irs, n);
+    /* the facts read every file's current IR now: the IRs kept for the
+     * previous facts go (their importers were resolved again) */
+    for (size_t i = 0; i < p->files.n; i++) {
+        SourceFile *f = &p->files.v[i];
+        fileir_free(f->analysed);
+        f->analysed = NULL;
+        f->same_code = false;
+        f->ir_analysed = f->ir != NULL;
+    }
 }
 
 /* Every enabled rule on one file, with the facts and tables of the current
@@ -603,17 +640,53 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
         resolve[i] = want[node_of[i]] && slot_of[node_of[i]] == i;
 }
 
+/* Whether every changed file only changed inside comments since the last
+ * analysis (SourceFile.same_code): its findings are then the only ones
+ * that can move, and the project-wide facts stand. */
+static bool only_comments_changed(const Project *p, const char *const *changed,
+                                  size_t nchanged)
+{
+    if (!changed || !nchanged)
+        return false;
+    for (size_t i = 0; i < p->files.n; i++) {
+        const SourceFile *f = &p->files.v[i];
+        if (path_listed(f, changed, nchanged) && !(f->same_code && analysable(f)))
+            return false;
+    }
+    return true;
+}
+
+/* The changed files, plus those whose kept IR (SourceFile.analysed) the
+ * next facts drop: their importers are resolved again too. */
+static const char **changed_or_kept(const Project *p, Arena *a, const char *const *changed,
+                                    size_t *n)
+{
+    const char **v = arena_alloc(a, (*n + p->files.n + 1) * sizeof *v);
+    for (size_t i = 0; i < *n; i++)
+        v[i] = changed[i];
+    for (size_t i = 0; i < p->files.n; i++)
+        if (p->files.v[i].analysed)
+            v[(*n)++] = p->files.v[i].abspath;
+    return v;
+}
+
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck)
 {
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
     bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);
-    if (changed)
+    bool same_facts = only_comments_changed(p, changed, nchanged);
+    if (same_facts) {
+        for (size_t i = 0; i < nf; i++)
+            resolve[i] = path_listed(&p->files.v[i], changed, nchanged);
+    } else if (changed) {
+        changed = changed_or_kept(p, scratch, changed, &nchanged);
         resolve_mask(p, scratch, changed, nchanged, resolve);
-    else
+    } else {
         for (size_t i = 0; i < nf; i++)
             resolve[i] = true;
+    }
 
     size_t n = 0, nr = 0;
     ResolveFile *rf = arena_alloc(scratch, (nf ? nf : 1) * sizeof *rf);
@@ -630,11 +703,27 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         if (resolve[i])
             rr[nr++] = (ResolveFile){f->ir, f->abspath, f->config};
     }
-    if (nr) {
+    if (same_facts && nr) {
+        /* only the edited files: every other file is there for lookups */
+        size_t nl = nr;
+        for (size_t i = 0; i < nf; i++)
+            if (analysable(&p->files.v[i]) && !resolve[i])
+                rr[nl++] = (ResolveFile){p->files.v[i].ir, p->files.v[i].abspath,
+                                         p->files.v[i].config};
+        resolve_project_some(rr, nl, nr);
+        resolve_drop_unused_helpers(rr, nr, irs, n);
+    } else if (nr) {
         resolve_project(rr, nr);
         resolve_drop_unused_helpers(rr, nr, irs, n);
     }
-    begin_analysis(p, rf, irs, n);
+    if (same_facts) {
+        /* the facts, tables and models of the last analysis stand (they
+         * read the kept IRs); only the findings are new */
+        diag_free(&p->diags);
+        diag_init(&p->diags);
+    } else {
+        begin_analysis(p, rf, irs, n);
+    }
 
     for (size_t i = 0; i < n; i++) {
         if (!path_listed(&p->files.v[slot[i]], check, ncheck))

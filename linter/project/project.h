@@ -22,6 +22,17 @@ typedef struct SourceFile {
     Problems problems;   /* reading and parsing this file */
     bool removed;        /* dropped by project_remove (slot kept) */
     bool buffer;         /* text set by project_set_text: never dropped */
+    /* The last analysis read `ir` (project-wide facts point into it). */
+    bool ir_analysed;
+    /* The text was replaced (project_set_text) by one that differs only
+     * inside comments from the text the last analysis read: `analysed` is
+     * the IR that analysis read, kept alive because its facts and other
+     * files' resolution point into it; `ir` is the new one. The next
+     * analysis needs to resolve and check only this file, with the same
+     * facts (project_analyze_some). Freed by the next analysis that
+     * recomputes the facts. */
+    FileIR *analysed;
+    bool same_code;
 } SourceFile;
 
 typedef struct ConfigEntry {

@@ -609,6 +609,11 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
 
 void resolve_project(ResolveFile *files, size_t n)
 {
+    resolve_project_some(files, n, n);
+}
+
+void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
+{
     Resolver r = {.files = files, .n = n, .left = resolve_budget(files, n)};
     const char **paths = calloc(n ? n : 1, sizeof *paths);
     if (!paths)
@@ -621,7 +626,7 @@ void resolve_project(ResolveFile *files, size_t n)
     /* Every file's keys are resolved from what extraction saw (raw), into
      * a fresh arena of the file's; other files' lookups read only the
      * constant and helper definitions, which resolution never changes. */
-    for (size_t f = 0; f < n; f++) {
+    for (size_t f = 0; f < nresolve && f < n; f++) {
         FileIR *ir = files[f].ir;
         arena_free(ir->resolved);
         ir->resolved = arena_new();

@@ -21,6 +21,9 @@ typedef struct ResolveFile {
  * and does not grow memory, and a file can be replaced without leaving
  * dangling pointers in the others once they are resolved again. */
 void resolve_project(ResolveFile *files, size_t n);
+/* The same for files[0, nresolve) only; the others are there for lookups
+ * (their constants and helpers) and are left as they are. */
+void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve);
 
 /* A helper's own key is judged only when the project uses the helper in a
  * key (a function that formats a Redis or S3 key looks the same): drop

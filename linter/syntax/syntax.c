@@ -488,6 +488,31 @@ SynNode syn_comment_at(const SynTree *t, size_t i)
 {
     return i < t->ncomments ? t->comments[i] : (SynNode){0};
 }
+/* FNV-1a over a run of bytes. */
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3u;
+    }
+    return h;
+}
+
+uint64_t syn_code_hash(const SynTree *t)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    size_t at = 0;
+    for (size_t i = 0; i < t->ncomments; i++) {
+        uint32_t from = ts_node_start_byte(t->comments[i]), to = ts_node_end_byte(t->comments[i]);
+        if (from < at || to > t->len)
+            continue; /* a comment inside another's range: already skipped */
+        h = fnv1a(h, t->text + at, from - at);
+        h = fnv1a(h, "\0", 1); /* where a comment was */
+        at = to;
+    }
+    return fnv1a(h, t->text + at, t->len - at);
+}
+
 size_t syn_region_count(const SynTree *t) { return t->nregions; }
 const SynRegion *syn_region_at(const SynTree *t, size_t i)
 {

@@ -82,6 +82,11 @@ bool syn_subtree(const SynTree *t, SynNode n, size_t *from, size_t *to);
 size_t syn_comment_count(const SynTree *t);
 SynNode syn_comment_at(const SynTree *t, size_t i);
 
+/* A hash of the text outside comments: two texts that differ only inside
+ * comments hash alike (whitespace between tokens counts). What the
+ * language server compares to tell a comment edit from a code edit. */
+uint64_t syn_code_hash(const SynTree *t);
+
 /* Unread regions, in order (none when the text parsed cleanly). */
 size_t syn_region_count(const SynTree *t);
 const SynRegion *syn_region_at(const SynTree *t, size_t i);
