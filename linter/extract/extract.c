@@ -1255,6 +1255,12 @@ static void note_regions(const SynTree *syn, const char *path, Problems *problem
 FileIR *extract_file(const char *path, const char *text, size_t len, const Config *cfg,
                      Problems *problems)
 {
+    return extract_file_reusing(path, text, len, cfg, problems, NULL);
+}
+
+FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
+                             const Config *cfg, Problems *problems, SynReuse *reuse)
+{
     Arena *a = arena_new();
     FileIR *ir = arena_alloc(a, sizeof *ir);
     ir->arena = a;
@@ -1262,7 +1268,7 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
 
     bool jsx = is_tsx_path(path);
     SynFailure why;
-    SynTree *syn = syn_parse(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why);
+    SynTree *syn = syn_parse_reusing(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why, reuse);
     if (!syn) {
         ir->parse_failed = true;
         problems_add(problems, path, 0, 0, "%s; skipped",

@@ -13,6 +13,12 @@
  * The FileIR owns its arena; free with fileir_free(). */
 FileIR *extract_file(const char *path, const char *text, size_t len,
                      const Config *cfg, Problems *problems);
+/* The same, parsing through `reuse` (syntax.h: an editor's buffer, whose
+ * last tree and edits since make the parse incremental); NULL: as
+ * extract_file. */
+struct SynReuse;
+FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
+                             const Config *cfg, Problems *problems, struct SynReuse *reuse);
 void fileir_free(FileIR *ir);
 
 /* The role a property name has as a key attribute, or -1 if it is not one:

@@ -325,6 +325,7 @@ static void doc_free(Doc *d)
     free(d->abspath);
     json_decref(d->published);
     free(d->cfg_found);
+    free(d->edits);
     free(d);
 }
 
@@ -408,7 +409,11 @@ static void doc_sync(Server *s, Doc *d)
             d->lint = true;
     }
     if (d->lint) {
-        const SourceFile *f = project_set_text(s->p, d->path, d->text, d->len);
+        const SourceFile *f = d->synced && d->edits_known
+                                  ? project_edit_text(s->p, d->path, d->text, d->len, d->edits,
+                                                      d->nedits)
+                                  : project_set_text(s->p, d->path, d->text, d->len);
+        d->synced = true;
         free(d->fpath);
         free(d->abspath);
         d->fpath = xstrdup(f->path);
@@ -418,6 +423,10 @@ static void doc_sync(Server *s, Doc *d)
         project_reload(s->p, d->abspath);
         mark_changed(s, d->abspath);
     }
+    if (!d->lint)
+        d->synced = false;
+    d->nedits = 0;
+    d->edits_known = true;
     d->force = true;
     s->dirty = true;
 }
@@ -930,6 +939,7 @@ static bool apply_change(Server *s, Doc *d, const json_t *c)
     json_t *range = json_object_get(c, "range");
     if (!range || json_is_null(range)) {
         text_splice(&d->text, &d->len, &d->cap, 0, d->len, t, n);
+        d->edits_known = false;
         return true;
     }
     LineIndex lines;
@@ -944,6 +954,13 @@ static bool apply_change(Server *s, Doc *d, const json_t *c)
         size_t t2 = a;
         a = b;
         b = t2;
+    }
+    if (d->edits_known) {
+        if (d->nedits == d->edits_cap) {
+            d->edits_cap = d->edits_cap ? d->edits_cap * 2 : 8;
+            d->edits = xrealloc(d->edits, d->edits_cap * sizeof *d->edits);
+        }
+        d->edits[d->nedits++] = syn_edit_of(d->text, d->len, a, b, t, n);
     }
     text_splice(&d->text, &d->len, &d->cap, a, b, t, n);
     return true;

@@ -8,6 +8,7 @@
 #include "lsp.h"
 #include "lsp_int.h"
 #include "project.h"
+#include "syntax.h"
 
 /* An open document. Everything is malloc'd and owned by the Doc. */
 typedef struct Doc {
@@ -26,6 +27,12 @@ typedef struct Doc {
     char *cfg_found;  /* the .keylint.yml that applied when it was synced */
     json_t *published; /* the diagnostics array last published, or NULL */
     bool force;       /* publish after the next analysis even if unchanged */
+    /* The edits made since the project last got the text (synced): passed
+     * with the next one so that its parse is incremental. Not known after
+     * a whole-text change. */
+    bool synced, edits_known;
+    SynEdit *edits;
+    size_t nedits, edits_cap;
 } Doc;
 
 /* Diagnostics published for a file that is not open (a bad .keylint.yml). */

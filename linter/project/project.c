@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "syntax.h"
 #include "extract.h"
 #include "facts.h"
 #include "modules.h"
@@ -43,6 +44,7 @@ void project_free(Project *p)
         free(p->files.v[i].text);
         fileir_free(p->files.v[i].ir);
         fileir_free(p->files.v[i].analysed);
+        syn_reuse_free(p->files.v[i].reuse);
         problems_free(&p->files.v[i].problems);
     }
     arena_free(p->analysis);
@@ -130,6 +132,9 @@ typedef struct Worker {
  * text read from disk afterwards. Touches only `f`. */
 static void extract_one(SourceFile *f, bool drop)
 {
+    /* a tree kept for a buffer is of a text this one replaces */
+    if (!f->buffer)
+        syn_reuse_reset(f->reuse);
     problems_free(&f->problems);
     problems_init(&f->problems);
     fileir_free(f->ir);
@@ -138,7 +143,7 @@ static void extract_one(SourceFile *f, bool drop)
         f->text = read_source(f->path, &f->len, &f->problems);
     if (!f->text)
         return;
-    f->ir = extract_file(f->path, f->text, f->len, f->config, &f->problems);
+    f->ir = extract_file_reusing(f->path, f->text, f->len, f->config, &f->problems, f->reuse);
     if (drop && !f->buffer) {
         free(f->text);
         f->text = NULL;
@@ -282,7 +287,47 @@ static bool code_only_in_file(const FileIR *ir)
                    !ft->index_calls.n);
 }
 
+static const SourceFile *set_text(Project *p, const char *path, const char *text, size_t len,
+                                  const SynEdit *edits, size_t nedits);
+
+/* Whether `edits` can have turned `old` into `text`: each within the text
+ * of its time, the lengths add up, and for one edit the bytes around it
+ * are the same. Otherwise the kept tree is not the old text's (the caller
+ * lost track) and the parse starts afresh. */
+static bool edits_lead_to(const char *old, size_t old_len, const SynEdit *edits, size_t n,
+                          const char *text, size_t len)
+{
+    if (!old)
+        return false;
+    size_t at = old_len;
+    for (size_t i = 0; i < n; i++) {
+        const SynEdit *e = &edits[i];
+        if (e->start > e->old_end || e->old_end > at || e->new_end < e->start)
+            return false;
+        at = at - (e->old_end - e->start) + (e->new_end - e->start);
+    }
+    if (at != len)
+        return false;
+    if (n != 1)
+        return true;
+    const SynEdit *e = &edits[0];
+    return !memcmp(old, text, e->start) &&
+           !memcmp(old + e->old_end, text + e->new_end, old_len - e->old_end);
+}
+
 const SourceFile *project_set_text(Project *p, const char *path, const char *text, size_t len)
+{
+    return set_text(p, path, text, len, NULL, 0);
+}
+
+const SourceFile *project_edit_text(Project *p, const char *path, const char *text, size_t len,
+                                    const SynEdit *edits, size_t nedits)
+{
+    return set_text(p, path, text, len, edits, nedits);
+}
+
+static const SourceFile *set_text(Project *p, const char *path, const char *text, size_t len,
+                                  const SynEdit *edits, size_t nedits)
 {
     SourceFile *f = find_file(p, path);
     if (!f) {
@@ -292,6 +337,14 @@ const SourceFile *project_set_text(Project *p, const char *path, const char *tex
     }
     if (!f)
         f = add_file(p, path);
+    /* the tree of the text before: edited into the new one's, or dropped
+     * when the edits are not known (a whole new text) */
+    if (!f->reuse)
+        f->reuse = syn_reuse_new();
+    if (!edits || !f->buffer || !edits_lead_to(f->text, f->len, edits, nedits, text, len))
+        syn_reuse_reset(f->reuse);
+    for (size_t i = 0; edits && i < nedits; i++)
+        syn_reuse_edit(f->reuse, &edits[i]);
     free(f->text);
     f->text = malloc(len + 1);
     if (!f->text)
@@ -342,6 +395,8 @@ void project_remove(Project *p, const char *path)
     fileir_free(f->ir);
     f->ir = NULL;
     f->same_code = f->ir_analysed = false;
+    syn_reuse_free(f->reuse);
+    f->reuse = NULL;
     problems_free(&f->problems);
     f->removed = true;
 }

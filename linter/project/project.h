@@ -33,6 +33,9 @@ typedef struct SourceFile {
      * recomputes the facts. */
     FileIR *analysed;
     bool same_code;
+    /* A buffer's last syntax tree, for an incremental parse after edits
+     * (project_edit_text); NULL for files read from disk. Owned. */
+    struct SynReuse *reuse;
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -92,6 +95,12 @@ void project_analyze(Project *p);
  * project_analyze afterwards. Returns the file. */
 const SourceFile *project_set_text(Project *p, const char *path, const char *text,
                                    size_t len);
+/* The same after `edits` (syntax.h's SynEdit, in the order made) turned
+ * the text last set into `text`: the parse re-reads only what they
+ * touched. The result is that of project_set_text. */
+struct SynEdit;
+const SourceFile *project_edit_text(Project *p, const char *path, const char *text, size_t len,
+                                    const struct SynEdit *edits, size_t nedits);
 
 /* Re-read a file from disk (after it changed there), or drop it when it is
  * gone. */

@@ -325,7 +325,7 @@ static const char *read_buffer(void *payload, uint32_t byte, TSPoint at, uint32_
 }
 
 static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang,
-                            Arena *strings, SynFailure *why)
+                            Arena *strings, SynFailure *why, const TSTree *old)
 {
     TSParser *parser = ts_parser_new();
     if (!parser)
@@ -342,7 +342,7 @@ static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang
     Buffer in = {text, len};
     TSInput input = {.payload = &in, .read = read_buffer, .encoding = TSInputEncodingUTF8};
     TSParseOptions opts = {.payload = &b, .progress_callback = over_budget};
-    TSTree *tree = ts_parser_parse_with_options(parser, NULL, input, opts);
+    TSTree *tree = ts_parser_parse_with_options(parser, old, input, opts);
     ts_parser_delete(parser);
     if (!tree) {
         if (why)
@@ -413,7 +413,7 @@ static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Ar
     }
     if (!copy)
         return first;
-    SynTree *second = parse_index(copy, len, lang, strings, NULL);
+    SynTree *second = parse_index(copy, len, lang, strings, NULL, NULL);
     if (!second)
         return first;
     size_t unread[2] = {0, 0};
@@ -447,18 +447,106 @@ static const TSLanguage *language(SynLang lang)
     return tree_sitter_typescript();
 }
 
-SynTree *syn_parse(const char *text, size_t len, SynLang which, Arena *strings,
-                   SynFailure *why)
+struct SynReuse {
+    TSTree *tree; /* of the last parse, edited since; NULL: none */
+    SynLang lang;
+};
+
+SynReuse *syn_reuse_new(void)
+{
+    SynReuse *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    return r;
+}
+
+void syn_reuse_reset(SynReuse *r)
+{
+    if (r && r->tree) {
+        ts_tree_delete(r->tree);
+        r->tree = NULL;
+    }
+}
+
+void syn_reuse_free(SynReuse *r)
+{
+    syn_reuse_reset(r);
+    free(r);
+}
+
+void syn_reuse_edit(SynReuse *r, const SynEdit *e)
+{
+    if (!r || !r->tree)
+        return;
+    TSInputEdit in = {
+        .start_byte = e->start,
+        .old_end_byte = e->old_end,
+        .new_end_byte = e->new_end,
+        .start_point = {e->start_row, e->start_col},
+        .old_end_point = {e->old_end_row, e->old_end_col},
+        .new_end_point = {e->new_end_row, e->new_end_col},
+    };
+    ts_tree_edit(r->tree, &in);
+}
+
+/* Row and byte column of offset `at` of `text`. */
+static void point_of(const char *text, size_t len, size_t at, uint32_t *row, uint32_t *col)
+{
+    size_t line = 0, r = 0;
+    for (size_t i = 0; i < at && i < len; i++)
+        if (text[i] == '\n') {
+            r++;
+            line = i + 1;
+        }
+    *row = (uint32_t)r;
+    *col = (uint32_t)((at < len ? at : len) - line);
+}
+
+SynEdit syn_edit_of(const char *old, size_t old_len, size_t start, size_t old_end,
+                    const char *with, size_t with_len)
+{
+    SynEdit e = {.start = (uint32_t)start, .old_end = (uint32_t)old_end,
+                 .new_end = (uint32_t)(start + with_len)};
+    point_of(old, old_len, start, &e.start_row, &e.start_col);
+    /* the old end: from the start on */
+    uint32_t r, c;
+    point_of(old + start, old_len - start, old_end - start, &r, &c);
+    e.old_end_row = e.start_row + r;
+    e.old_end_col = r ? c : e.start_col + c;
+    point_of(with, with_len, with_len, &r, &c);
+    e.new_end_row = e.start_row + r;
+    e.new_end_col = r ? c : e.start_col + c;
+    return e;
+}
+
+SynTree *syn_parse_reusing(const char *text, size_t len, SynLang which, Arena *strings,
+                           SynFailure *why, SynReuse *r)
 {
     if (why)
         *why = SYN_NO_MEMORY;
-    if (len > UINT32_MAX)
+    if (len > UINT32_MAX) {
+        syn_reuse_reset(r);
         return NULL;
+    }
     const TSLanguage *lang = language(which);
-    SynTree *t = parse_index(text, len, lang, strings, why);
+    const TSTree *old = r && r->tree && r->lang == which ? r->tree : NULL;
+    SynTree *t = parse_index(text, len, lang, strings, why, old);
+    /* the tree of this text is the one to edit next (not a retry's, which
+     * read a copy) */
+    syn_reuse_reset(r);
+    if (r && t) {
+        r->tree = ts_tree_copy(t->tree);
+        r->lang = which;
+    }
     if (t && which == SYN_TSX && t->nregions)
         t = retry_bare_ampersands(t, lang, strings);
     return t;
+}
+
+SynTree *syn_parse(const char *text, size_t len, SynLang which, Arena *strings,
+                   SynFailure *why)
+{
+    return syn_parse_reusing(text, len, which, strings, why, NULL);
 }
 
 void syn_free(SynTree *t)

@@ -62,6 +62,36 @@ SynTree *syn_parse(const char *text, size_t len, SynLang lang, Arena *strings,
                    SynFailure *why);
 void syn_free(SynTree *t);
 
+/* ---- incremental parsing (the language server) ---------------------------
+ * A SynReuse keeps the tree of the last parse of one buffer; the edits
+ * made to the buffer since are recorded on it, and the next parse through
+ * it re-reads only what they touched (tree-sitter's incremental parsing).
+ * The tree it gives is the one a parse from scratch gives. */
+
+typedef struct SynReuse SynReuse;
+
+/* One edit: bytes [start, old_end) of the old text became [start, new_end)
+ * of the new one; rows and columns (in bytes) of the three places. */
+typedef struct SynEdit {
+    uint32_t start, old_end, new_end;
+    uint32_t start_row, start_col, old_end_row, old_end_col, new_end_row, new_end_col;
+} SynEdit;
+
+/* The edit that replaces old[start, old_end) with `with[0, with_len)`. */
+SynEdit syn_edit_of(const char *old, size_t old_len, size_t start, size_t old_end,
+                    const char *with, size_t with_len);
+
+SynReuse *syn_reuse_new(void);
+void syn_reuse_free(SynReuse *r); /* NULL is fine */
+/* Record an edit of the text last parsed (edits in the order made). */
+void syn_reuse_edit(SynReuse *r, const SynEdit *e);
+/* Forget the tree: the next parse reads the whole text. */
+void syn_reuse_reset(SynReuse *r);
+/* syn_parse, reusing `r`'s tree (when it has one of the same language)
+ * and keeping the new one in `r`. `r` NULL: syn_parse. */
+SynTree *syn_parse_reusing(const char *text, size_t len, SynLang lang, Arena *strings,
+                           SynFailure *why, SynReuse *r);
+
 SynNode syn_root(const SynTree *t);
 const char *syn_source(const SynTree *t, size_t *len);
 

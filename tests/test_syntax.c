@@ -1,0 +1,227 @@
+/* The syntax layer: the code hash (comments do not count, code does) and
+ * incremental parsing (a tree edited and parsed again is the tree a parse
+ * from scratch gives, through edits of every kind on real inputs). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "syntax.h"
+
+static uint64_t hash_of(const char *text)
+{
+    Arena *a = arena_new();
+    SynTree *t = syn_parse(text, strlen(text), SYN_TYPESCRIPT, a, NULL);
+    assert_non_null(t);
+    uint64_t h = syn_code_hash(t);
+    syn_free(t);
+    arena_free(a);
+    return h;
+}
+
+static void code_hash(void **state)
+{
+    (void)state;
+    const char *base = "// head\nconst pk = `ORDER#${id}`; /* a */\nsend(pk);\n";
+    /* comments changed, grown over lines, or emptied: the same code */
+    assert_true(hash_of(base) ==
+                hash_of("// a longer head comment\nconst pk = `ORDER#${id}`; /* a */\nsend(pk);\n"));
+    assert_true(hash_of(base) ==
+                hash_of("// head\nconst pk = `ORDER#${id}`; /* a\n\n b */\nsend(pk);\n"));
+    assert_true(hash_of(base) == hash_of("//\nconst pk = `ORDER#${id}`; /**/\nsend(pk);\n"));
+    /* code changed, whitespace between tokens included */
+    assert_true(hash_of(base) != hash_of("// head\nconst pk = `ORDER#${ id}`; /* a */\nsend(pk);\n"));
+    assert_true(hash_of(base) != hash_of("// head\nconst pk = `ORDER#${id}`;  /* a */\nsend(pk);\n"));
+    assert_true(hash_of(base) != hash_of("// head\n\nconst pk = `ORDER#${id}`; /* a */\nsend(pk);\n"));
+    /* a comment marker that turns into code */
+    assert_true(hash_of(base) != hash_of("/ head\nconst pk = `ORDER#${id}`; /* a */\nsend(pk);\n"));
+    /* comment text inside a string is code */
+    assert_true(hash_of("f('// a');\n") != hash_of("f('// b');\n"));
+}
+
+static void edit_points(void **state)
+{
+    (void)state;
+    const char *old = "ab\ncde\nf";
+    /* "de\nf" -> "X\nYZ" */
+    SynEdit e = syn_edit_of(old, strlen(old), 4, 8, "X\nYZ", 4);
+    assert_int_equal(e.start, 4);
+    assert_int_equal(e.old_end, 8);
+    assert_int_equal(e.new_end, 8);
+    assert_int_equal(e.start_row, 1);
+    assert_int_equal(e.start_col, 1);
+    assert_int_equal(e.old_end_row, 2);
+    assert_int_equal(e.old_end_col, 1);
+    assert_int_equal(e.new_end_row, 2);
+    assert_int_equal(e.new_end_col, 2);
+    /* an insertion on one line */
+    e = syn_edit_of(old, strlen(old), 1, 1, "zz", 2);
+    assert_int_equal(e.start_row, 0);
+    assert_int_equal(e.start_col, 1);
+    assert_int_equal(e.old_end_row, 0);
+    assert_int_equal(e.old_end_col, 1);
+    assert_int_equal(e.new_end_row, 0);
+    assert_int_equal(e.new_end_col, 3);
+}
+
+/* Two trees of the same text are the same: every indexed node's type and
+ * span, the comments and the unread regions. */
+static void assert_same_trees(const SynTree *x, const SynTree *y, const char *what)
+{
+    if (syn_node_count(x) != syn_node_count(y))
+        fail_msg("%s: %zu nodes after the incremental parse, %zu from scratch", what,
+                 syn_node_count(x), syn_node_count(y));
+    for (size_t i = 0; i < syn_node_count(x); i++) {
+        SynNode a = syn_node_at(x, i), b = syn_node_at(y, i);
+        Span sa = syn_span(a), sb = syn_span(b);
+        if (strcmp(syn_type(a), syn_type(b)) || memcmp(&sa, &sb, sizeof sa) ||
+            syn_end_of(x, i) != syn_end_of(y, i))
+            fail_msg("%s: node %zu is %s at %u:%u incrementally, %s at %u:%u from scratch", what,
+                     i, syn_type(a), sa.start_row + 1, sa.start_col, syn_type(b),
+                     sb.start_row + 1, sb.start_col);
+    }
+    assert_int_equal(syn_comment_count(x), syn_comment_count(y));
+    for (size_t i = 0; i < syn_comment_count(x); i++) {
+        Span sa = syn_span(syn_comment_at(x, i)), sb = syn_span(syn_comment_at(y, i));
+        assert_memory_equal(&sa, &sb, sizeof sa);
+    }
+    assert_int_equal(syn_region_count(x), syn_region_count(y));
+    for (size_t i = 0; i < syn_region_count(x); i++)
+        assert_memory_equal(&syn_region_at(x, i)->span, &syn_region_at(y, i)->span,
+                            sizeof(Span));
+    assert_true(syn_code_hash(x) == syn_code_hash(y));
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = malloc((size_t)n + 1);
+    assert_non_null(t);
+    assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
+    t[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return t;
+}
+
+/* A deterministic sequence of edits on `path`: characters typed and
+ * deleted in code and comments, lines split and joined, a brace and a
+ * quote left open (syntax errors) and closed again, a block replaced; the
+ * incremental tree is compared with a fresh parse after each. */
+static void edits_on(const char *path, SynLang lang)
+{
+    size_t len;
+    char *text = read_all(path, &len);
+    SynReuse *r = syn_reuse_new();
+    Arena *a = arena_new();
+    SynTree *first = syn_parse_reusing(text, len, lang, a, NULL, r);
+    assert_non_null(first);
+    syn_free(first);
+    static const char *const inserts[] = {"x", "\n", "{", "'", "// c\n", "}", "`${a}`", ""};
+    uint32_t seed = 12345;
+    for (int step = 0; step < 40; step++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t at = len ? (seed >> 8) % (len + 1) : 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t cut = step % 3 == 2 ? (seed >> 8) % 40 : step % 5 == 4 ? 1 : 0;
+        if (at + cut > len)
+            cut = len - at;
+        const char *ins = inserts[step % (sizeof inserts / sizeof *inserts)];
+        size_t il = strlen(ins);
+        SynEdit e = syn_edit_of(text, len, at, at + cut, ins, il);
+        char *next = malloc(len - cut + il + 1);
+        assert_non_null(next);
+        memcpy(next, text, at);
+        memcpy(next + at, ins, il);
+        memcpy(next + at + il, text + at + cut, len - at - cut + 1);
+        free(text);
+        text = next;
+        len = len - cut + il;
+        syn_reuse_edit(r, &e);
+        Arena *b = arena_new();
+        SynTree *inc = syn_parse_reusing(text, len, lang, b, NULL, r);
+        SynTree *fresh = syn_parse(text, len, lang, b, NULL);
+        if (inc && fresh) {
+            char what[4400];
+            snprintf(what, sizeof what, "%s, edit %d at byte %zu", path, step, at);
+            assert_same_trees(inc, fresh, what);
+        } else {
+            assert_true(!inc == !fresh);
+        }
+        syn_free(inc);
+        syn_free(fresh);
+        arena_free(b);
+    }
+    syn_reuse_free(r);
+    arena_free(a);
+    free(text);
+}
+
+static void incremental_parse(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    if (!root)
+        root = ".";
+    static const struct { const char *file; SynLang lang; } inputs[] = {
+        {"fixtures/example-service/src/orders/order.service.ts", SYN_TYPESCRIPT},
+        {"fixtures/magic-string/camel-dal/tasks.ts", SYN_TYPESCRIPT},
+        {"fixtures/missing-tenant/tables/src/catalog.ts", SYN_TYPESCRIPT},
+        {"fixtures/unknown-index/src/infra.ts", SYN_TYPESCRIPT},
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", root, inputs[i].file);
+        edits_on(path, inputs[i].lang);
+    }
+}
+
+/* Edits whose tree was never kept, a reset, and a NULL reuse: plain
+ * parses. */
+static void reuse_edges(void **state)
+{
+    (void)state;
+    SynReuse *r = syn_reuse_new();
+    SynEdit e = syn_edit_of("ab", 2, 0, 1, "x", 1);
+    syn_reuse_edit(r, &e); /* no tree yet: nothing to edit */
+    Arena *a = arena_new();
+    SynTree *t = syn_parse_reusing("xb;", 3, SYN_TYPESCRIPT, a, NULL, r);
+    assert_non_null(t);
+    syn_free(t);
+    syn_reuse_reset(r);
+    t = syn_parse_reusing("const a = 1;", 12, SYN_TSX, a, NULL, r);
+    assert_non_null(t);
+    assert_true(syn_node_count(t) > 3);
+    syn_free(t);
+    /* a tree of another language is not reused */
+    t = syn_parse_reusing("const a = 1;", 12, SYN_TYPESCRIPT, a, NULL, r);
+    assert_non_null(t);
+    syn_free(t);
+    t = syn_parse_reusing("const a = 1;", 12, SYN_TYPESCRIPT, a, NULL, NULL);
+    assert_non_null(t);
+    syn_free(t);
+    syn_reuse_free(r);
+    syn_reuse_free(NULL);
+    arena_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(code_hash),
+        cmocka_unit_test(edit_points),
+        cmocka_unit_test(incremental_parse),
+        cmocka_unit_test(reuse_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
