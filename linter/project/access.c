@@ -431,6 +431,8 @@ static const char *last_component(const char *s)
     return d ? d + 1 : s;
 }
 
+static void index_tables(Arena *a, TableModel *m);
+
 static void attach_orphans(Arena *a, TableModel *m, size_t code_from, FileIR *const *files,
                            const Config *const *cfgs, size_t n, const Config *cfg)
 {
@@ -761,6 +763,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
     }
     attach_orphans(a, m, code_from, files, cfgs, n, cfg);
     link_clients(m);
+    index_tables(a, m);
     return m;
 }
 
@@ -929,8 +932,27 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
 
 /* ---- the table an operation runs on ------------------------------------------ */
 
+static void index_tables(Arena *a, TableModel *m)
+{
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        const TableDef *t = &m->set.tables.v[i];
+        namemap_put(a, &m->by_id, t->id, i);
+        namemap_put(a, &m->by_var, t->var, i);
+    }
+    for (size_t i = m->set.tables.n; i-- > 0;) /* the last one wins */
+        if (m->set.tables.v[i].var)
+            namemap_put(a, &m->by_var_tail, last_component(m->set.tables.v[i].var), i);
+}
+
 static const TableDef *table_by_var(const TableModel *m, const char *var)
 {
+    size_t at;
+    if (m->by_var_tail.cap) {
+        if (namemap_get(&m->by_var, var, &at) ||
+            namemap_get(&m->by_var_tail, last_component(var), &at))
+            return &m->set.tables.v[at];
+        return NULL;
+    }
     const TableDef *hit = NULL;
     for (size_t i = 0; i < m->set.tables.n; i++) {
         const TableDef *t = &m->set.tables.v[i];
@@ -944,6 +966,9 @@ static const TableDef *table_by_var(const TableModel *m, const char *var)
 
 static const TableDef *table_by_id(const TableModel *m, const char *id)
 {
+    size_t at;
+    if (m->by_id.cap)
+        return namemap_get(&m->by_id, id, &at) ? &m->set.tables.v[at] : table_by_var(m, id);
     for (size_t i = 0; i < m->set.tables.n; i++)
         if (!strcmp(m->set.tables.v[i].id, id))
             return &m->set.tables.v[i];

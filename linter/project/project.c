@@ -198,6 +198,8 @@ static void extract_all(Project *p, size_t from)
     pthread_mutex_destroy(&w.lock);
 }
 
+static void index_file(Project *p, size_t slot);
+
 void project_add_paths(Project *p, const char *const *paths, size_t n)
 {
     static const char *const here[] = {"."};
@@ -231,12 +233,24 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         };
         free(abs);
         VEC_PUSH(p->arena, &p->files, f);
+        index_file(p, p->files.n - 1);
     }
     extract_all(p, from);
 }
 
+static void index_file(Project *p, size_t slot)
+{
+    namemap_put(p->arena, &p->file_slots, p->files.v[slot].path, slot);
+    namemap_put(p->arena, &p->file_slots, p->files.v[slot].abspath, slot);
+}
+
 static SourceFile *find_file(const Project *p, const char *path)
 {
+    size_t slot;
+    if (!namemap_get(&p->file_slots, path, &slot))
+        return NULL; /* every slot is indexed under both its paths */
+    if (!p->files.v[slot].removed)
+        return &p->files.v[slot];
     for (size_t i = 0; i < p->files.n; i++)
         if (!p->files.v[i].removed &&
             (!strcmp(p->files.v[i].path, path) || !strcmp(p->files.v[i].abspath, path)))
@@ -272,6 +286,7 @@ static SourceFile *add_file(Project *p, const char *path)
     free(abs);
     f.config = project_config_for(p, f.abspath);
     VEC_PUSH(p->arena, &p->files, f);
+    index_file(p, p->files.n - 1);
     return &p->files.v[p->files.n - 1];
 }
 

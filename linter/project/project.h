@@ -57,6 +57,9 @@ typedef struct Project {
     Config *defaults;    /* built-in defaults, owned */
     VEC(ConfigEntry) configs;
     VEC(SourceFile) files;
+    /* files by display and absolute path: the first slot of each (in
+     * `arena`); a removed slot falls back to a scan (find_file) */
+    NameMap file_slots;
     ProjectFacts facts;
     DiagList diags;
     unsigned threads;    /* extraction threads; 0 = one per core */

@@ -159,6 +159,10 @@ typedef struct TableModel {
      * (access_mark_tenants, linter/project/access.h) when the model has
      * two tables or more; NULL otherwise. */
     bool *tenanted;
+    /* set.tables by logical id (the first of an id), by variable (the
+     * first) and by the variable's last component (the last), once the
+     * model is complete (access_model); empty maps: look by scanning */
+    NameMap by_id, by_var, by_var_tail;
 } TableModel;
 
 /* ---- Reading schema files ------------------------------------------------ */
