@@ -1,6 +1,6 @@
 /* How fast `keylint lsp` re-diagnoses a file while someone types in it.
  *
- *   lsp_bench KEYLINT [--lines N] [--files N] [--edits N]
+ *   lsp_bench KEYLINT [--lines N] [--files N] [--edits N] [--in comment|code]
  *
  * Writes a workspace to a temporary directory: src/keys.ts (key helpers
  * and constants), src/big.service.ts (a service of about N lines, default
@@ -8,7 +8,9 @@
  * more services of 150 lines each (default 0). Starts `KEYLINT lsp`,
  * initializes it on the workspace, opens the big file, then sends --edits
  * (default 200) one-character incremental edits (typing a character into
- * a comment, then deleting it, spread over the file) and times each from
+ * a comment, then deleting it, spread over the file; with --in code, a
+ * space typed into a line's indentation, outside the comment, so that the
+ * code changes and the whole analysis runs) and times each from
  * writing textDocument/didChange to reading the textDocument/
  * publishDiagnostics of that version. Prints the median, p95 and maximum,
  * and the server's CPU time per edit (which depends little on the load of
@@ -18,6 +20,7 @@
 #define _GNU_SOURCE /* memmem */
 #endif
 #include <errno.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <jansson.h>
 #include <signal.h>
@@ -278,12 +281,17 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: lsp_bench KEYLINT [--lines N] [--files N] [--edits N]\n");
+        fprintf(stderr,
+                "usage: lsp_bench KEYLINT [--lines N] [--files N] [--edits N] [--in comment|code]\n");
         return 2;
     }
     int lines = 2000, files = 0, edits = 200;
+    bool in_code = false;
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--lines"))
+        if (!strcmp(argv[i], "--in") && (!strcmp(argv[i + 1], "code") ||
+                                        !strcmp(argv[i + 1], "comment")))
+            in_code = !strcmp(argv[i + 1], "code");
+        else if (!strcmp(argv[i], "--lines"))
             lines = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--files"))
             files = atoi(argv[i + 1]);
@@ -363,12 +371,14 @@ int main(int argc, char **argv)
         die("malloc");
     double cpu0 = server_cpu_ms(pid);
     for (int i = 0; i < edits; i++) {
-        /* type "x" after "// note" on a comment line, then delete it */
+        /* type "x" after "// note" on a comment line, then delete it; in
+         * code, a space before it */
         int row = notes[(i / 2 * 7) % nnotes];
-        int col = 9; /* after "  // note" */
+        int col = in_code ? 0 : 9; /* after "  // note" */
         json_t *change = i % 2 == 0
             ? json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}}, s:s}", "range", "start", "line", row,
-                        "character", col, "end", "line", row, "character", col, "text", "x")
+                        "character", col, "end", "line", row, "character", col, "text",
+                        in_code ? " " : "x")
             : json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}}, s:i, s:s}", "range", "start", "line",
                         row, "character", col, "end", "line", row, "character", col + 1,
                         "rangeLength", 1, "text", "");
@@ -389,8 +399,9 @@ int main(int argc, char **argv)
     qsort(lat, (size_t)edits, sizeof *lat, cmp_double);
     double median = edits % 2 ? lat[edits / 2] : (lat[edits / 2 - 1] + lat[edits / 2]) / 2;
     size_t i95 = (size_t)(0.95 * (edits - 1) + 0.5);
-    printf("keylint lsp: %d-line file (%zu findings), %d other files, %d one-character edits\n",
-           nlines, ndiag, files + 1, edits);
+    printf("keylint lsp: %d-line file (%zu findings), %d other files, %d one-character edits "
+           "in %s\n",
+           nlines, ndiag, files + 1, edits, in_code ? "code" : "a comment");
     printf("  open + first diagnostics: %.1f ms (including initialize and workspace load)\n",
            open_ms);
     printf("  didChange -> publishDiagnostics: median %.1f ms, p95 %.1f ms, max %.1f ms\n",

@@ -108,5 +108,7 @@ done
 
 echo
 echo "language server (bench/lsp_bench.c):"
-"$build/lsp_bench" "$keylint" --edits 100 | sed 's/^/  /'
-"$build/lsp_bench" "$keylint" --edits 100 --files 300 | sed 's/^/  /'
+for where in comment code; do
+    "$build/lsp_bench" "$keylint" --edits 100 --in "$where" | sed 's/^/  /'
+    "$build/lsp_bench" "$keylint" --edits 100 --files 300 --in "$where" | sed 's/^/  /'
+done
