@@ -143,7 +143,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     if (prefix && strlist_has_ci(&ctx->config->tenant_global, prefix))
         return false;
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
-    if (prefix && strcasestr(prefix, "tenant"))
+    if (kf_is_tenant_record(a, key))
         return false;
     /* Multi-tenancy inferred (required: auto): a user's own partition is
      * left alone; declared (required: true), every key carries a tenant. */

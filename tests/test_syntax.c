@@ -13,6 +13,7 @@
 
 #include "arena.h"
 #include "syntax.h"
+#include "walk.h"
 
 static uint64_t hash_of(const char *text)
 {
@@ -45,6 +46,18 @@ static void code_hash(void **state)
     assert_true(hash_of("f('// a');\n") != hash_of("f('// b');\n"));
 }
 
+/* An edit's three places as rows and columns. */
+static void assert_places(SynEdit e, uint32_t sr, uint32_t sc, uint32_t or, uint32_t oc,
+                          uint32_t nr, uint32_t nc)
+{
+    assert_int_equal(e.start_row, sr);
+    assert_int_equal(e.start_col, sc);
+    assert_int_equal(e.old_end_row, or);
+    assert_int_equal(e.old_end_col, oc);
+    assert_int_equal(e.new_end_row, nr);
+    assert_int_equal(e.new_end_col, nc);
+}
+
 static void edit_points(void **state)
 {
     (void)state;
@@ -54,20 +67,11 @@ static void edit_points(void **state)
     assert_int_equal(e.start, 4);
     assert_int_equal(e.old_end, 8);
     assert_int_equal(e.new_end, 8);
-    assert_int_equal(e.start_row, 1);
-    assert_int_equal(e.start_col, 1);
-    assert_int_equal(e.old_end_row, 2);
-    assert_int_equal(e.old_end_col, 1);
-    assert_int_equal(e.new_end_row, 2);
-    assert_int_equal(e.new_end_col, 2);
+    assert_places(e, 1, 1, 2, 1, 2, 2);
     /* an insertion on one line */
     e = syn_edit_of(old, strlen(old), 1, 1, "zz", 2);
-    assert_int_equal(e.start_row, 0);
-    assert_int_equal(e.start_col, 1);
-    assert_int_equal(e.old_end_row, 0);
-    assert_int_equal(e.old_end_col, 1);
-    assert_int_equal(e.new_end_row, 0);
-    assert_int_equal(e.new_end_col, 3);
+    assert_int_equal(e.new_end, 3);
+    assert_places(e, 0, 1, 0, 1, 0, 3);
 }
 
 /* Two trees of the same text are the same: every indexed node's type and
@@ -98,22 +102,6 @@ static void assert_same_trees(const SynTree *x, const SynTree *y, const char *wh
     assert_true(syn_code_hash(x) == syn_code_hash(y));
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    assert_non_null(t);
-    assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
-    t[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return t;
-}
-
 /* A deterministic sequence of edits on `path`: characters typed and
  * deleted in code and comments, lines split and joined, a brace and a
  * quote left open (syntax errors) and closed again, a block replaced; the
@@ -121,7 +109,11 @@ static char *read_all(const char *path, size_t *len)
 static void edits_on(const char *path, SynLang lang)
 {
     size_t len;
-    char *text = read_all(path, &len);
+    Problems problems;
+    problems_init(&problems);
+    char *text = read_source(path, &len, &problems);
+    assert_non_null(text);
+    problems_free(&problems);
     SynReuse *r = syn_reuse_new();
     Arena *a = arena_new();
     SynTree *first = syn_parse_reusing(text, len, lang, a, NULL, r);

@@ -1296,10 +1296,7 @@ static bool shows_tenant(Arena *a, const KeyExpr *k, const Config *cfg)
         return true;
     KfKey key;
     kf_flatten(a, &k->segs, &key);
-    if (!kf_tenant_hole(a, &key, cfg))
-        return false;
-    const char *prefix = kf_leading_prefix(a, &key);
-    return !prefix || !strcasestr(prefix, "tenant");
+    return kf_tenant_hole(a, &key, cfg) && !kf_is_tenant_record(a, &key);
 }
 
 void access_mark_tenants(Arena *a, const AccessFacts *af, TableModel *m, const Config *cfg,

@@ -646,6 +646,12 @@ static bool index_key_name(const char *n)
     return !strcasecmp(n, "pk") || !strcasecmp(n, "sk");
 }
 
+bool kf_is_tenant_record(Arena *a, const KfKey *k)
+{
+    const char *prefix = kf_leading_prefix(a, k);
+    return prefix && strcasestr(prefix, "tenant");
+}
+
 bool kf_is_key_attr_name(const char *name, const Config *cfg)
 {
     if (!name || !name[0])

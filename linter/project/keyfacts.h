@@ -170,6 +170,10 @@ bool kf_is_versioned(const KfKey *k, const Config *cfg, const Seg **why);
  * of "USER_TENANT#common"); NULL otherwise. Arena copy. */
 const char *kf_leading_prefix(Arena *a, const KfKey *k);
 
+/* The key of the tenant's own record: its leading prefix names the tenant
+ * (TENANT#{code}, TenantConfig#{id}). */
+bool kf_is_tenant_record(Arena *a, const KfKey *k);
+
 /* The keys of each data operation of a file, in key order: key indices
  * first[op], next[first[op]], ... up to KF_NO_KEY. Built in one pass, so
  * that a rule looking at every operation's keys stays linear. */
