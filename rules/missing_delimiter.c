@@ -29,6 +29,27 @@ static bool adjacent_ok(Arena *a, const Seg *l, const Seg *r)
     return false;
 }
 
+/* The length of an upper-case label (two letters or more, `_` inside:
+ * `USER`, `LIKED_POST`) that ends `text` and starts the key (`at_start`)
+ * or follows a character that is not a letter or digit
+ * (`LIKE#{postId}#USER`); 0 when `text` does not end in one. A single
+ * letter (`#v`, `#V` before a version) is not a label. */
+static size_t glued_label(const char *text, size_t len, bool at_start)
+{
+    size_t i = len, letters = 0;
+    while (i > 0 && (isupper((unsigned char)text[i - 1]) || text[i - 1] == '_')) {
+        letters += text[i - 1] != '_';
+        i--;
+    }
+    if (letters < 2 || !isupper((unsigned char)text[len - 1]))
+        return 0;
+    if (i == 0 ? !at_start : isalnum((unsigned char)text[i - 1]))
+        return 0;
+    while (text[i] == '_')
+        i++;
+    return len - i;
+}
+
 static bool both_helper(const Seg *l, const Seg *r)
 {
     return (l->flags & SEGF_HELPER) && (r->flags & SEGF_HELPER);
@@ -67,13 +88,28 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         /* A constant's text ending in a word character, then a value. */
         const Seg *l = kf_text_seg_at(&key, p - 1, prev->len - 1, NULL);
         char last = prev->text[prev->len - 1];
-        if (!l || !(l->flags & SEGF_CONST) || !l->name ||
-            !isalnum((unsigned char)last))
+        if (!l || !isalnum((unsigned char)last))
             continue;
         if (r->kind == SEG_UNKNOWN || kf_hole_is_separator(a, r))
             continue;
         if (k->site != SITE_HELPER && both_helper(l, r))
             continue;
+        if (!(l->flags & SEGF_CONST) || !l->name) {
+            /* Written inline: an upper-case label glued to a value. */
+            size_t label = glued_label(prev->text, prev->len, p - 1 == 0);
+            if (!label)
+                continue;
+            if (!render)
+                render = seglist_label(a, &k->segs);
+            rule_report(ctx, r->span,
+                        "the label '%.*s' is followed directly by '%s' with nothing "
+                        "between them: the key cannot be split back (%s %s); put "
+                        "'%c' after %.*s",
+                        (int)label, prev->text + prev->len - label, kf_hole_name(a, r),
+                        kf_role_noun(k->role), render, separator(ctx), (int)label,
+                        prev->text + prev->len - label);
+            continue;
+        }
         if (!render)
             render = seglist_label(a, &k->segs);
         rule_report(ctx, r->span,

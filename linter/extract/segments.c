@@ -53,6 +53,58 @@ static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
 
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 
+/* An operand that is evidently a number: a numeric literal, arithmetic
+ * (`a * 60`), Math.*(), Number(), parseInt/parseFloat(), Date.now(), or a
+ * name bound to one of these. `+` with such an operand and no string on
+ * either side is a sum, not a key being joined (`now + TTL_SECONDS`). */
+static bool numeric_evident(Ex *x, SynNode n, int hops)
+{
+    n = unwrap(n);
+    if (is(n, "number"))
+        return true;
+    if (is(n, "binary_expression")) {
+        const char *op = ex_ntext(x, field(n, "operator"));
+        return !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") || !strcmp(op, "%") ||
+               !strcmp(op, "**");
+    }
+    if (is(n, "call_expression")) {
+        const char *fn = ex_ntext(x, field(n, "function"));
+        return !strncmp(fn, "Math.", 5) || !strcmp(fn, "Number") || !strcmp(fn, "parseInt") ||
+               !strcmp(fn, "parseFloat") || !strcmp(fn, "Number.parseInt") ||
+               !strcmp(fn, "Number.parseFloat") || !strcmp(fn, "Date.now");
+    }
+    if (is(n, "identifier") && hops < 3) {
+        Binding b = ex_find_binding(x, n, ex_ntext(x, n), true);
+        return b.found && !b.param && !syn_null(b.value) && numeric_evident(x, b.value, hops + 1);
+    }
+    return false;
+}
+
+/* A string or template literal, or a `+` chain holding one, walked along
+ * its left spine for at most 64 terms (a longer chain counts as a string:
+ * the check stays constant-time per `+` and the key is read as before). */
+static bool is_string_literal(Ex *x, SynNode n)
+{
+    for (int terms = 0; terms < 64; terms++) {
+        n = unwrap(n);
+        if (is(n, "string") || is(n, "template_string"))
+            return true;
+        if (!is(n, "binary_expression") || !ex_text_eq(x, field(n, "operator"), "+"))
+            return false;
+        SynNode r = unwrap(field(n, "right"));
+        if (is(r, "string") || is(r, "template_string"))
+            return true;
+        n = field(n, "left");
+    }
+    return true;
+}
+
+static bool is_sum(Ex *x, SynNode l, SynNode r)
+{
+    return (numeric_evident(x, l, 0) || numeric_evident(x, r, 0)) &&
+           !is_string_literal(x, l) && !is_string_literal(x, r);
+}
+
 /* How a value was built, from its outermost node. */
 KeyBuild ex_build_of(Ex *x, SynNode n)
 {
@@ -425,6 +477,10 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
     if (!strcmp(t, "binary_expression")) {
         SynNode op = field(n, "operator");
         if (ex_text_eq(x, op, "+")) {
+            if (is_sum(x, field(n, "left"), field(n, "right"))) {
+                unknown_seg(x, n, out);
+                return;
+            }
             ex_expr_segs(x, field(n, "left"), out, depth + 1);
             ex_expr_segs(x, field(n, "right"), out, depth + 1);
             return;
