@@ -210,6 +210,15 @@ static const char *import_for(const RuleContext *ctx, const char *name, const ch
                         relative_specifier(ctx->out->arena, ir->path, module));
 }
 
+/* A constant this file can use: its own, one it imports, or one another
+ * module exports. A module-local constant of another file is not named:
+ * it may hold the text by chance (`CDN_PENDING_PK = 'SYSTEM'` for one
+ * item of a partition other files use for other things). */
+static bool usable_const(const RuleContext *ctx, const char *text, const char *name)
+{
+    return name && (name_in_scope(ctx->file, name) || facts_const_module(ctx->facts, text, name));
+}
+
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
  * with `${name}`, when the segment is template text written as is; with
  * an import of the constant when the file does not have it. */
@@ -252,12 +261,15 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     const char *name = NULL, *replacement = NULL, *held = NULL;
     if (fd->sep) {
         char *with_sep = arena_printf(a, "%s%c", fd->token, fd->sep);
-        if ((name = facts_const_for_text(f, with_sep))) {
+        if ((name = facts_const_for_text(f, with_sep)) && !usable_const(ctx, with_sep, name))
+            name = NULL;
+        if (name) {
             replacement = arena_printf(a, "${%s}", name);
             held = with_sep;
         }
     }
-    if (!name && (name = facts_const_for_token(f, fd->token))) {
+    if (!name && usable_const(ctx, fd->token, facts_const_for_token(f, fd->token))) {
+        name = facts_const_for_token(f, fd->token);
         /* The constant holds the token alone: the separator stays. */
         bool sep_quoted = strlen(fd->quoted) > strlen(fd->token);
         const char *sep = "";
@@ -399,7 +411,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
         count_letters(k->segs.v[0].text, strlen(k->segs.v[0].text)) >= 2) {
         const Seg *s = &k->segs.v[0];
         const char *name = facts_const_for_text(f, s->text);
-        if (name && once(a, done, s)) {
+        if (usable_const(ctx, s->text, name) && once(a, done, s)) {
             Diagnostic *d = rule_report(ctx, s->span,
                                         "%s '%s' written inline where the constant %s holds "
                                         "the same text; use the constant",

@@ -125,6 +125,21 @@ static bool user_keyed(Arena *a, const KfKey *key)
     return holes > 0;
 }
 
+/* A partition named for the whole system (`PK: 'SYSTEM'`, `GLOBAL#...`)
+ * is global by its name: a tenant registry, platform settings, a
+ * system-wide counter. tenant.global adds entity prefixes of a project's
+ * own; unlike those, these names do not make a constant partition
+ * deliberate for low-cardinality-pk (every request that reads one still
+ * lands on one partition). */
+static bool system_wide(const char *prefix)
+{
+    static const char *const names[] = {"system", "global", "platform", NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (!strcasecmp(prefix, names[i]))
+            return true;
+    return false;
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
@@ -140,7 +155,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
         if (key->parts[i].hole && opaque_hole(kf_part_seg(key, i)))
             return false;
     const char *prefix = kf_leading_prefix(a, key);
-    if (prefix && strlist_has_ci(&ctx->config->tenant_global, prefix))
+    if (prefix && (strlist_has_ci(&ctx->config->tenant_global, prefix) || system_wide(prefix)))
         return false;
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
     if (kf_is_tenant_record(a, key))
