@@ -86,7 +86,9 @@ static bool sibling_sk_varies(Arena *a, const FileIR *f, size_t i)
             continue;
         uint32_t d = o->span.start_row > k->span.start_row ? o->span.start_row - k->span.start_row
                                                             : k->span.start_row - o->span.start_row;
-        if (d > 10)
+        /* keys of one operation are siblings wherever their text is (a
+         * branch of `const sk = a ?? b` is at its declaration) */
+        if (d > 10 && k->op < 0)
             continue;
         KfKey sk;
         kf_flatten(a, &o->segs, &sk);

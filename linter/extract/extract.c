@@ -426,6 +426,29 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
     return added;
 }
 
+/* The conditional a key value names: the value itself, or the value of
+ * the local constant it is (`const pk = id ? ... : ...` ... `{ S: pk }`);
+ * null when it is none. A fallback (`actualSk || \`POST#${id}\``) is a
+ * conditional too: either side is a key the code can send. */
+static SynNode key_conditional(Ex *x, SynNode e)
+{
+    SynNode u = unwrap(ex_attribute_value(x, e));
+    for (int hops = 0; hops < 2; hops++) {
+        if (is(u, "ternary_expression"))
+            return u;
+        if (is(u, "binary_expression") && (ex_text_eq(x, field(u, "operator"), "||") ||
+                                           ex_text_eq(x, field(u, "operator"), "??")))
+            return u;
+        if (!is(u, "identifier"))
+            break;
+        Binding b = ex_find_binding(x, u, ex_ntext(x, u), false);
+        if (!b.found || b.param || syn_null(b.value))
+            break;
+        u = unwrap(ex_attribute_value(x, b.value));
+    }
+    return (SynNode){0};
+}
+
 /* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
  * \`LOG#${date}\``: both are keys the code can send). */
 void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
@@ -436,12 +459,18 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
     stack[n++] = v;
     while (n > 0) {
         SynNode e = stack[--n];
-        SynNode u = unwrap(e);
+        SynNode u = key_conditional(x, e);
         if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
             stack[n++] = field(u, "alternative");
             stack[n++] = field(u, "consequence");
             continue;
         }
+        if (is(u, "binary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            stack[n++] = field(u, "right");
+            stack[n++] = field(u, "left");
+            continue;
+        }
+        u = unwrap(e);
         if (syn_null(u))
             continue;
         if (!syn_eq(e, v)) { /* a branch: only what can be a key */

@@ -97,6 +97,9 @@ bool ex_lower_contains(const char *s, const char *needle);
 /* A framework's exported name as imported here ("KEY_SEPARATOR"), NULL. */
 const char *ex_framework_name(Ex *x, const char *local);
 KeyBuild ex_build_of(Ex *x, SynNode n);
+/* A low-level AttributeValue ({ S: x } / { N: x }, AppSync's
+ * util.dynamodb.toDynamoDB(x)): the value it holds; else `v` itself. */
+SynNode ex_attribute_value(Ex *x, SynNode v);
 /* A reference (identifier or member) as segments: its value when it is
  * bound to one this file can read, else a REF segment. */
 void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth);

@@ -367,7 +367,8 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
             return;
         }
         if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
-            SynNode v = unwrap(b.value);
+            /* `const pk = { S: `USER#${id}` }` ... Key: { PK: pk } */
+            SynNode v = unwrap(ex_attribute_value(x, b.value));
             if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);
