@@ -389,6 +389,10 @@ size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op)
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
+    /* `Item: sanitizeItem(item)`: a call handed one object returns that
+     * object cleaned up; its keys are the object's. */
+    if (is(obj, "call_expression") && syn_count(x->syn, field(obj, "arguments")) == 1)
+        obj = ex_follow(x, syn_child(x->syn, field(obj, "arguments"), 0), NULL, NULL);
     if (!is(obj, "object"))
         return 0;
     ex_consume(x, obj);
