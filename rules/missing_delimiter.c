@@ -85,7 +85,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                         kf_role_noun(k->role), render, separator(ctx));
             continue;
         }
-        /* A constant's text ending in a word character, then a value. */
+        /* Text ending in a word character, then a value. */
         const Seg *l = kf_text_seg_at(&key, p - 1, prev->len - 1, NULL);
         char last = prev->text[prev->len - 1];
         if (!l || !isalnum((unsigned char)last))
@@ -94,30 +94,27 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             continue;
         if (k->site != SITE_HELPER && both_helper(l, r))
             continue;
-        if (!(l->flags & SEGF_CONST) || !l->name) {
-            /* Written inline: an upper-case label glued to a value. */
+        /* A constant's text, or an upper-case label written inline, glued
+         * to the value: what to call it and what the separator goes
+         * after. */
+        const char *what, *after;
+        if ((l->flags & SEGF_CONST) && l->name) {
+            what = arena_printf(a, "the constant %s ('%s')", l->name, l->text);
+            after = l->name;
+        } else {
             size_t label = glued_label(prev->text, prev->len, p - 1 == 0);
             if (!label)
                 continue;
-            if (!render)
-                render = seglist_label(a, &k->segs);
-            rule_report(ctx, r->span,
-                        "the label '%.*s' is followed directly by '%s' with nothing "
-                        "between them: the key cannot be split back (%s %s); put "
-                        "'%c' after %.*s",
-                        (int)label, prev->text + prev->len - label, kf_hole_name(a, r),
-                        kf_role_noun(k->role), render, separator(ctx), (int)label,
-                        prev->text + prev->len - label);
-            continue;
+            after = arena_strndup(a, prev->text + prev->len - label, label);
+            what = arena_printf(a, "the label '%s'", after);
         }
         if (!render)
             render = seglist_label(a, &k->segs);
         rule_report(ctx, r->span,
-                    "the constant %s ('%s') is followed directly by '%s' "
-                    "with nothing between them: the key cannot be split back "
-                    "(%s %s); put '%c' after %s",
-                    l->name, l->text, kf_hole_name(a, r),
-                    kf_role_noun(k->role), render, separator(ctx), l->name);
+                    "%s is followed directly by '%s' with nothing between them: the "
+                    "key cannot be split back (%s %s); put '%c' after %s",
+                    what, kf_hole_name(a, r), kf_role_noun(k->role), render,
+                    separator(ctx), after);
     }
 }
 
