@@ -437,19 +437,11 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
 static SynNode key_conditional(Ex *x, SynNode e)
 {
     SynNode u = unwrap(ex_attribute_value(x, e));
-    for (int hops = 0; hops < 2; hops++) {
-        if (is(u, "ternary_expression"))
-            return u;
-        if (is(u, "binary_expression") && (ex_text_eq(x, field(u, "operator"), "||") ||
-                                           ex_text_eq(x, field(u, "operator"), "??")))
-            return u;
-        if (!is(u, "identifier"))
-            break;
-        Binding b = ex_find_binding(x, u, ex_ntext(x, u), false);
-        if (!b.found || b.param || syn_null(b.value))
-            break;
-        u = unwrap(ex_attribute_value(x, b.value));
-    }
+    u = unwrap(ex_attribute_value(x, ex_follow(x, u, NULL, NULL)));
+    if (is(u, "ternary_expression") ||
+        (is(u, "binary_expression") && (ex_text_eq(x, field(u, "operator"), "||") ||
+                                        ex_text_eq(x, field(u, "operator"), "??"))))
+        return u;
     return (SynNode){0};
 }
 
