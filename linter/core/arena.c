@@ -54,13 +54,37 @@ void arena_free(Arena *a)
     free(a);
 }
 
-void *arena_alloc(Arena *a, size_t size)
+Arena *arena_new_reserved(size_t first)
 {
-    size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-    if (size == 0)
-        size = ALIGN;
+    Arena *a = arena_new();
+    if (first) {
+        Block *b = xmalloc(sizeof *b + first);
+        b->next = NULL;
+        b->used = 0;
+        b->size = first;
+        a->head = b;
+    }
+    return a;
+}
+
+size_t arena_used(const Arena *a)
+{
+    size_t n = 0;
+    for (const Block *b = a->head; b; b = b->next)
+        n += b->used + ALIGN; /* the padding a block boundary may have saved */
+    return n;
+}
+
+static size_t pad(size_t used, size_t align)
+{
+    return (align - used % align) % align;
+}
+
+/* `size` bytes at a multiple of `align` (1 or ALIGN), not zeroed. */
+static void *alloc(Arena *a, size_t size, size_t align)
+{
     Block *b = a->head;
-    if (!b || b->size - b->used < size) {
+    if (!b || b->size - b->used < size + pad(b->used, align)) {
         bool own = size > a->next / 4;
         size_t cap = own ? size : a->next;
         if (!own && a->next < MAX_BLOCK)
@@ -78,15 +102,26 @@ void *arena_alloc(Arena *a, size_t size)
         }
         b = nb;
     }
+    b->used += pad(b->used, align);
     void *p = b->data + b->used;
     b->used += size;
+    return p;
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (size == 0)
+        size = ALIGN;
+    void *p = alloc(a, size, ALIGN);
     memset(p, 0, size);
     return p;
 }
 
+/* Text needs no alignment: packed one after the other. */
 char *arena_strndup(Arena *a, const char *s, size_t n)
 {
-    char *p = arena_alloc(a, n + 1);
+    char *p = alloc(a, n + 1, 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -108,7 +143,7 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
         return arena_strdup(a, "");
     if ((size_t)n < sizeof small)
         return arena_strndup(a, small, (size_t)n);
-    char *p = arena_alloc(a, (size_t)n + 1);
+    char *p = alloc(a, (size_t)n + 1, 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
 }

@@ -9,9 +9,16 @@
 typedef struct Arena Arena;
 
 Arena *arena_new(void);
+/* An arena whose first block holds `first` bytes: for a copy whose size is
+ * known (arena_used of an arena that holds the same allocations). */
+Arena *arena_new_reserved(size_t first);
 void arena_free(Arena *a);
+/* Bytes an arena with the same allocations, made in the same order, needs
+ * in one block (arena_new_reserved). */
+size_t arena_used(const Arena *a);
 
-/* Zeroed memory, aligned for any type. Aborts on out-of-memory. */
+/* Zeroed memory, aligned for any type. Aborts on out-of-memory. Strings
+ * (strdup, printf) are packed without alignment. */
 void *arena_alloc(Arena *a, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);
