@@ -22,6 +22,7 @@
 #include "dumpir.h"
 #include "extract.h"
 #include "project.h"
+#include "tables.h"
 
 static char *slurp(const char *path)
 {
@@ -170,6 +171,179 @@ static void update_targets(void **state)
     arena_free(a);
 }
 
+/* ---- what extraction keeps --------------------------------------------- */
+
+static const char *const KEPT_SOURCE =
+    "import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "import { save } from './repo';\n"
+    "import * as keys from './keys';\n"
+    "import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';\n"
+    "// keylint-disable-next-line magic-string\n"
+    "export const ORDER = 'ORDER#';\n"
+    "const Prefix = { USER: 'USER#' } as const;\n"
+    "export function orderPk(tenant: string, id: string) { return `${ORDER}${tenant}#${id}`; }\n"
+    "function put(prefix: string, id: string) {\n"
+    "  return client.send(new PutCommand({ TableName: process.env.TABLE ?? 'app',\n"
+    "    Item: { pk: `${prefix}${id}`, sk: 'META' } }));\n"
+    "}\n"
+    "export async function list(tenant: string) {\n"
+    "  console.log('ORDER#', tenant);\n"
+    "  save('USER#', tenant);\n"
+    "  keys.write('ITEM#', tenant);\n"
+    "  put('ORDER#', tenant);\n"
+    "  return client.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1',\n"
+    "    KeyConditionExpression: '#pk = :pk',\n"
+    "    ExpressionAttributeNames: { '#pk': 'GSI1PK' },\n"
+    "    ExpressionAttributeValues: { ':pk': `${Prefix.USER}${tenant}` } }));\n"
+    "}\n"
+    "new Table(this, 'Orders', { partitionKey: { name: 'pk', type: AttributeType.STRING } });\n";
+
+/* Everything of an IR that points at memory, as text. */
+static void describe_segs(StrBuf *b, const SegList *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const Seg *s = &l->v[i];
+        sb_printf(b, "[%d %x %s %s", s->kind, s->flags, s->text ? s->text : "-",
+                  s->name ? s->name : "-");
+        for (size_t j = 0; j < s->nargs; j++) {
+            sb_append(b, " (");
+            describe_segs(b, &s->args[j]);
+            sb_append(b, ")");
+        }
+        sb_append(b, "]");
+    }
+}
+
+static void describe_keys(StrBuf *b, const KeyExprList *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const KeyExpr *k = &l->v[i];
+        sb_printf(b, "key %s via=%s const=%s site=%d call=%d ", k->attr ? k->attr : "-",
+                  k->via ? k->via : "-", k->attr_const ? k->attr_const : "-", k->site,
+                  k->call_site);
+        describe_segs(b, &k->segs);
+        sb_append(b, "\n");
+    }
+}
+
+static const char *describe(Arena *a, const FileIR *ir)
+{
+    StrBuf b;
+    sb_init(&b, a);
+    sb_printf(&b, "%s\n", ir->path);
+    describe_keys(&b, &ir->extracted);
+    for (size_t i = 0; i < ir->ops.n; i++) {
+        const DataOp *op = &ir->ops.v[i];
+        sb_printf(&b, "op %s %s table=%s index=%s kce=%s in=%s sets=%zu\n", op_kind_name(op->kind),
+                  op->callee, op->table ? op->table : "-", op->index ? op->index : "-",
+                  op->key_condition ? op->key_condition : "-", op->function ? op->function : "-",
+                  op->sets.n);
+    }
+    for (size_t i = 0; i < ir->imports.n; i++)
+        sb_printf(&b, "import %s %s %s\n", ir->imports.v[i].local, ir->imports.v[i].imported,
+                  ir->imports.v[i].source);
+    for (size_t i = 0; i < ir->consts.n; i++) {
+        sb_printf(&b, "const %s ", ir->consts.v[i].name);
+        describe_segs(&b, &ir->consts.v[i].value);
+        sb_append(&b, "\n");
+    }
+    for (size_t i = 0; i < ir->helpers.n; i++) {
+        const HelperDef *h = &ir->helpers.v[i];
+        sb_printf(&b, "helper %s(", h->name);
+        for (size_t j = 0; j < h->nparams; j++)
+            sb_printf(&b, "%s ", h->params[j]);
+        sb_append(&b, ") ");
+        describe_segs(&b, &h->returns);
+        sb_append(&b, "\n");
+        describe_keys(&b, &h->sinks);
+    }
+    for (size_t i = 0; i < ir->comments.n; i++)
+        sb_printf(&b, "comment %s\n", ir->comments.v[i].text);
+    const FileTables *ft = ir->tables;
+    for (size_t i = 0; i < ft->set.tables.n; i++)
+        sb_printf(&b, "table %s pk=%s\n", ft->set.tables.v[i].id, ft->set.tables.v[i].pk.name);
+    for (size_t i = 0; i < ft->ops.n; i++) {
+        const OpExtra *e = &ft->ops.v[i];
+        sb_printf(&b, "extra %u table=%s/%s index=%s", e->at,
+                  e->table.env ? e->table.env : "-", e->table.literal ? e->table.literal : "-",
+                  e->index.literal ? e->index.literal : "-");
+        for (size_t j = 0; j < e->names.n; j++)
+            sb_printf(&b, " %s", e->names.v[j]);
+        sb_append(&b, "\n");
+    }
+    return sb_str(&b);
+}
+
+static void extraction_keeps_a_complete_copy(void **state)
+{
+    (void)state;
+    Config *cfg = config_default();
+    Problems probs;
+    problems_init(&probs);
+    FileIR *ir = extract_file("src/orders.ts", KEPT_SOURCE, strlen(KEPT_SOURCE), cfg, &probs);
+    Arena *a = arena_new();
+    const char *before = describe(a, ir);
+
+    /* The IR extraction returns is itself a copy: copied again, and the
+     * original freed, it reads the same (ASan: nothing points back). */
+    Copier c = copier_begin(arena_new());
+    FileIR *copy = fileir_copy(&c, ir);
+    copy->tables = tables_copy(&c, ir->tables);
+    copier_end(&c);
+    fileir_free(ir);
+    assert_string_equal(describe(a, copy), before);
+
+    /* lookups by name go through the copied maps */
+    assert_non_null(fileir_const(copy, "ORDER", true));
+    assert_non_null(fileir_const(copy, "Prefix.USER", false));
+    assert_non_null(fileir_helper(copy, "orderPk", true));
+    assert_non_null(fileir_import(copy, "save"));
+    /* equal texts share one copy */
+    const KeyExpr *first = &copy->extracted.v[0], *last = &copy->extracted.v[copy->extracted.n - 1];
+    assert_string_equal(first->segs.v[1].text, "tenant");
+    assert_ptr_equal(first->segs.v[1].text, last->segs.v[1].text);
+    /* and the description did read every part */
+    const char *parts[] = {"\nop query", "\nimport keys * ./keys", "\nconst Prefix.USER",
+                           "\nhelper put(prefix id )", "\ncomment ", "\ntable Orders pk=pk",
+                           "GSI1PK", "\nextra "};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        if (!strstr(before, parts[i]))
+            fail_msg("no \"%s\" in:\n%s", parts[i], before);
+    fileir_free(copy);
+    arena_free(a);
+    problems_free(&probs);
+    config_free(cfg);
+}
+
+/* A call passing text is kept for resolution only when resolution can
+ * find the function it calls: a helper of the file, or an import. */
+static void call_sites_kept_only_when_reachable(void **state)
+{
+    (void)state;
+    Config *cfg = config_default();
+    Problems probs;
+    problems_init(&probs);
+    FileIR *ir = extract_file("src/orders.ts", KEPT_SOURCE, strlen(KEPT_SOURCE), cfg, &probs);
+    const char *want[] = {"save", "keys.write", "put"};
+    size_t n = 0;
+    for (size_t i = 0; i < ir->extracted.n; i++) {
+        const KeyExpr *k = &ir->extracted.v[i];
+        if (!k->call_site)
+            continue;
+        assert_true(n < sizeof want / sizeof *want);
+        assert_string_equal(k->segs.v[0].text, want[n]);
+        n++;
+    }
+    assert_int_equal(n, sizeof want / sizeof *want); /* console.log is not kept */
+    assert_true(fileir_may_reach_helper(ir, "put"));
+    assert_true(fileir_may_reach_helper(ir, "keys.write"));
+    assert_false(fileir_may_reach_helper(ir, "console.log"));
+    assert_false(fileir_may_reach_helper(ir, "ORDER")); /* a constant, not a helper */
+    fileir_free(ir);
+    problems_free(&probs);
+    config_free(cfg);
+}
+
 static void key_role_names(void **state)
 {
     (void)state;
@@ -203,16 +377,19 @@ int main(void)
     char **names = case_dirs("tests/extract", &n);
     if (!names)
         return 1;
-    struct CMUnitTest *tests = calloc(n + 3, sizeof *tests);
+    enum { FIXED = 5 };
+    struct CMUnitTest *tests = calloc(n + FIXED, sizeof *tests);
     tests[0] = (struct CMUnitTest)cmocka_unit_test(key_conditions);
     tests[1] = (struct CMUnitTest)cmocka_unit_test(update_targets);
     tests[2] = (struct CMUnitTest)cmocka_unit_test(key_role_names);
+    tests[3] = (struct CMUnitTest)cmocka_unit_test(extraction_keeps_a_complete_copy);
+    tests[4] = (struct CMUnitTest)cmocka_unit_test(call_sites_kept_only_when_reachable);
     for (size_t i = 0; i < n; i++) {
-        tests[i + 3].name = names[i];
-        tests[i + 3].test_func = golden_case;
-        tests[i + 3].initial_state = names[i];
+        tests[i + FIXED].name = names[i];
+        tests[i + FIXED].test_func = golden_case;
+        tests[i + FIXED].initial_state = names[i];
     }
-    int rc = _cmocka_run_group_tests("extract", tests, n + 3, NULL, NULL);
+    int rc = _cmocka_run_group_tests("extract", tests, n + FIXED, NULL, NULL);
     case_dirs_free(names, n);
     free(tests);
     return rc;

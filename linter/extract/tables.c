@@ -1258,3 +1258,56 @@ const char *tables_map_name(const OpExtra *ex, const char *name)
             return ex->names.v[i + 1];
     return name;
 }
+
+/* ---- the copy extraction keeps ------------------------------------------ */
+
+static NameRef nameref_copy(Copier *c, NameRef r)
+{
+    r.literal = copy_str(c, r.literal);
+    r.env = copy_str(c, r.env);
+    r.import = copy_str(c, r.import);
+    r.from = copy_str(c, r.from);
+    r.text = copy_str(c, r.text);
+    return r;
+}
+
+FileTables *tables_copy(Copier *c, const FileTables *ft)
+{
+    if (!ft)
+        return NULL;
+    FileTables *o = arena_alloc(c->to, sizeof *o);
+    o->set = tableset_copy(c, &ft->set);
+    COPY_VEC(c, &o->ops, &ft->ops);
+    for (size_t i = 0; i < o->ops.n; i++) {
+        OpExtra *e = &o->ops.v[i];
+        const OpExtra *from = &ft->ops.v[i];
+        e->table = nameref_copy(c, from->table);
+        e->index = nameref_copy(c, from->index);
+        e->names = copy_strlist(c, &from->names);
+        e->filter = copy_str(c, from->filter);
+        e->lib_attrs = copy_strlist(c, &from->lib_attrs);
+    }
+    o->ops_at = copy_nummap(c, &ft->ops_at);
+    COPY_VEC(c, &o->consts, &ft->consts);
+    for (size_t i = 0; i < o->consts.n; i++) {
+        o->consts.v[i].name = copy_str(c, o->consts.v[i].name);
+        o->consts.v[i].ref = nameref_copy(c, o->consts.v[i].ref);
+    }
+    COPY_VEC(c, &o->entities, &ft->entities);
+    for (size_t i = 0; i < o->entities.n; i++) {
+        o->entities.v[i].entity = copy_str(c, o->entities.v[i].entity);
+        o->entities.v[i].table = copy_str(c, o->entities.v[i].table);
+    }
+    COPY_VEC(c, &o->index_calls, &ft->index_calls);
+    for (size_t i = 0; i < o->index_calls.n; i++) {
+        o->index_calls.v[i].receiver = copy_str(c, o->index_calls.v[i].receiver);
+        o->index_calls.v[i].index = tableindex_copy(c, &ft->index_calls.v[i].index);
+    }
+    COPY_VEC(c, &o->choices, &ft->choices);
+    for (size_t i = 0; i < o->choices.n; i++) {
+        o->choices.v[i].attr = copy_str(c, o->choices.v[i].attr);
+        o->choices.v[i].text = copy_str(c, o->choices.v[i].text);
+    }
+    o->local_commands = copy_strlist(c, &ft->local_commands);
+    return o;
+}

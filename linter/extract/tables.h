@@ -103,6 +103,10 @@ typedef struct FileTables {
 void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
                     const Config *cfg);
 
+/* `ft` copied into c->to (copy.h): extraction keeps the copy once the
+ * file is read. */
+FileTables *tables_copy(Copier *c, const FileTables *ft);
+
 /* Add the OpExtra of the DataOp whose span starts at e.at (the first one
  * added for a position is the one found). */
 OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e);

@@ -108,6 +108,22 @@ HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only)
     return &ir->helpers.v[i];
 }
 
+bool fileir_may_reach_helper(const FileIR *ir, const char *name)
+{
+    if (fileir_const(ir, name, false))
+        return false;
+    if (fileir_helper(ir, name, false))
+        return true;
+    const char *dot = strchr(name, '.');
+    size_t n = dot ? (size_t)(dot - name) : strlen(name);
+    char head[256]; /* cut as lookup cuts it */
+    if (n >= sizeof head)
+        n = sizeof head - 1;
+    memcpy(head, name, n);
+    head[n] = '\0';
+    return fileir_import(ir, head) != NULL;
+}
+
 void seglist_push(Arena *a, SegList *l, Seg s)
 {
     arena_grow(a, (void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
@@ -120,11 +136,110 @@ void seglist_append(Arena *a, SegList *dst, const SegList *src)
         seglist_push(a, dst, src->v[i]);
 }
 
-SegList seglist_copy(Arena *a, const SegList *src)
+/* ---- copying a finished IR ---------------------------------------------- */
+
+/* A call's arguments nest as deep as extraction reads expressions
+ * (MAX_DEPTH in extract_int.h): the recursion is bounded by it. */
+SegList copy_seglist(Copier *c, const SegList *l)
 {
-    SegList l = {0};
-    seglist_append(a, &l, src);
-    return l;
+    SegList out = {0};
+    COPY_VEC(c, &out, l);
+    for (size_t i = 0; i < out.n; i++) {
+        Seg *s = &out.v[i];
+        s->text = copy_str(c, s->text);
+        s->name = copy_str(c, s->name);
+        s->args = copy_array(c, s->args, s->nargs, sizeof *s->args);
+        for (size_t j = 0; j < s->nargs; j++)
+            s->args[j] = copy_seglist(c, &l->v[i].args[j]);
+    }
+    return out;
+}
+
+KeyExprList copy_keys(Copier *c, const KeyExprList *l)
+{
+    KeyExprList out = {0};
+    COPY_VEC(c, &out, l);
+    for (size_t i = 0; i < out.n; i++) {
+        KeyExpr *k = &out.v[i];
+        k->attr = copy_str(c, k->attr);
+        k->via = copy_str(c, k->via);
+        k->attr_const = copy_str(c, k->attr_const);
+        k->segs = copy_seglist(c, &l->v[i].segs);
+    }
+    return out;
+}
+
+static void copy_imports(Copier *c, ImportList *d, const ImportList *s)
+{
+    COPY_VEC(c, d, s);
+    for (size_t i = 0; i < d->n; i++) {
+        d->v[i].local = copy_str(c, d->v[i].local);
+        d->v[i].imported = copy_str(c, d->v[i].imported);
+        d->v[i].source = copy_str(c, d->v[i].source);
+    }
+}
+
+FileIR *fileir_copy(Copier *c, const FileIR *ir)
+{
+    FileIR *o = arena_alloc(c->to, sizeof *o);
+    *o = *ir;
+    o->arena = c->to;
+    o->resolved = NULL;
+    o->tables = NULL;
+    o->path = copy_str(c, ir->path);
+    o->keys = copy_keys(c, &ir->keys);
+    COPY_VEC(c, &o->helper_uses, &ir->helper_uses);
+    for (size_t i = 0; i < o->helper_uses.n; i++) {
+        o->helper_uses.v[i].file = copy_str(c, o->helper_uses.v[i].file);
+        o->helper_uses.v[i].name = copy_str(c, o->helper_uses.v[i].name);
+    }
+    o->extracted = copy_keys(c, &ir->extracted);
+
+    COPY_VEC(c, &o->ops, &ir->ops);
+    for (size_t i = 0; i < o->ops.n; i++) {
+        DataOp *op = &o->ops.v[i];
+        op->callee = copy_str(c, op->callee);
+        op->function = copy_str(c, op->function);
+        op->table = copy_str(c, op->table);
+        op->index = copy_str(c, op->index);
+        op->key_condition = copy_str(c, op->key_condition);
+        op->sets = copy_strlist(c, &ir->ops.v[i].sets);
+    }
+    copy_imports(c, &o->imports, &ir->imports);
+    copy_imports(c, &o->reexports, &ir->reexports);
+
+    COPY_VEC(c, &o->consts, &ir->consts);
+    for (size_t i = 0; i < o->consts.n; i++) {
+        o->consts.v[i].name = copy_str(c, o->consts.v[i].name);
+        o->consts.v[i].value = copy_seglist(c, &ir->consts.v[i].value);
+    }
+    COPY_VEC(c, &o->helpers, &ir->helpers);
+    for (size_t i = 0; i < o->helpers.n; i++) {
+        HelperDef *h = &o->helpers.v[i];
+        const HelperDef *from = &ir->helpers.v[i];
+        h->name = copy_str(c, h->name);
+        h->params = copy_array(c, from->params, from->nparams, sizeof *from->params);
+        for (size_t j = 0; j < h->nparams; j++)
+            h->params[j] = copy_str(c, from->params[j]);
+        h->param_names = copy_namemap(c, &from->param_names);
+        h->returns = copy_seglist(c, &from->returns);
+        COPY_VEC(c, &h->fields, &from->fields);
+        for (size_t j = 0; j < h->fields.n; j++) {
+            h->fields.v[j].attr = copy_str(c, from->fields.v[j].attr);
+            h->fields.v[j].value = copy_seglist(c, &from->fields.v[j].value);
+        }
+        h->sinks = copy_keys(c, &from->sinks);
+    }
+    o->const_names = copy_namemap(c, &ir->const_names);
+    o->exported_const_names = copy_namemap(c, &ir->exported_const_names);
+    o->helper_names = copy_namemap(c, &ir->helper_names);
+    o->exported_helper_names = copy_namemap(c, &ir->exported_helper_names);
+    o->import_names = copy_namemap(c, &ir->import_names);
+
+    COPY_VEC(c, &o->comments, &ir->comments);
+    for (size_t i = 0; i < o->comments.n; i++)
+        o->comments.v[i].text = copy_str(c, o->comments.v[i].text);
+    return o;
 }
 
 static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *cap,

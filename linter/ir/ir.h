@@ -9,6 +9,7 @@
 #define KEYLINT_IR_H
 
 #include "common.h"
+#include "copy.h"
 
 /* ---- Segments: the pieces a key is built from ------------------------ */
 
@@ -191,6 +192,8 @@ typedef struct Import {
     const char *source;   /* module specifier as written */
 } Import;
 
+typedef VEC(Import) ImportList;
+
 /* A module-level string constant, `as const` object member ("Obj.KEY") or
  * enum member ("Enum.MEMBER"). */
 typedef struct ConstDef {
@@ -255,7 +258,7 @@ typedef struct FileIR {
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;
-    VEC(Import) imports;    /* added with fileir_add_import */
+    ImportList imports;     /* added with fileir_add_import */
     VEC(ConstDef) consts;   /* added with fileir_add_const */
     VEC(HelperDef) helpers; /* added with fileir_add_helper */
     /* consts and helpers by name (fileir_const, fileir_helper) */
@@ -263,7 +266,7 @@ typedef struct FileIR {
     NameMap import_names; /* imports by local name (fileir_import) */
     /* names the file exports from other modules: `export * from './x'`
      * (name "*") and `export { a as b } from './x'` */
-    VEC(Import) reexports;
+    ImportList reexports;
     VEC(Comment) comments;
     /* Where a new import statement goes: the start of the line after the
      * file's last top-level import statement; 0 when the file has none
@@ -310,10 +313,24 @@ HelperDef *fileir_add_helper(FileIR *ir, HelperDef h);
 const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only);
 HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only);
 
+/* Can resolution find a helper named `name` ("save", "repo.save",
+ * "this.save") from this file: a helper of its own, or a name reached
+ * through one of its imports, and not one of its constants (lookup in
+ * project/resolve.c looks in this order)? */
+bool fileir_may_reach_helper(const FileIR *ir, const char *name);
+
+/* The IR of a file copied into the Copier's arena (c->to, which becomes
+ * the copy's `arena`), with nothing of the scratch extraction left in the
+ * old one: extraction calls it once a file is read, then frees the old
+ * arena. `tables` is left NULL (its types are extraction's: tables_copy);
+ * `resolved`, keys and helper_uses must still be empty. */
+FileIR *fileir_copy(Copier *c, const FileIR *ir);
+SegList copy_seglist(Copier *c, const SegList *l);
+KeyExprList copy_keys(Copier *c, const KeyExprList *l);
+
 /* Segment list helpers (arena-backed). */
 void seglist_push(Arena *a, SegList *l, Seg s);
 void seglist_append(Arena *a, SegList *dst, const SegList *src);
-SegList seglist_copy(Arena *a, const SegList *src);
 
 /* Apply SEGF_UPPERCASE / SEGF_LOWERCASE (`flags`) to the segments from
  * `from` on: text changes case (copied into `a`), values keep the flag. */

@@ -1292,3 +1292,56 @@ bool table_names_match(const char *a, const char *b)
         return false;
     return true;
 }
+
+/* ---- copies ------------------------------------------------------------ */
+
+static KeyAttr keyattr_copy(Copier *c, KeyAttr k)
+{
+    k.name = copy_str(c, k.name);
+    return k;
+}
+
+TableIndex tableindex_copy(Copier *c, const TableIndex *ix)
+{
+    TableIndex o = *ix;
+    o.name = copy_str(c, ix->name);
+    o.pk = keyattr_copy(c, ix->pk);
+    o.sk = keyattr_copy(c, ix->sk);
+    o.projection = copy_str(c, ix->projection);
+    o.projected = copy_strlist(c, &ix->projected);
+    return o;
+}
+
+TableSet tableset_copy(Copier *c, const TableSet *set)
+{
+    TableSet o = {0};
+    COPY_VEC(c, &o.tables, &set->tables);
+    for (size_t i = 0; i < o.tables.n; i++) {
+        TableDef *t = &o.tables.v[i];
+        const TableDef *from = &set->tables.v[i];
+        t->id = copy_str(c, from->id);
+        t->var = copy_str(c, from->var);
+        t->name = copy_str(c, from->name);
+        t->pk = keyattr_copy(c, from->pk);
+        t->sk = keyattr_copy(c, from->sk);
+        COPY_VEC(c, &t->indexes, &from->indexes);
+        for (size_t j = 0; j < t->indexes.n; j++)
+            t->indexes.v[j] = tableindex_copy(c, &from->indexes.v[j]);
+        t->path = copy_str(c, from->path);
+        t->same_as = NULL;
+    }
+    COPY_VEC(c, &o.env, &set->env);
+    for (size_t i = 0; i < o.env.n; i++) {
+        EnvBinding *e = &o.env.v[i];
+        e->var = copy_str(c, e->var);
+        e->table_id = copy_str(c, e->table_id);
+        e->name = copy_str(c, e->name);
+        e->path = copy_str(c, e->path);
+    }
+    COPY_VEC(c, &o.issues, &set->issues);
+    for (size_t i = 0; i < o.issues.n; i++) {
+        o.issues.v[i].path = copy_str(c, o.issues.v[i].path);
+        o.issues.v[i].message = copy_str(c, o.issues.v[i].message);
+    }
+    return o;
+}

@@ -18,6 +18,7 @@
 #define KEYLINT_SCHEMA_H
 
 #include "common.h"
+#include "copy.h"
 
 /* ---- Document trees ------------------------------------------------------ */
 
@@ -164,6 +165,11 @@ typedef struct TableModel {
      * model is complete (access_model); empty maps: look by scanning */
     NameMap by_id, by_var, by_var_tail;
 } TableModel;
+
+/* Copies into c->to (copy.h): what a file's tables in code keep once it
+ * is extracted. same_as is not copied (the analysis sets it later). */
+TableIndex tableindex_copy(Copier *c, const TableIndex *ix);
+TableSet tableset_copy(Copier *c, const TableSet *set);
 
 /* ---- Reading schema files ------------------------------------------------ */
 
