@@ -234,21 +234,73 @@ SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
     return n;
 }
 
-/* `ids.map((id) => ({ pk: ... }))`: the object each element becomes. */
-static SynNode mapped_object(Ex *x, SynNode n)
+/* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
+static SynNode map_arrow(Ex *x, SynNode call)
 {
     SynNode none = {0};
-    n = unwrap(n);
-    if (!is(n, "call_expression"))
+    if (!is(call, "call_expression"))
         return none;
-    SynNode fn = unwrap(field(n, "function"));
+    SynNode fn = unwrap(field(call, "function"));
     if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
         return none;
-    SynNode arrow = unwrap(syn_child(x->syn, field(n, "arguments"), 0));
-    if (!is(arrow, "arrow_function"))
-        return none;
+    SynNode arrow = unwrap(syn_child(x->syn, field(call, "arguments"), 0));
+    return is(arrow, "arrow_function") ? arrow : none;
+}
+
+/* The one plain parameter of an arrow (`id => ...`, `(id: string) => ...`),
+ * NULL otherwise. */
+static const char *arrow_param(Ex *x, SynNode arrow)
+{
+    SynNode p = field(arrow, "parameter");
+    if (is(p, "identifier"))
+        return ex_ntext(x, p);
+    SynNode ps = field(arrow, "parameters");
+    if (syn_count(x->syn, ps) != 1)
+        return NULL;
+    SynNode first = syn_child(x->syn, ps, 0);
+    SynNode pat = field(first, "pattern");
+    return is(pat, "identifier") ? ex_ntext(x, pat) : NULL;
+}
+
+/* Array methods whose result holds elements of the array they are called
+ * on: a batch of 25 keys cut from the keys (`keys.slice(i, i + 25)`). */
+static bool keeps_elements(Ex *x, SynNode call, SynNode *array)
+{
+    if (!is(call, "call_expression"))
+        return false;
+    SynNode fn = unwrap(field(call, "function"));
+    if (!is(fn, "member_expression"))
+        return false;
+    SynNode m = field(fn, "property");
+    if (!ex_text_eq(x, m, "slice") && !ex_text_eq(x, m, "filter") &&
+        !ex_text_eq(x, m, "splice") && !ex_text_eq(x, m, "reverse"))
+        return false;
+    *array = field(fn, "object");
+    return true;
+}
+
+/* The values an array holds, as extraction can see them: an array
+ * literal's elements, or what `xs.map(x => value)` makes of each element;
+ * through variables and slices of it. Fills out[0..max), returns how
+ * many. */
+static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
+{
+    n = ex_follow(x, n, NULL, NULL);
+    SynNode from;
+    for (int hop = 0; hop < MAX_BINDING_HOPS && keeps_elements(x, n, &from); hop++)
+        n = ex_follow(x, from, NULL, NULL);
+    size_t got = 0;
+    if (is(n, "array")) {
+        uint32_t cnt = syn_count(x->syn, n);
+        for (uint32_t i = 0; i < cnt && got < max; i++)
+            out[got++] = syn_child(x->syn, n, i);
+        return got;
+    }
+    SynNode arrow = map_arrow(x, n);
     SynNode body = unwrap(field(arrow, "body"));
-    return is(body, "object") ? body : none;
+    if (!syn_null(body) && !is(body, "statement_block") && max)
+        out[got++] = body;
+    return got;
 }
 
 /* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
@@ -359,6 +411,22 @@ bool ex_value_can_be_key(Ex *x, SynNode v)
 
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth);
 
+/* A call whose result is an object of keys (`...gsiKeys(e)`, `Item:
+ * buildItem(tenant, id)`): one key that resolution replaces with the keys
+ * of the object the helper returns. */
+static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
+{
+    if (!is(call, "call_expression"))
+        return 0;
+    KeyExpr k = {.role = ROLE_KEY, .site = site, .op = op, .span = nspan(call),
+                 .build = BUILD_CALL, .spread = true};
+    ex_expr_segs(x, call, &k.segs, 0);
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+        return 0;
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+    return 1;
+}
+
 /* `...expr` inside an object of keys: an object built here (or in a
  * variable) adds its keys; a call is a helper returning an object of keys,
  * expanded by resolution. */
@@ -369,15 +437,7 @@ static size_t spread_keys(Ex *x, SynNode spread, KeySite site, int op, int depth
         return 0;
     if (is(e, "object"))
         return key_object_depth(x, e, site, op, depth + 1);
-    if (!is(e, "call_expression"))
-        return 0;
-    KeyExpr k = {.role = ROLE_KEY, .site = site, .op = op, .span = nspan(e),
-                 .build = BUILD_CALL, .spread = true};
-    ex_expr_segs(x, e, &k.segs, 0);
-    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
-        return 0;
-    VEC_PUSH(x->a, &x->ir->extracted, k);
-    return 1;
+    return helper_object_keys(x, e, site, op);
 }
 
 /* Every key attribute of an object literal (followed through a variable). */
@@ -391,8 +451,15 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
     SynNode obj = ex_follow(x, objn, NULL, NULL);
     /* `Item: sanitizeItem(item)`: a call handed one object returns that
      * object cleaned up; its keys are the object's. */
-    if (is(obj, "call_expression") && syn_count(x->syn, field(obj, "arguments")) == 1)
-        obj = ex_follow(x, syn_child(x->syn, field(obj, "arguments"), 0), NULL, NULL);
+    if (is(obj, "call_expression")) {
+        SynNode arg = syn_count(x->syn, field(obj, "arguments")) == 1
+                          ? ex_follow(x, syn_child(x->syn, field(obj, "arguments"), 0), NULL, NULL)
+                          : (SynNode){0};
+        /* else a helper that builds the item: `Item: buildItem(tenant, id)` */
+        if (!is(arg, "object"))
+            return depth == 0 && site != SITE_OBJECT ? helper_object_keys(x, obj, site, op) : 0;
+        obj = arg;
+    }
     if (!is(obj, "object"))
         return 0;
     ex_consume(x, obj);
@@ -530,6 +597,26 @@ static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
     }
 }
 
+/* One request of a batch write ({ Item } of a PutRequest, { Key } of a
+ * DeleteRequest); a value that is the parameter of the `.map` arrow the
+ * requests are made by stands for each element of the array mapped. */
+static void batch_request(Ex *x, SynNode reqn, const char *prop, KeySite site, int op,
+                          const char *param, SynNode mapped)
+{
+    SynNode req = ex_follow(x, reqn, NULL, NULL);
+    if (!is(req, "object"))
+        return;
+    SynNode v = unwrap(ex_find_prop(x, req, prop));
+    if (param && is(v, "identifier") && ex_text_eq(x, v, param)) {
+        SynNode el[MAX_BATCH_ELEMENTS];
+        size_t n = elements_of(x, mapped, el, MAX_BATCH_ELEMENTS);
+        for (size_t j = 0; j < n; j++)
+            ex_key_object(x, el[j], site, op);
+        return;
+    }
+    ex_key_object(x, v, site, op);
+}
+
 /* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
  * or { [table]: { Keys: [...] } } */
 static void request_items(Ex *x, SynNode objn, int op)
@@ -549,25 +636,26 @@ static void request_items(Ex *x, SynNode objn, int op)
             x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ex_ntext(x, k);
         }
         SynNode v = ex_follow(x, field(p, "value"), NULL, NULL);
+        SynNode el[MAX_BATCH_ELEMENTS];
         if (is(v, "object")) { /* batch get: { Keys: [...] } */
-            SynNode keys = ex_follow(x, ex_find_prop(x, v, "Keys"), NULL, NULL);
-            if (is(keys, "array"))
-                for (uint32_t j = 0; j < syn_count(x->syn, keys); j++)
-                    ex_key_object(x, syn_child(x->syn, keys, j), SITE_READ, op);
-            else
-                ex_key_object(x, mapped_object(x, keys), SITE_READ, op);
+            size_t n = elements_of(x, ex_find_prop(x, v, "Keys"), el, MAX_BATCH_ELEMENTS);
+            for (size_t j = 0; j < n; j++)
+                ex_key_object(x, el[j], SITE_READ, op);
             continue;
         }
-        if (!is(v, "array"))
-            continue;
-        for (uint32_t j = 0; j < syn_count(x->syn, v); j++) {
-            SynNode req = ex_follow(x, syn_child(x->syn, v, j), NULL, NULL);
-            SynNode put = ex_follow(x, ex_find_prop(x, req, "PutRequest"), NULL, NULL);
-            SynNode del = ex_follow(x, ex_find_prop(x, req, "DeleteRequest"), NULL, NULL);
-            if (is(put, "object"))
-                ex_key_object(x, ex_find_prop(x, put, "Item"), SITE_WRITE, op);
-            if (is(del, "object"))
-                ex_key_object(x, ex_find_prop(x, del, "Key"), SITE_READ, op);
+        /* [{ PutRequest: { Item } }, { DeleteRequest: { Key } }], or
+         * batch.map(item => ({ PutRequest: { Item: item } })): then the
+         * item is each element of batch */
+        SynNode arrow = map_arrow(x, v);
+        const char *param = syn_null(arrow) ? NULL : arrow_param(x, arrow);
+        SynNode mapped = syn_null(arrow) ? arrow : field(unwrap(field(v, "function")), "object");
+        size_t n = elements_of(x, v, el, MAX_BATCH_ELEMENTS);
+        for (size_t j = 0; j < n; j++) {
+            SynNode req = ex_follow(x, el[j], NULL, NULL);
+            batch_request(x, ex_find_prop(x, req, "PutRequest"), "Item", SITE_WRITE, op,
+                          param, mapped);
+            batch_request(x, ex_find_prop(x, req, "DeleteRequest"), "Key", SITE_READ, op,
+                          param, mapped);
         }
     }
 }

@@ -72,6 +72,7 @@ enum {
     MAX_DEPTH = 48,      /* expression nesting read into segments */
     MAX_BINDING_HOPS = 6, /* x = y; y = z; ... followed at most this far */
     UNKNOWN_TEXT_MAX = 60,
+    MAX_BATCH_ELEMENTS = 128, /* requests of one batch read (DynamoDB takes 25 or 100) */
     MAX_CALLEE_TEXT = 256,
     /* Ex.inline_left and .string_steps_left: this much, and this much
      * more per byte of the file */
