@@ -635,7 +635,10 @@ bool syn_eq(SynNode a, SynNode b) { return a.id == b.id && (!a.id || ts_node_eq(
 const char *syn_type(SynNode n) { return ts_node_is_null(n) ? "" : ts_node_type(n); }
 bool syn_is(SynNode n, const char *type)
 {
-    return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+    if (ts_node_is_null(n))
+        return false;
+    const char *t = ts_node_type(n);
+    return t[0] == type[0] && !strcmp(t, type); /* most calls differ at once */
 }
 bool syn_named(SynNode n) { return !ts_node_is_null(n) && ts_node_is_named(n); }
 uint32_t syn_start(SynNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
