@@ -1369,6 +1369,8 @@ static void note_regions(const SynTree *syn, const char *path, Problems *problem
  * of its own. The texts read only to be compared, the segment lists tried
  * and dropped and the blocks that grown arrays left behind go with the old
  * arena (they were four fifths of it on real services). */
+enum { KEEP_ONE_COPY = 512 * 1024 };
+
 static FileIR *keep(FileIR *ir)
 {
     /* Calls passing text to a function no lookup reaches (console.log,
@@ -1380,12 +1382,16 @@ static FileIR *keep(FileIR *ir)
             ir->extracted.v[n++] = *k;
     }
     ir->extracted.n = n;
-    /* Copied twice: the first copy measures, the second fills one block
-     * of that size (small files would otherwise leave most of their
-     * arena's first blocks empty). */
+    /* A small IR is copied twice: the first copy measures, the second
+     * fills one block of that size (the first blocks of a small arena
+     * would be mostly empty). A large one keeps its first copy: what its
+     * last block leaves empty is small beside it, and an editor copies
+     * the open file's IR at every edit. */
     for (int pass = 0; pass < 2; pass++) {
-        Copier c = copier_begin(pass ? arena_new_reserved(arena_used(ir->arena))
-                                     : arena_new());
+        size_t used = pass ? arena_used(ir->arena) : 0;
+        if (pass && used >= KEEP_ONE_COPY)
+            break;
+        Copier c = copier_begin(pass ? arena_new_reserved(used) : arena_new());
         FileIR *out = fileir_copy(&c, ir);
         out->tables = tables_copy(&c, ir->tables);
         copier_end(&c);
