@@ -108,20 +108,23 @@ HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only)
     return &ir->helpers.v[i];
 }
 
-bool fileir_may_reach_helper(const FileIR *ir, const char *name)
+const Import *fileir_import_head(const FileIR *ir, const char *name)
 {
-    if (fileir_const(ir, name, false))
-        return false;
-    if (fileir_helper(ir, name, false))
-        return true;
     const char *dot = strchr(name, '.');
     size_t n = dot ? (size_t)(dot - name) : strlen(name);
-    char head[256]; /* cut as lookup cuts it */
+    char head[256];
     if (n >= sizeof head)
         n = sizeof head - 1;
     memcpy(head, name, n);
     head[n] = '\0';
-    return fileir_import(ir, head) != NULL;
+    return fileir_import(ir, head);
+}
+
+bool fileir_may_reach_helper(const FileIR *ir, const char *name)
+{
+    if (fileir_const(ir, name, false))
+        return false;
+    return fileir_helper(ir, name, false) || fileir_import_head(ir, name);
 }
 
 void seglist_push(Arena *a, SegList *l, Seg s)

@@ -313,6 +313,10 @@ HelperDef *fileir_add_helper(FileIR *ir, HelperDef h);
 const ConstDef *fileir_const(const FileIR *ir, const char *name, bool exported_only);
 HelperDef *fileir_helper(const FileIR *ir, const char *name, bool exported_only);
 
+/* The import binding the first component of `name` ("keys" of
+ * "keys.orderPk"; a component of 256 bytes or more is cut), NULL if none:
+ * how resolution follows a name out of the file. */
+const Import *fileir_import_head(const FileIR *ir, const char *name);
 /* Can resolution find a helper named `name` ("save", "repo.save",
  * "this.save") from this file: a helper of its own, or a name reached
  * through one of its imports, and not one of its constants (lookup in

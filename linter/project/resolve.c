@@ -149,10 +149,10 @@ static Found lookup(const Resolver *r, size_t file, const char *name, int depth)
     Found f = lookup_local(r, file, name, false);
     if (f.c || f.h)
         return f;
-    char head[256], buf[512];
-    const char *rest;
-    split_head(name, head, sizeof head, &rest);
-    const Import *im = fileir_import(r->files[file].ir, head);
+    char buf[512];
+    const char *rest = strchr(name, '.');
+    rest = rest ? rest + 1 : NULL;
+    const Import *im = fileir_import_head(r->files[file].ir, name);
     if (im) {
         long t = resolve_module(r, file, im->source);
         if (t < 0)
