@@ -1,10 +1,10 @@
-/* complex-key: a key with more components than max-key-components
- * (default 5; seed 000 "Embedding Too Much in Keys", seed 001
- * anti-pattern 4 "overly complex keys"). Components are the parts between
- * separators (the configured one, which also joins array keys), a value
- * counting as one and a label inside the key with the value after it
- * (`#BRANCH#{branchId}`) counting as one; a version suffix is part of its
- * component. Judged where keys are defined. */
+/* complex-key: a key with more components than max-key-components (default 5;
+ * the mbc-cqrs-serverless Key Design Patterns "Embedding Too Much in Keys",
+ * the DynamoDB Key Design practice anti-pattern 4 "overly complex keys").
+ * Components are the parts between separators (the configured one, which also
+ * joins array keys), a value counting as one and a label inside the key with
+ * the value after it (`#BRANCH#{branchId}`) counting as one; a version suffix
+ * is part of its component. Judged where keys are defined. */
 #include <string.h>
 
 #include "access.h"

@@ -1,13 +1,13 @@
-/* low-cardinality-pk: a table partition key that is a constant, or whose
- * only variable part takes few values (a status, a type, a boolean): every
- * item written with it lands in one of a handful of partitions, a hot
- * partition (seed 001: "Low cardinality partition key", "Status as
- * partition key"). Constants include a ternary between constants and a key
+/* low-cardinality-pk: a table partition key that is a constant, or whose only
+ * variable part takes few values (a status, a type, a boolean): every item
+ * written with it lands in one of a handful of partitions, a hot partition
+ * (the DynamoDB Key Design practice: "Low cardinality partition key", "Status
+ * as partition key"). Constants include a ternary between constants and a key
  * function returning a literal. Keys are judged where they are defined
- * (writes, entity definitions, helpers); the common tenant (seed 000:
- * `USER#common`) and configured global prefixes are deliberate and left
- * alone, as are index partition keys (seed 003 keys feeds and type lookups
- * by a constant GSI key). */
+ * (writes, entity definitions, helpers); the common tenant (the
+ * mbc-cqrs-serverless Key Design Patterns: `USER#common`) and configured
+ * global prefixes are deliberate and left alone, as are index partition keys
+ * (Turbine Key Patterns keys feeds and type lookups by a constant GSI key). */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>

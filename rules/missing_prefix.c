@@ -1,10 +1,10 @@
 /* missing-prefix: a table partition key that is a bare id with no entity
- * prefix (seed 003: "Avoid: Ambiguous keys pk: (u) => u.id"; seed 004:
- * "ENTITY_TYPE#ID"): in a single table, ids of different entities collide
- * and the key does not say what it holds. Only in a project whose other
- * partition keys carry prefixes (a single-table design); a value whose
- * name says it already is a key (pk, orderKey, userPk) is not bare. Judged
- * where keys are defined. */
+ * prefix (Turbine Key Patterns: "Avoid: Ambiguous keys pk: (u) => u.id"; the
+ * ddb-lib Entity keys pattern: "ENTITY_TYPE#ID"): in a single table, ids of
+ * different entities collide and the key does not say what it holds. Only in
+ * a project whose other partition keys carry prefixes (a single-table
+ * design); a value whose name says it already is a key (pk, orderKey, userPk)
+ * is not bare. Judged where keys are defined. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>

@@ -1,7 +1,7 @@
-/* missing-tenant: in a multi-tenant project, a partition key without a
- * tenant segment, or a tenant placed in the sort key while the partition
- * key of the same operation has none (seed 000, best practice 5 "Include
- * Tenant in PK"). */
+/* missing-tenant: in a multi-tenant project, a partition key without a tenant
+ * segment, or a tenant placed in the sort key while the partition key of the
+ * same operation has none (the mbc-cqrs-serverless Key Design Patterns, best
+ * practice 5 "Include Tenant in PK"). */
 #include <string.h>
 #include <strings.h>
 

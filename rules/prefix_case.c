@@ -1,10 +1,10 @@
-/* prefix-case: the same entity prefix written in two cases across the
- * project (`USER#` and `user#`: two different entities to DynamoDB; seed
- * 004: "DynamoDB keys are case-sensitive; establish a convention", "Bad:
- * Inconsistent casing"). The less used spelling is reported, once per
- * prefix and file. A prefix written in one case everywhere is never
- * reported, whatever the case of the others (`itemType#` among upper-case
- * prefixes is a choice, not a mistake DynamoDB would act on). */
+/* prefix-case: the same entity prefix written in two cases across the project
+ * (`USER#` and `user#`: two different entities to DynamoDB; the ddb-lib
+ * Entity keys pattern: "DynamoDB keys are case-sensitive; establish a
+ * convention", "Bad: Inconsistent casing"). The less used spelling is
+ * reported, once per prefix and file. A prefix written in one case everywhere
+ * is never reported, whatever the case of the others (`itemType#` among
+ * upper-case prefixes is a choice, not a mistake DynamoDB would act on). */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -34,7 +34,7 @@ static size_t uses(const AccessFacts *af, const char *tok)
 }
 
 /* Whether spelling x of a word is preferred over spelling y: more keys,
- * then upper case (seed 004), then the first. */
+ * then upper case (the ddb-lib Entity keys pattern), then the first. */
 static bool beats(const AccessFacts *af, const char *x, const char *y)
 {
     size_t nx = uses(af, x), ny = uses(af, y);

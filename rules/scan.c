@@ -1,5 +1,5 @@
-/* scan: a Scan in application code (design.md, access-pattern rules; seed
- * 001: "Poor key design forces expensive scans"). A scan reads every item
+/* scan: a Scan in application code (design.md, access-pattern rules; the
+ * DynamoDB Key Design practice: "Poor key design forces expensive scans"). A scan reads every item
  * of the table. Files under the configuration's scan-allowed globs
  * (migrations, seed scripts by default) and test code are not judged; nor
  * are ScanIndexForward (a Query option), references to ScanCommand that

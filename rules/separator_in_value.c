@@ -1,11 +1,12 @@
 /* separator-in-value: a key component whose value can contain the key
- * separator, or (in a sort key of a project that versions its sort keys)
- * the version separator: an email in a sort key where '@' marks versions,
- * free text or a URL where '#' separates components, an ISO timestamp
- * where ':' or '-' does. The key can no longer be split back into its
- * parts (seed 004: "ensure your IDs don't contain" the separator; seed 000:
- * `removeSortKeyVersion` cuts at the version separator). Values are known
- * by their names. Judged where keys are defined. */
+ * separator, or (in a sort key of a project that versions its sort keys) the
+ * version separator: an email in a sort key where '@' marks versions, free
+ * text or a URL where '#' separates components, an ISO timestamp where ':' or
+ * '-' does. The key can no longer be split back into its parts (the ddb-lib
+ * Entity keys pattern: "ensure your IDs don't contain" the separator; the
+ * mbc-cqrs-serverless Key Design Patterns: `removeSortKeyVersion` cuts at the
+ * version separator). Values are known by their names. Judged where keys are
+ * defined. */
 #include <string.h>
 
 #include "access.h"

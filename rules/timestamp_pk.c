@@ -1,8 +1,9 @@
-/* timestamp-pk: a table partition key whose only variable part is a date
- * or time (seed 001, anti-pattern 1: "Timestamp as partition key ... all
- * today's events in one partition"). A time-bucketed key with another
- * value in it (seed 000 pattern 6: `LOG#{tenantCode}#{yearMonth}`) is
- * fine. Judged where keys are defined. */
+/* timestamp-pk: a table partition key whose only variable part is a date or
+ * time (the DynamoDB Key Design practice, anti-pattern 1: "Timestamp as
+ * partition key ... all today's events in one partition"). A time-bucketed
+ * key with another value in it (the mbc-cqrs-serverless Key Design Patterns
+ * pattern 6: `LOG#{tenantCode}#{yearMonth}`) is fine. Judged where keys are
+ * defined. */
 #include "access.h"
 #include "keyfacts.h"
 #include "rule.h"

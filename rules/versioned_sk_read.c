@@ -1,6 +1,7 @@
 /* versioned-sk-read: a sort key with a version suffix used to read the data
- * table, which stores items without it (seed 000: `ID = PK#SK (without
- * version)`, anti-pattern "Version Suffix in Data Operations"). */
+ * table, which stores items without it (the mbc-cqrs-serverless Key Design
+ * Patterns: `ID = PK#SK (without version)`, anti-pattern "Version Suffix in
+ * Data Operations"). */
 #include <string.h>
 #include <strings.h>
 

@@ -3,9 +3,9 @@
  * from (never by spelling alone), and the wrappers a project declares in
  * .keylint.yml (`wrappers:`).
  *
- *   dynamodb-turbine (seed 003)  defineEntity({ keys: { pk: (e) => [...] } }),
+ *   dynamodb-turbine             defineEntity({ keys: { pk: (e) => [...] } }),
  *                                entity.query/queryAll/queryOne({ index, pk, sk: { beginsWith } })
- *   @ddb-lib (seeds 001, 004)    PatternHelpers.entityKey/compositeKey/...,
+ *   @ddb-lib                     PatternHelpers.entityKey/compositeKey/...,
  *                                createMultiAttributeKey, TableClient put/get/query/scan
  *   @aws-appsync/utils/dynamodb  get/put/update/remove({ key }), query({ query: { pk: { eq } } })
  *   dynamodb-toolbox (v0)        new Entity({ attributes: { pk: { partitionKey: true, default } } }),
