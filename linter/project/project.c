@@ -200,6 +200,52 @@ static void extract_all(Project *p, size_t from)
 
 static void index_file(Project *p, size_t slot);
 
+/* What the files of one directory share: its real path and configuration.
+ * Finding them costs a realpath (a readlink per path component) and a stat
+ * per ancestor for each file otherwise; a walk lists thousands of files in
+ * a few hundred directories. Lives for one project_add_paths. */
+typedef struct DirCache {
+    Arena *arena;
+    NameMap slots;                    /* directory as written -> entry */
+    VEC(struct DirEntry { const char *real; const Config *config; }) v;
+} DirCache;
+
+/* The configuration of `path` (as project_config_for gives it) and its
+ * absolute path (as `absolute`, in p->arena). A symlinked file is judged
+ * by its target's directory, so it is not cached. */
+static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path,
+                                      const char **abspath)
+{
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    if (!slash || slash == path || lstat(path, &st) != 0 || S_ISLNK(st.st_mode)) {
+        char *abs = absolute(path);
+        *abspath = arena_strdup(p->arena, abs ? abs : path);
+        free(abs);
+        return project_config_for(p, path);
+    }
+    const char *dir = arena_strndup(dc->arena, path, (size_t)(slash - path));
+    size_t slot;
+    if (!namemap_get(&dc->slots, dir, &slot)) {
+        char *real = realpath(dir, NULL);
+        if (!real) { /* vanished meanwhile: the slow way */
+            char *abs = absolute(path);
+            *abspath = arena_strdup(p->arena, abs ? abs : path);
+            free(abs);
+            return project_config_for(p, path);
+        }
+        struct DirEntry e = {arena_strdup(dc->arena, real), project_config_for(p, path)};
+        free(real);
+        VEC_PUSH(dc->arena, &dc->v, e);
+        slot = dc->v.n - 1;
+        namemap_put(dc->arena, &dc->slots, dir, slot);
+    }
+    const struct DirEntry *e = &dc->v.v[slot];
+    *abspath = !strcmp(e->real, "/") ? arena_printf(p->arena, "/%s", slash + 1)
+                                     : arena_printf(p->arena, "%s/%s", e->real, slash + 1);
+    return e->config;
+}
+
 void project_add_paths(Project *p, const char *const *paths, size_t n)
 {
     static const char *const here[] = {"."};
@@ -219,22 +265,19 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
     StrList list = {0};
     walk_paths(paths, n, p->arena, &list, &p->problems);
     size_t from = p->files.n;
+    DirCache dirs = {arena_new(), {0}, {0}};
     for (size_t i = 0; i < list.n; i++) {
         if (project_file(p, list.v[i]))
             continue;
-        const Config *cfg = project_config_for(p, list.v[i]);
+        const char *abspath;
+        const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath);
         if (config_ignores(cfg, list.v[i]))
             continue;
-        char *abs = absolute(list.v[i]);
-        SourceFile f = {
-            .path = list.v[i],
-            .abspath = arena_strdup(p->arena, abs ? abs : list.v[i]),
-            .config = cfg,
-        };
-        free(abs);
+        SourceFile f = {.path = list.v[i], .abspath = abspath, .config = cfg};
         VEC_PUSH(p->arena, &p->files, f);
         index_file(p, p->files.n - 1);
     }
+    arena_free(dirs.arena);
     extract_all(p, from);
 }
 
