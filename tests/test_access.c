@@ -135,9 +135,9 @@ static int add_op(FileIR *f, OpKind kind, OpApi api, const char *callee, const c
 
 /* The params facts of an operation: table by environment variable or
  * literal, index by literal, names "#a", "attr", ... */
-static OpExtra *extra(FileIR *f, int op, const char *env, const char *table, const char *index)
+static OpParams *extra(FileIR *f, int op, const char *env, const char *table, const char *index)
 {
-    OpExtra e = {.at = f->ops.v[op].span.start_byte};
+    OpParams e = {.read = true};
     if (env || table) {
         e.has_table = true;
         e.table.env = env;
@@ -149,7 +149,8 @@ static OpExtra *extra(FileIR *f, int op, const char *env, const char *table, con
         e.index.text = index;
         e.index_span = row_span(200 + (uint32_t)op, 40);
     }
-    return tables_add_op_extra(A, f->tables, e);
+    f->ops.v[op].params = e;
+    return &f->ops.v[op].params;
 }
 
 static KeyAttr attr(const char *name)
@@ -345,7 +346,7 @@ static void test_target_constants(void **state)
     Import im = {.local = "Indexes", .imported = "Indexes", .source = "./indexes"};
     fileir_add_import(F, im);
     int q = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", NULL);
-    OpExtra *e = extra(F, q, "TABLE_NAME", NULL, NULL);
+    OpParams *e = extra(F, q, "TABLE_NAME", NULL, NULL);
     e->has_index = true;
     e->index.text = "Indexes.byStatus";
     /* TableName: TABLE imported, a NameConst of the other file */
@@ -364,7 +365,7 @@ static void test_conditions(void **state)
 {
     (void)state;
     int q = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", "#p = :p AND begins_with(#s, :s)");
-    OpExtra *e = extra(F, q, NULL, "app", NULL);
+    OpParams *e = extra(F, q, NULL, "app", NULL);
     strlist_push(A, &e->names, "#p");
     strlist_push(A, &e->names, "pk");
     strlist_push(A, &e->names, "#s");
@@ -389,7 +390,7 @@ static void test_conditions(void **state)
     assert_false(complete);
     /* a library query: every attribute named */
     int q3 = add_op(F, OP_QUERY, API_TURBINE, "posts.query", NULL);
-    OpExtra *l = extra(F, q3, NULL, NULL, "byType");
+    OpParams *l = extra(F, q3, NULL, NULL, "byType");
     l->library = true;
     strlist_push(A, &l->lib_attrs, "type");
     strlist_push(A, &l->lib_attrs, "?");

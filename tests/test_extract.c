@@ -262,9 +262,11 @@ static const char *describe(Arena *a, const FileIR *ir)
     const FileTables *ft = ir->tables;
     for (size_t i = 0; i < ft->set.tables.n; i++)
         sb_printf(&b, "table %s pk=%s\n", ft->set.tables.v[i].id, ft->set.tables.v[i].pk.name);
-    for (size_t i = 0; i < ft->ops.n; i++) {
-        const OpExtra *e = &ft->ops.v[i];
-        sb_printf(&b, "extra %u table=%s/%s index=%s", e->at,
+    for (size_t i = 0; i < ir->ops.n; i++) {
+        const OpParams *e = op_params(&ir->ops.v[i]);
+        if (!e)
+            continue;
+        sb_printf(&b, "params %u table=%s/%s index=%s", ir->ops.v[i].span.start_byte,
                   e->table.env ? e->table.env : "-", e->table.literal ? e->table.literal : "-",
                   e->index.literal ? e->index.literal : "-");
         for (size_t j = 0; j < e->names.n; j++)
@@ -316,7 +318,7 @@ static void extraction_keeps_a_complete_copy(void **state)
     /* and the description did read every part */
     const char *parts[] = {"\nop query", "\nimport keys * ./keys", "\nconst Prefix.USER",
                            "\nhelper put(prefix id )", "\ncomment ", "\ntable Orders pk=pk",
-                           "GSI1PK", "\nextra "};
+                           "GSI1PK", "\nparams "};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
         if (!strstr(before, parts[i]))
             fail_msg("no \"%s\" in:\n%s", parts[i], before);

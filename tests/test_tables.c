@@ -226,9 +226,9 @@ static void test_sdk_and_libraries(void **state)
     assert_false(t->indexes_open);
 }
 
-static const OpExtra *extra_at(const FileIR *f, size_t op)
+static const OpParams *extra_at(const FileIR *f, size_t op)
 {
-    const OpExtra *e = tables_op_extra(f->tables, &f->ops.v[op]);
+    const OpParams *e = op_params(&f->ops.v[op]);
     assert_non_null(e);
     return e;
 }
@@ -254,15 +254,15 @@ static void test_op_names(void **state)
             "  }\n"
             "}\n");
     assert_true(F->ops.n >= 5);
-    const OpExtra *e = extra_at(F, 0);
+    const OpParams *e = extra_at(F, 0);
     assert_true(e->has_table);
     assert_string_equal(e->table.env, "TABLE_NAME");
     assert_string_equal(e->table.literal, "app");
     assert_string_equal(e->index.literal, "GSI1");
     assert_true(e->scan_index_forward);
-    assert_string_equal(tables_map_name(e, "#p"), "GSI1PK");
-    assert_string_equal(tables_map_name(e, "#q"), "#q");
-    assert_string_equal(tables_map_name(e, "pk"), "pk");
+    assert_string_equal(op_param_name(e, "#p"), "GSI1PK");
+    assert_string_equal(op_param_name(e, "#q"), "#q");
+    assert_string_equal(op_param_name(e, "pk"), "pk");
     e = extra_at(F, 1);
     assert_string_equal(e->table.env, "ORDERS_TABLE"); /* a class field */
     assert_string_equal(e->table.literal, "orders");

@@ -31,6 +31,11 @@ typedef struct T {
     const Config *cfg;
     FileTables *ft;
     VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
+    /* parameters objects by the start byte of their operation (the call,
+     * or the object itself): the first one read for a place is kept, and
+     * given to the DataOps that start there after the walk */
+    VEC(OpParams) params;
+    NumMap params_at;
     size_t doc_budget;      /* DocNodes to_doc may still make */
     /* class members that hold values, per class body (class_member_value) */
     NumMap class_bodies;    /* start byte -> index in member_maps */
@@ -315,18 +320,18 @@ static bool params_like(T *t, SynNode obj)
     return false;
 }
 
-OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e)
+static void add_params(T *t, uint32_t at, OpParams e)
 {
-    VEC_PUSH(a, &ft->ops, e);
-    nummap_put(a, &ft->ops_at, e.at, ft->ops.n - 1);
-    return &ft->ops.v[ft->ops.n - 1];
+    e.read = true;
+    VEC_PUSH(t->a, &t->params, e);
+    nummap_put(t->a, &t->params_at, at, t->params.n - 1);
 }
 
 static void record_params(T *t, uint32_t at, SynNode obj)
 {
-    if (nummap_get(&t->ft->ops_at, at, NULL))
+    if (nummap_get(&t->params_at, at, NULL))
         return;
-    OpExtra e = {.at = at};
+    OpParams e = {0};
     SynNode tn = find_prop(t, obj, "TableName");
     if (!syn_null(tn)) {
         e.has_table = true;
@@ -362,7 +367,7 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     if (!syn_null(fe) && string_value(t, follow(t, fe), &s))
         e.filter = s;
     e.scan_index_forward = !syn_null(find_prop(t, obj, "ScanIndexForward"));
-    tables_add_op_extra(t->a, t->ft, e);
+    add_params(t, at, e);
 }
 
 /* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
@@ -370,9 +375,9 @@ static void record_params(T *t, uint32_t at, SynNode obj)
  * index and every attribute of the key condition. */
 static void record_lib_query(T *t, uint32_t at, SynNode obj)
 {
-    if (nummap_get(&t->ft->ops_at, at, NULL))
+    if (nummap_get(&t->params_at, at, NULL))
         return;
-    OpExtra e = {.at = at, .library = true};
+    OpParams e = {.library = true};
     SynNode kc = follow(t, find_prop(t, obj, "keyCondition"));
     SynNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
     if (!syn_null(in)) {
@@ -394,7 +399,7 @@ static void record_lib_query(T *t, uint32_t at, SynNode obj)
             continue;
         strlist_push(t->a, &e.lib_attrs, pn);
     }
-    tables_add_op_extra(t->a, t->ft, e);
+    add_params(t, at, e);
 }
 
 /* `new QueryCommand(params)`, `client.query(params)`: the params object. */
@@ -1239,37 +1244,14 @@ void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
     for (size_t i = 0; i < syn_node_count(syn); i++)
         visit(&t, syn_node_at(syn, i));
     attach_index_calls(&t);
-}
-
-const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op)
-{
-    if (!ft || !op)
-        return NULL;
-    size_t i;
-    return nummap_get(&ft->ops_at, op->span.start_byte, &i) ? &ft->ops.v[i] : NULL;
-}
-
-const char *tables_map_name(const OpExtra *ex, const char *name)
-{
-    if (!ex || !name || name[0] != '#')
-        return name;
-    for (size_t i = 0; i + 1 < ex->names.n; i += 2)
-        if (!strcmp(ex->names.v[i], name))
-            return ex->names.v[i + 1];
-    return name;
+    for (size_t i = 0; i < ir->ops.n; i++) {
+        size_t k;
+        if (nummap_get(&t.params_at, ir->ops.v[i].span.start_byte, &k))
+            ir->ops.v[i].params = t.params.v[k];
+    }
 }
 
 /* ---- the copy extraction keeps ------------------------------------------ */
-
-static NameRef nameref_copy(Copier *c, NameRef r)
-{
-    r.literal = copy_str(c, r.literal);
-    r.env = copy_str(c, r.env);
-    r.import = copy_str(c, r.import);
-    r.from = copy_str(c, r.from);
-    r.text = copy_str(c, r.text);
-    return r;
-}
 
 FileTables *tables_copy(Copier *c, const FileTables *ft)
 {
@@ -1277,17 +1259,6 @@ FileTables *tables_copy(Copier *c, const FileTables *ft)
         return NULL;
     FileTables *o = arena_alloc(c->to, sizeof *o);
     o->set = tableset_copy(c, &ft->set);
-    COPY_VEC(c, &o->ops, &ft->ops);
-    for (size_t i = 0; i < o->ops.n; i++) {
-        OpExtra *e = &o->ops.v[i];
-        const OpExtra *from = &ft->ops.v[i];
-        e->table = nameref_copy(c, from->table);
-        e->index = nameref_copy(c, from->index);
-        e->names = copy_strlist(c, &from->names);
-        e->filter = copy_str(c, from->filter);
-        e->lib_attrs = copy_strlist(c, &from->lib_attrs);
-    }
-    o->ops_at = copy_nummap(c, &ft->ops_at);
     COPY_VEC(c, &o->consts, &ft->consts);
     for (size_t i = 0; i < o->consts.n; i++) {
         o->consts.v[i].name = copy_str(c, o->consts.v[i].name);

@@ -10,10 +10,10 @@
  *             ddb-lib `new TableClient({...})`
  *   env       CDK `environment: { TABLE_NAME: table.tableName }` and
  *             `fn.addEnvironment('TABLE_NAME', table.tableName)`
- *   ops       for each params object of a data operation: TableName and
+ *   params    for each params object of a data operation: TableName and
  *             IndexName as names (through constants and environment
  *             defaults), ExpressionAttributeNames, FilterExpression,
- *             ScanIndexForward
+ *             ScanIndexForward; set on the DataOps (DataOp.params, ir.h)
  *   ...       Turbine entities and their table, module constants that
  *             name tables, ternaries of constants in key positions, local
  *             classes that stand in for SDK commands (test doubles).
@@ -28,33 +28,6 @@
 #include "schema.h"
 #include "scope.h"
 #include "syntax.h"
-
-/* A table or index name as code gives it. Any of the parts may be set:
- * `process.env.TABLE_NAME ?? 'app'` has env "TABLE_NAME" and literal
- * "app". */
-typedef struct NameRef {
-    const char *literal; /* literal text, "${}" for unknown parts; NULL */
-    const char *env;     /* environment variable; NULL */
-    const char *import;  /* an imported name to look up in its module; NULL */
-    const char *from;    /* its module specifier */
-    const char *text;    /* the expression as written */
-} NameRef;
-
-/* What a data operation's parameters object says beyond the DataOp. */
-typedef struct OpExtra {
-    uint32_t at;            /* start byte of the DataOp's span */
-    bool has_table, has_index;
-    NameRef table, index;
-    Span index_span;
-    StrList names;          /* ExpressionAttributeNames, flat: "#n", "attr", ... */
-    const char *filter;     /* FilterExpression as written, NULL */
-    bool scan_index_forward;
-    /* Library queries (Turbine `query({ index, pk, type })`, ddb-lib
-     * `query({ keyCondition: { pk, sk } })`): every attribute the key
-     * condition names, key-like or not. */
-    bool library;
-    StrList lib_attrs;
-} OpExtra;
 
 /* A module-level constant that may name a table or an index. */
 typedef struct NameConst {
@@ -89,8 +62,6 @@ typedef struct ConstChoice {
 
 typedef struct FileTables {
     TableSet set; /* code tables, environment bindings, their issues */
-    VEC(OpExtra) ops;
-    NumMap ops_at; /* ops by `at` */
     VEC(NameConst) consts;
     VEC(EntityTable) entities;
     VEC(IndexCall) index_calls;
@@ -107,14 +78,5 @@ void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
  * file is read. */
 FileTables *tables_copy(Copier *c, const FileTables *ft);
 
-/* Add the OpExtra of the DataOp whose span starts at e.at (the first one
- * added for a position is the one found). */
-OpExtra *tables_add_op_extra(Arena *a, FileTables *ft, OpExtra e);
-/* The OpExtra of a DataOp (by the start of its span), NULL if none. */
-const OpExtra *tables_op_extra(const FileTables *ft, const DataOp *op);
-
-/* The name an ExpressionAttributeNames placeholder ("#pk") stands for in
- * `ex`, or `name` itself. */
-const char *tables_map_name(const OpExtra *ex, const char *name);
 
 #endif

@@ -182,6 +182,40 @@ static void copy_imports(Copier *c, ImportList *d, const ImportList *s)
     }
 }
 
+NameRef nameref_copy(Copier *c, NameRef r)
+{
+    r.literal = copy_str(c, r.literal);
+    r.env = copy_str(c, r.env);
+    r.import = copy_str(c, r.import);
+    r.from = copy_str(c, r.from);
+    r.text = copy_str(c, r.text);
+    return r;
+}
+
+static void op_params_copy(Copier *c, OpParams *d, const OpParams *s)
+{
+    d->table = nameref_copy(c, s->table);
+    d->index = nameref_copy(c, s->index);
+    d->names = copy_strlist(c, &s->names);
+    d->filter = copy_str(c, s->filter);
+    d->lib_attrs = copy_strlist(c, &s->lib_attrs);
+}
+
+const OpParams *op_params(const DataOp *op)
+{
+    return op && op->params.read ? &op->params : NULL;
+}
+
+const char *op_param_name(const OpParams *p, const char *name)
+{
+    if (!p || !name || name[0] != '#')
+        return name;
+    for (size_t i = 0; i + 1 < p->names.n; i += 2)
+        if (!strcmp(p->names.v[i], name))
+            return p->names.v[i + 1];
+    return name;
+}
+
 FileIR *fileir_copy(Copier *c, const FileIR *ir)
 {
     FileIR *o = arena_alloc(c->to, sizeof *o);
@@ -207,6 +241,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         op->index = copy_str(c, op->index);
         op->key_condition = copy_str(c, op->key_condition);
         op->sets = copy_strlist(c, &ir->ops.v[i].sets);
+        op_params_copy(c, &op->params, &ir->ops.v[i].params);
     }
     copy_imports(c, &o->imports, &ir->imports);
     copy_imports(c, &o->reexports, &ir->reexports);

@@ -165,6 +165,36 @@ typedef enum TableKind {
     TABLE_HISTORY,
 } TableKind;
 
+/* A table or index name as code gives it. Any of the parts may be set:
+ * `process.env.TABLE_NAME ?? 'app'` has env "TABLE_NAME" and literal
+ * "app". */
+typedef struct NameRef {
+    const char *literal; /* literal text, "${}" for unknown parts; NULL */
+    const char *env;     /* environment variable; NULL */
+    const char *import;  /* an imported name to look up in its module; NULL */
+    const char *from;    /* its module specifier */
+    const char *text;    /* the expression as written */
+} NameRef;
+
+/* What a data operation's parameters object names, read where the
+ * operation is (the tables-in-code pass of extraction, tables.h): table
+ * detection (linter/project/access.h) reads it here. */
+typedef struct OpParams {
+    bool read;              /* a parameters object was read; else all empty */
+    bool has_table, has_index;
+    NameRef table, index;   /* TableName, IndexName (through constants and
+                             * environment defaults) */
+    Span index_span;        /* IndexName's value */
+    StrList names;          /* ExpressionAttributeNames, flat: "#n", "attr", ... */
+    const char *filter;     /* FilterExpression as written, NULL */
+    bool scan_index_forward;
+    /* Library queries (Turbine `query({ index, pk, type })`, ddb-lib
+     * `query({ keyCondition: { pk, sk } })`): every attribute the key
+     * condition names, key-like or not. */
+    bool library;
+    StrList lib_attrs;
+} OpParams;
+
 typedef struct DataOp {
     OpKind kind;
     OpApi api;
@@ -182,7 +212,16 @@ typedef struct DataOp {
      * is its place in the source. */
     bool key_condition_exact;
     StrList sets;          /* attributes an UpdateExpression sets */
+    OpParams params;       /* its parameters object, as names */
 } DataOp;
+
+/* `r` with its strings copied (copy.h). */
+NameRef nameref_copy(Copier *c, NameRef r);
+/* The parameters of `op` when an object was read, else NULL. */
+const OpParams *op_params(const DataOp *op);
+/* The name an ExpressionAttributeNames placeholder ("#pk") stands for in
+ * `p`, or `name` itself (also when p is NULL). */
+const char *op_param_name(const OpParams *p, const char *name);
 
 /* ---- Project-level facts a file contributes ---------------------------- */
 

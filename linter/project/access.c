@@ -1095,7 +1095,7 @@ static const TableDef *table_by_env_name(const TableModel *m, const char *env)
 }
 
 static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableModel *m,
-                                  const Config *cfg, const DataOp *op, const OpExtra *ex,
+                                  const Config *cfg, const DataOp *op, const OpParams *ex,
                                   const char **how, bool *foreign)
 {
     *how = NULL;
@@ -1246,7 +1246,7 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
     if (!f || opi >= f->ops.n)
         return;
     const DataOp *op = &f->ops.v[opi];
-    const OpExtra *ex = tables_op_extra(f->tables, op);
+    const OpParams *ex = op_params(op);
     out->index_span = op->span;
     if (ex && ex->has_index) {
         out->has_index = true;
@@ -1351,7 +1351,7 @@ static void add_cond(Arena *a, OpConds *v, NameMap *seen, OpCond c)
 }
 
 /* Where the clause on `attr` is written (OpCond.clause). */
-static Span clause_span(const DataOp *op, const KeyConds *kc, const OpExtra *ex,
+static Span clause_span(const DataOp *op, const KeyConds *kc, const OpParams *ex,
                         const char *attr, Span fallback)
 {
     if (!op->key_condition)
@@ -1360,7 +1360,7 @@ static Span clause_span(const DataOp *op, const KeyConds *kc, const OpExtra *ex,
         return op->key_condition_span;
     for (size_t i = 0; i < kc->items.n; i++) {
         const KeyCond *c = &kc->items.v[i];
-        const char *name = tables_map_name(ex, c->attr);
+        const char *name = op_param_name(ex, c->attr);
         if (!name || strcmp(name, attr))
             continue;
         /* the literal's text is the expression: count lines up to the clause */
@@ -1399,7 +1399,7 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
         keys = &own;
     }
     const DataOp *op = &f->ops.v[opi];
-    const OpExtra *ex = tables_op_extra(f->tables, op);
+    const OpParams *ex = op_params(op);
     KeyConds kc = {0};
     bool parsed = op->key_condition && ddb_parse_key_condition(a, op->key_condition, &kc);
     for (size_t i = keys->first[opi]; i != KF_NO_KEY; i = keys->next[i]) {
@@ -1418,7 +1418,7 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
         if (!parsed)
             *complete = false;
         for (size_t i = 0; i < kc.items.n; i++) {
-            const char *attr = tables_map_name(ex, kc.items.v[i].attr);
+            const char *attr = op_param_name(ex, kc.items.v[i].attr);
             if (!attr || attr[0] == '#') {
                 *complete = false;
                 continue;
