@@ -203,78 +203,6 @@ static void compute_hrefs(Server *s)
     free(dir);
 }
 
-const char *lsp_rule_href(const Server *s, const char *rule)
-{
-    for (size_t i = 0; s->rule_href && keylint_rules[i]; i++)
-        if (!strcmp(keylint_rules[i]->id, rule))
-            return s->rule_href[i];
-    return NULL;
-}
-
-/* ---- positions and diagnostics ------------------------------------------------ */
-
-void lsp_span_offsets(const Doc *d, const LineIndex *rows, const Span *sp, size_t *start,
-                      size_t *end)
-{
-    *start = row_col_offset(d->text, d->len, rows, sp->start_row, sp->start_col);
-    *end = row_col_offset(d->text, d->len, rows, sp->end_row, sp->end_col);
-    if (*end < *start)
-        *end = *start;
-}
-
-static json_t *position_json(const Server *s, const Doc *d, const LineIndex *lines, size_t off)
-{
-    uint32_t line, ch;
-    lsp_position(d->text, d->len, lines, off, s->enc, &line, &ch);
-    return json_pack("{s:I, s:I}", "line", (json_int_t)line, "character", (json_int_t)ch);
-}
-
-json_t *lsp_range_json(const Server *s, const Doc *d, const LineIndex *lines, size_t start,
-                       size_t end)
-{
-    return json_pack("{s:o, s:o}", "start", position_json(s, d, lines, start), "end",
-                     position_json(s, d, lines, end));
-}
-
-bool lsp_parse_position(const Server *s, const Doc *d, const LineIndex *lines,
-                        const json_t *pos, size_t *off)
-{
-    json_t *l = json_is_object(pos) ? json_object_get(pos, "line") : NULL;
-    json_t *c = json_is_object(pos) ? json_object_get(pos, "character") : NULL;
-    if (!json_is_integer(l) || !json_is_integer(c) || json_integer_value(l) < 0 ||
-        json_integer_value(c) < 0)
-        return false;
-    json_int_t li = json_integer_value(l), ci = json_integer_value(c);
-    *off = lsp_offset(d->text, d->len, lines, li > UINT32_MAX ? UINT32_MAX : (uint32_t)li,
-                      ci > UINT32_MAX ? UINT32_MAX : (uint32_t)ci, s->enc);
-    return true;
-}
-
-json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
-                      const LineIndex *rows, const Diagnostic *g)
-{
-    size_t a, b;
-    lsp_span_offsets(d, rows, &g->span, &a, &b);
-    json_t *j = json_object();
-    json_object_set_new(j, "range", lsp_range_json(s, d, lines, a, b));
-    json_object_set_new(j, "severity", json_integer(g->severity == SEV_ERROR ? 1 : 2));
-    json_object_set_new(j, "code", json_string(g->rule));
-    const char *href = lsp_rule_href(s, g->rule);
-    if (href)
-        json_object_set_new(j, "codeDescription", json_pack("{s:s}", "href", href));
-    json_object_set_new(j, "source", json_string("keylint"));
-    if (g->fix) {
-        size_t n = strlen(g->message) + strlen(g->fix) + 16;
-        char *m = xrealloc(NULL, n);
-        snprintf(m, n, "%s\nhelp: %s", g->message, g->fix);
-        json_object_set_new(j, "message", json_string(m));
-        free(m);
-    } else {
-        json_object_set_new(j, "message", json_string(g->message));
-    }
-    return j;
-}
-
 /* An input problem or a note of a file (a region not read): 1-based line
  * and byte column, 0 for none; shown on the character there, notes as
  * information. */
@@ -1142,10 +1070,17 @@ static void on_request(Server *s, json_t *id, const char *method, json_t *params
             return;
         }
         lsp_flush(s);
-        if (!strcmp(method, "textDocument/hover"))
-            lsp_hover(s, id, params);
+        json_t *td = json_object_get(params, "textDocument");
+        json_t *uri = json_is_object(td) ? json_object_get(td, "uri") : NULL;
+        Doc *d = json_is_string(uri) ? lsp_doc(s, json_string_value(uri)) : NULL;
+        const char *error = "invalid parameters";
+        json_t *result = !strcmp(method, "textDocument/hover")
+                             ? lsp_hover(s, d, params, &error)
+                             : lsp_code_action(s, d, params, &error);
+        if (result)
+            lsp_reply(s, id, result);
         else
-            lsp_code_action(s, id, params);
+            lsp_reply_error(s, id, RPC_INVALID_PARAMS, "%s", error);
     } else {
         lsp_reply_error(s, id, RPC_METHOD_NOT_FOUND, "unknown method: %s", method);
     }

@@ -23,16 +23,6 @@ static void *xmalloc(size_t n)
  * directive then reads as unfinished until someone says why. */
 #define SUPPRESS_REASON "TODO: reason"
 
-/* A request's document: open and linted; NULL otherwise. */
-static Doc *request_doc(Server *s, json_t *params)
-{
-    json_t *td = json_object_get(params, "textDocument");
-    json_t *uri = json_is_object(td) ? json_object_get(td, "uri") : NULL;
-    if (!json_is_string(uri))
-        return NULL;
-    return lsp_doc(s, json_string_value(uri));
-}
-
 static bool valid_text_document(json_t *params)
 {
     json_t *td = json_object_get(params, "textDocument");
@@ -106,7 +96,7 @@ static json_t *action(const char *title, json_t *diag, const Doc *d, json_t *edi
 /* The rule's machine-applicable fix, when the text still reads what the
  * rule saw (Diagnostic.edit_old; fix_resolve_at), with the import it
  * needs. */
-static json_t *fix_action(Server *s, const Doc *d, const LineIndex *lines,
+static json_t *fix_action(const Server *s, const Doc *d, const LineIndex *lines,
                           const LineIndex *rows, const Diagnostic *g, json_t *diag)
 {
     size_t a, b;
@@ -135,7 +125,7 @@ static json_t *fix_action(Server *s, const Doc *d, const LineIndex *lines,
 /* source.fixAll.keylint: every machine-applicable fix of the document in
  * one edit, planned like --fix (no overlaps; the text must still read what
  * each rule saw). NULL when there is none. */
-static json_t *fix_all_action(Server *s, const Doc *d, const LineIndex *lines,
+static json_t *fix_all_action(const Server *s, const Doc *d, const LineIndex *lines,
                               const LineIndex *rows)
 {
     Arena *ar = arena_new();
@@ -186,7 +176,7 @@ static bool list_has(const char *t, size_t a, size_t b, const char *rule)
  * above the finding's line, indented like it; when the line above already
  * is such a directive, the rule joins its list instead (two directives in
  * a row would have the first one apply to the second). */
-static json_t *suppress_action(Server *s, const Doc *d, const LineIndex *lines, size_t at,
+static json_t *suppress_action(const Server *s, const Doc *d, const LineIndex *lines, size_t at,
                                const char *rule, json_t *diag)
 {
     uint32_t line, ch;
@@ -249,24 +239,21 @@ static json_t *suppress_action(Server *s, const Doc *d, const LineIndex *lines, 
     return a;
 }
 
-void lsp_code_action(Server *s, json_t *id, json_t *params)
+json_t *lsp_code_action(const Server *s, Doc *d, json_t *params, const char **error)
 {
     json_t *range = json_object_get(params, "range");
     json_t *context = json_object_get(params, "context");
     if (!valid_text_document(params) || !json_is_object(range) ||
         !valid_position(json_object_get(range, "start")) ||
         !valid_position(json_object_get(range, "end")) || (context && !json_is_object(context))) {
-        lsp_reply_error(s, id, RPC_INVALID_PARAMS,
-                        "codeAction takes textDocument.uri, range and context");
-        return;
+        *error = "codeAction takes textDocument.uri, range and context";
+        return NULL;
     }
-    Doc *d = request_doc(s, params);
     json_t *result = json_array();
     const json_t *only = json_object_get(context, "only");
     bool quick = admits(only, "quickfix"), all = admits(only, "source.fixAll.keylint");
     if (!d || !d->lint || (!quick && !all)) {
-        lsp_reply(s, id, result);
-        return;
+        return result;
     }
     LineIndex lines, rows;
     lines_build(&lines, d->text, d->len);
@@ -277,8 +264,7 @@ void lsp_code_action(Server *s, json_t *id, json_t *params)
             json_array_append_new(result, fa);
         lines_free(&lines);
         lines_free(&rows);
-        lsp_reply(s, id, result);
-        return;
+        return result;
     }
     size_t ra, rb;
     if (!lsp_parse_position(s, d, &lines, json_object_get(range, "start"), &ra) ||
@@ -286,9 +272,9 @@ void lsp_code_action(Server *s, json_t *id, json_t *params)
         lines_free(&lines);
         lines_free(&rows);
         json_decref(result);
-        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "codeAction: range needs start and end "
-                                                   "positions");
-        return;
+        *error = "codeAction: range needs start and end "
+                                                   "positions";
+        return NULL;
     }
     if (rb < ra) {
         size_t t = ra;
@@ -342,7 +328,7 @@ void lsp_code_action(Server *s, json_t *id, json_t *params)
     json_decref(suppressions);
     lines_free(&lines);
     lines_free(&rows);
-    lsp_reply(s, id, result);
+    return result;
 }
 
 /* ---- hover --------------------------------------------------------------------------- */
@@ -369,25 +355,23 @@ static void buf_add(Buf *b, const char *s)
     b->n += m;
 }
 
-void lsp_hover(Server *s, json_t *id, json_t *params)
+json_t *lsp_hover(const Server *s, Doc *d, json_t *params, const char **error)
 {
     json_t *pos = json_object_get(params, "position");
     if (!valid_text_document(params) || !valid_position(pos)) {
-        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "hover takes textDocument.uri and position");
-        return;
+        *error = "hover takes textDocument.uri and position";
+        return NULL;
     }
-    Doc *d = request_doc(s, params);
     if (!d || !d->lint) {
-        lsp_reply(s, id, json_null());
-        return;
+        return json_null();
     }
     LineIndex lines, rows;
     lines_build(&lines, d->text, d->len);
     size_t off;
     if (!lsp_parse_position(s, d, &lines, pos, &off)) {
         lines_free(&lines);
-        lsp_reply_error(s, id, RPC_INVALID_PARAMS, "hover: position needs line and character");
-        return;
+        *error = "hover: position needs line and character";
+        return NULL;
     }
     rows_build(&rows, d->text, d->len);
     Buf md = {0};
@@ -454,5 +438,5 @@ void lsp_hover(Server *s, json_t *id, json_t *params)
     free(md.v);
     lines_free(&lines);
     lines_free(&rows);
-    lsp_reply(s, id, result);
+    return result;
 }

@@ -1,5 +1,8 @@
-/* The language server's state, shared by lsp.c (lifecycle, documents,
- * analysis, diagnostics) and lsp_features.c (code actions, hover). */
+/* The language server's state, kept by lsp.c (lifecycle, documents,
+ * analysis, diagnostics) and read by lsp_features.c (code actions,
+ * hover: handlers that take the state and the document and return their
+ * result) and lsp_json.c (findings and positions as LSP JSON). Calls go
+ * one way: lsp.c -> lsp_features.c -> lsp_json.c. */
 #ifndef KEYLINT_LSP_SERVER_H
 #define KEYLINT_LSP_SERVER_H
 
@@ -79,6 +82,8 @@ void lsp_reply_error(Server *s, json_t *id, int code, const char *fmt, ...)
 Doc *lsp_doc(Server *s, const char *uri);
 /* Run the analysis now if texts changed (requests need fresh findings). */
 void lsp_flush(Server *s);
+/* lsp_json.c: a document's findings and positions as LSP JSON */
+
 /* The docs link of a rule id, NULL if none. */
 const char *lsp_rule_href(const Server *s, const char *rule);
 
@@ -95,9 +100,12 @@ json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
 bool lsp_parse_position(const Server *s, const Doc *d, const LineIndex *lines,
                         const json_t *pos, size_t *off);
 
-/* lsp_features.c: request handlers; params already checked to be objects. */
-void lsp_code_action(Server *s, json_t *id, json_t *params);
-void lsp_hover(Server *s, json_t *id, json_t *params);
+/* lsp_features.c: request handlers; params already checked to be objects,
+ * `d` the document the request names (NULL when it is not open). Each
+ * returns the result to send, or NULL with *error saying what is wrong
+ * with the parameters (an InvalidParams error). */
+json_t *lsp_code_action(const Server *s, Doc *d, json_t *params, const char **error);
+json_t *lsp_hover(const Server *s, Doc *d, json_t *params, const char **error);
 
 /* JSON-RPC error codes */
 enum {
