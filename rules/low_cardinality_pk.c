@@ -15,7 +15,6 @@
 #include "access.h"
 #include "keyfacts.h"
 #include "rule.h"
-#include "tables.h"
 
 static bool low_card_name(Arena *a, const char *path)
 {
@@ -42,10 +41,10 @@ static bool low_card_name(Arena *a, const char *path)
 
 static const ConstChoice *choice_at(const FileIR *f, const Seg *s)
 {
-    if (!f->tables || s->kind != SEG_UNKNOWN)
+    if (s->kind != SEG_UNKNOWN)
         return NULL;
-    for (size_t i = 0; i < f->tables->choices.n; i++) {
-        const ConstChoice *c = &f->tables->choices.v[i];
+    for (size_t i = 0; i < f->choices.n; i++) {
+        const ConstChoice *c = &f->choices.v[i];
         if (c->span.start_byte == s->span.start_byte && c->span.end_byte == s->span.end_byte)
             return c;
     }
@@ -55,8 +54,8 @@ static const ConstChoice *choice_at(const FileIR *f, const Seg *s)
 /* A branch of a choice of constants, which is reported as the choice. */
 static bool in_choice(const FileIR *f, Span sp)
 {
-    for (size_t i = 0; f->tables && i < f->tables->choices.n; i++) {
-        const ConstChoice *c = &f->tables->choices.v[i];
+    for (size_t i = 0; i < f->choices.n; i++) {
+        const ConstChoice *c = &f->choices.v[i];
         if (c->attr && c->role == ROLE_PK && c->span.start_byte <= sp.start_byte &&
             sp.end_byte <= c->span.end_byte)
             return true;
@@ -155,8 +154,8 @@ static void check(const RuleContext *ctx)
             check_key(ctx, a, i);
     }
     /* `pk: admin ? 'ADMIN' : 'USER'`: no key in the IR, a choice here */
-    for (size_t i = 0; f->tables && i < f->tables->choices.n; i++) {
-        const ConstChoice *c = &f->tables->choices.v[i];
+    for (size_t i = 0; i < f->choices.n; i++) {
+        const ConstChoice *c = &f->choices.v[i];
         if (c->attr && c->role == ROLE_PK)
             rule_report(ctx, c->span,
                         "partition key '%s' chooses between constants: its items share a "

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "access.h"
-#include "extract.h"
 #include "rule.h"
 
 static bool is_range(CondOp op)

@@ -15,7 +15,6 @@
 
 #include "access.h"
 #include "rule.h"
-#include "tables.h"
 
 /* Test code and test doubles, whatever the ignore list says. */
 static bool test_path(const char *path)
@@ -81,7 +80,7 @@ static void check(const RuleContext *ctx)
         const DataOp *op = &f->ops.v[i];
         if (op->kind != OP_SCAN || double_receiver(op->callee) || whole_table_job(op->function))
             continue;
-        if (f->tables && strlist_has(&f->tables->local_commands, op->callee))
+        if (strlist_has(&f->local_commands, op->callee))
             continue;
         rule_report(ctx, op->span,
                     "%s scans the whole table: it reads (and pays for) every item of every "

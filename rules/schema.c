@@ -2,22 +2,18 @@
  * attribute missing from AttributeDefinitions, an index without HASH key,
  * an unknown KeyType, ...) or in code (a CDK index without partitionKey,
  * a Turbine defineTable without its 'table' index). The definitions are
- * read by linter/schema.c and linter/tables.c; this rule reports what they
+ * read by linter/schema/schema.c and linter/extract/tables.c; this rule reports what they
  * found: issues of tables in code with the file that defines them, issues
  * of schema files once per configuration (check_project). A schema file
  * that cannot be read or parsed is an input problem instead (exit 2). */
 #include "access.h"
 #include "rule.h"
-#include "schema.h"
-#include "tables.h"
 
 static void check(const RuleContext *ctx)
 {
-    const FileTables *ft = ctx->file ? ctx->file->tables : NULL;
-    if (!ft)
-        return;
-    for (size_t i = 0; i < ft->set.issues.n; i++)
-        rule_report(ctx, ft->set.issues.v[i].span, "%s", ft->set.issues.v[i].message);
+    const TableSet *set = access_file_tables(ctx->file);
+    for (size_t i = 0; set && i < set->issues.n; i++)
+        rule_report(ctx, set->issues.v[i].span, "%s", set->issues.v[i].message);
 }
 
 static void check_project(const RuleContext *ctx)

@@ -40,5 +40,17 @@ for f in linter/*/*.c linter/*/*.h rules/*.c; do
 done
 rm -f "${TMPDIR:-/tmp}/keylint-headers.$$"
 
+# A rule reads the IR and the project's facts, never a syntax tree, a
+# configuration file or an extraction pass: rules/*.c include only these.
+rule_headers="rule.h facts.h keyfacts.h access.h ir.h ddbexpr.h"
+for f in rules/*.c; do
+    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+        case " $rule_headers " in
+            *" $inc "*) ;;
+            *) echo "$f includes $inc: a rule includes only $rule_headers"; fail=1 ;;
+        esac
+    done
+done
+
 [ $fail -eq 0 ] && echo "layering: ok"
 exit $fail

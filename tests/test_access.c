@@ -610,9 +610,9 @@ static void test_scan(void **state)
     RUN(rule_scan, 1);
     expect_at(0, 200, "ScanCommand scans the whole table");
     /* a local class ScanCommand: a test double */
-    strlist_push(A, &F->tables->local_commands, "ScanCommand");
+    strlist_push(A, &F->local_commands, "ScanCommand");
     RUN(rule_scan, 0);
-    F->tables->local_commands.n = 0;
+    F->local_commands.n = 0;
     /* test paths and scan-allowed paths */
     F->path = "src/__tests__/helpers.ts";
     RUN(rule_scan, 0);
@@ -709,7 +709,7 @@ static void test_low_cardinality_pk(void **state)
     KEY(ROLE_PK, "pk", SITE_CONDITION, p2, COND_EQ, text("STATUS#ACTIVE")); /* a read */
     ConstChoice ch = {.span = row_span(50, 9), .attr = "pk", .role = ROLE_PK,
                       .text = "a ? 'A' : 'B'"};
-    VEC_PUSH(A, &F->tables->choices, ch);
+    VEC_PUSH(A, &F->choices, ch);
     RUN(rule_low_cardinality_pk, 4);
     expect_at(0, 0, "partition key 'STATUS#ACTIVE' is a constant");
     expect_at(1, 4, "partition key ROLE#{user.isAdmin}: its only variable part, "

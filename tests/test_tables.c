@@ -288,7 +288,7 @@ static void test_op_names(void **state)
 static void test_choices_and_doubles(void **state)
 {
     (void)state;
-    const FileTables *ft = extract(
+    extract(
         "const ADMIN = 'ADMIN';\n"
         "class ScanCommand { constructor(public input: any) {} }\n"
         "export const item = (a: boolean, b: boolean, id: string) => ({\n"
@@ -297,13 +297,13 @@ static void test_choices_and_doubles(void **state)
         "  note: a ? 'yes' : 'no',\n"
         "});\n"
         "export const key = (a: boolean) => `S#${a ? 'ON' : 'OFF'}`;\n");
-    assert_int_equal(ft->choices.n, 2);
-    assert_string_equal(ft->choices.v[0].attr, "pk");
-    assert_int_equal(ft->choices.v[0].role, ROLE_PK);
-    assert_int_equal(ft->choices.v[0].span.start_row, 3);
-    assert_null(ft->choices.v[1].attr); /* inside a template, no attribute */
-    assert_int_equal(ft->choices.v[1].span.start_row, 7);
-    assert_true(strlist_has(&ft->local_commands, "ScanCommand"));
+    assert_int_equal(F->choices.n, 2);
+    assert_string_equal(F->choices.v[0].attr, "pk");
+    assert_int_equal(F->choices.v[0].role, ROLE_PK);
+    assert_int_equal(F->choices.v[0].span.start_row, 3);
+    assert_null(F->choices.v[1].attr); /* inside a template, no attribute */
+    assert_int_equal(F->choices.v[1].span.start_row, 7);
+    assert_true(strlist_has(&F->local_commands, "ScanCommand"));
 }
 
 static void test_deep_nesting(void **state)

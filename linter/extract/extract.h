@@ -21,11 +21,5 @@ FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                              const Config *cfg, Problems *problems, struct SynReuse *reuse);
 void fileir_free(FileIR *ir);
 
-/* The role a property name has as a key attribute, or -1 if it is not one:
- * pk/PK, sk/SK, gsi1pk/GSI1SK/lsi1sk/pk2..., and the config's names. */
-int key_role_for_name(const Config *cfg, const char *name);
-/* The role a constant holding an attribute name says by its own name
- * (`SK_NAME`, `Keys.pkAttr`, `GSI1PK_ATTRIBUTE`), -1 when it says none. */
-int key_role_for_const_name(const Config *cfg, const char *cname);
 
 #endif

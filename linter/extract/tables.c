@@ -1094,7 +1094,7 @@ static void visit_ternary(T *t, SynNode n)
         if (c.role < 0)
             return; /* the value of an attribute that is no key */
     }
-    VEC_PUSH(t->a, &t->ft->choices, c);
+    VEC_PUSH(t->a, &t->ir->choices, c);
 }
 
 /* A CloudFormation resource written in code (serverless.ts `resources:
@@ -1147,7 +1147,7 @@ static void visit_class(T *t, SynNode n)
         return;
     for (const char *const *c = cmds; *c; c++)
         if (syn_text_eq(t->syn, nm, *c))
-            strlist_push(t->a, &t->ft->local_commands, *c);
+            strlist_push(t->a, &t->ir->local_commands, *c);
 }
 
 static void visit(T *t, SynNode n)
@@ -1274,11 +1274,5 @@ FileTables *tables_copy(Copier *c, const FileTables *ft)
         o->index_calls.v[i].receiver = copy_str(c, o->index_calls.v[i].receiver);
         o->index_calls.v[i].index = tableindex_copy(c, &ft->index_calls.v[i].index);
     }
-    COPY_VEC(c, &o->choices, &ft->choices);
-    for (size_t i = 0; i < o->choices.n; i++) {
-        o->choices.v[i].attr = copy_str(c, o->choices.v[i].attr);
-        o->choices.v[i].text = copy_str(c, o->choices.v[i].text);
-    }
-    o->local_commands = copy_strlist(c, &ft->local_commands);
     return o;
 }

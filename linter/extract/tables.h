@@ -51,22 +51,11 @@ typedef struct IndexCall {
     TableIndex index;
 } IndexCall;
 
-/* A key attribute (or a part of one) whose value is a choice between
- * constants: `pk: admin ? 'ADMIN' : 'USER'`. */
-typedef struct ConstChoice {
-    Span span;         /* the conditional expression */
-    const char *attr;  /* the key attribute when it is the whole value, else NULL */
-    int role;          /* its KeyRole, -1 when attr is NULL */
-    const char *text;  /* the expression as written */
-} ConstChoice;
-
 typedef struct FileTables {
     TableSet set; /* code tables, environment bindings, their issues */
     VEC(NameConst) consts;
     VEC(EntityTable) entities;
     VEC(IndexCall) index_calls;
-    VEC(ConstChoice) choices;
-    StrList local_commands; /* classes named like SDK commands declared here */
 } FileTables;
 
 /* The pass; sets ir->tables (never NULL afterwards). `src` is the file's

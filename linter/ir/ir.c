@@ -243,6 +243,12 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         op->sets = copy_strlist(c, &ir->ops.v[i].sets);
         op_params_copy(c, &op->params, &ir->ops.v[i].params);
     }
+    COPY_VEC(c, &o->choices, &ir->choices);
+    for (size_t i = 0; i < o->choices.n; i++) {
+        o->choices.v[i].attr = copy_str(c, o->choices.v[i].attr);
+        o->choices.v[i].text = copy_str(c, o->choices.v[i].text);
+    }
+    o->local_commands = copy_strlist(c, &ir->local_commands);
     copy_imports(c, &o->imports, &ir->imports);
     copy_imports(c, &o->reexports, &ir->reexports);
 

@@ -280,6 +280,15 @@ typedef struct HelperUse {
     unsigned roles; /* bit 1 << KeyRole of each key whose value calls it */
 } HelperUse;
 
+/* A key attribute (or a part of one) whose value is a choice between
+ * constants: `pk: admin ? 'ADMIN' : 'USER'`. */
+typedef struct ConstChoice {
+    Span span;         /* the conditional expression */
+    const char *attr;  /* the key attribute when it is the whole value, else NULL */
+    int role;          /* its KeyRole, -1 when attr is NULL */
+    const char *text;  /* the expression as written */
+} ConstChoice;
+
 typedef struct FileIR {
     Arena *arena;         /* extraction's allocations */
     Arena *resolved;      /* resolution's output, replaced at each resolution */
@@ -311,8 +320,14 @@ typedef struct FileIR {
      * file's last top-level import statement; 0 when the file has none
      * (then no fix adds an import). */
     uint32_t import_insert_at;
-    /* Tables defined in this file and table facts of its data operations
-     * (linter/tables.h), set by extract_tables(); in `arena`. */
+    /* Found by the tables-in-code pass (extract_tables) with the tables:
+     * key attributes whose value is a choice between constants, and
+     * classes declared here under an SDK command's name (test doubles:
+     * their "operations" are not the SDK's). */
+    VEC(ConstChoice) choices;
+    StrList local_commands;
+    /* Tables defined in this file and environment bindings
+     * (linter/extract/tables.h), set by extract_tables(); in `arena`. */
     struct FileTables *tables;
 } FileIR;
 

@@ -733,6 +733,11 @@ static const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *f
     return &cache->v.v[cache->v.n - 1].paths;
 }
 
+const TableSet *access_file_tables(const FileIR *f)
+{
+    return f && f->tables ? &f->tables->set : NULL;
+}
+
 TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
                          const Config *const *cfgs, size_t n, Problems *problems,
                          TemplateCache *cache)

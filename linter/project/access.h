@@ -117,6 +117,10 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
                          const Config *const *cfgs, size_t n, Problems *problems,
                          TemplateCache *cache);
 
+/* The tables, environment bindings and issues of tables in code that file
+ * `f` defines; NULL when extraction found none. */
+const TableSet *access_file_tables(const FileIR *f);
+
 /* What a data operation runs on. */
 typedef struct OpTarget {
     const TableDef *table;   /* NULL when not known */
