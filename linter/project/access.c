@@ -2,17 +2,16 @@
 #include "access.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ddbexpr.h"
 #include "keyfacts.h"
 #include "project.h"
+#include "templates.h"
 
 /* ---- paths --------------------------------------------------------------- */
 
@@ -520,219 +519,6 @@ static void link_clients(TableModel *m)
     }
 }
 
-/* ---- templates a project usually has ------------------------------------- */
-
-static int cmp_strp(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-enum { DISCOVER_DEPTH = 2, DISCOVER_MAX_ENTRIES = 4000 };
-
-static bool template_name(const char *name)
-{
-    static const char *const names[] = {
-        "template.yaml", "template.yml", "template.json", "serverless.yml", "serverless.yaml",
-        NULL,
-    };
-    for (const char *const *n = names; *n; n++)
-        if (!strcmp(name, *n))
-            return true;
-    size_t l = strlen(name); /* Terraform: main.tf, dynamodb.tf, ... */
-    return l > 3 && !strcmp(name + l - 3, ".tf");
-}
-
-static bool skipped_dir(const char *name)
-{
-    static const char *const names[] = {
-        "node_modules", "dist", "build", "out", "coverage", "cdk.out", ".serverless",
-        ".aws-sam", ".next", ".git", NULL,
-    };
-    if (name[0] == '.' && strcmp(name, ".github") != 0)
-        return true;
-    for (const char *const *n = names; *n; n++)
-        if (!strcmp(name, *n))
-            return true;
-    return false;
-}
-
-/* The git work tree holding `path` (the nearest directory upward with a
- * .git entry), NULL when there is none. */
-static const char *work_tree_of(Arena *a, const char *path)
-{
-    char *abs = realpath(path, NULL);
-    if (!abs)
-        return NULL;
-    char *cur = arena_strdup(a, abs);
-    free(abs);
-    for (char *slash = strrchr(cur, '/'); slash && slash != cur; slash = strrchr(cur, '/')) {
-        *slash = '\0'; /* the directory above */
-        struct stat st;
-        if (lstat(arena_printf(a, "%s/.git", cur), &st) == 0)
-            return cur;
-    }
-    return NULL;
-}
-
-/* The deepest directory that holds every file of `cfg`, NULL when none. */
-static const char *common_dir(Arena *a, FileIR *const *files, const Config *const *cfgs,
-                              size_t n, const Config *cfg)
-{
-    char *common = NULL;
-    size_t len = 0;
-    for (size_t fi = 0; fi < n; fi++) {
-        if (cfgs[fi] != cfg || !files[fi])
-            continue;
-        char *abs = realpath(files[fi]->path, NULL);
-        if (!abs)
-            continue;
-        char *slash = strrchr(abs, '/');
-        size_t dl = slash && slash != abs ? (size_t)(slash - abs) : 1;
-        if (!common) {
-            common = arena_strndup(a, abs, dl);
-            len = dl;
-        } else {
-            size_t k = 0;
-            while (k < len && k < dl && common[k] == abs[k])
-                k++;
-            /* back to a whole component */
-            if (!(k == len && (k == dl || abs[k] == '/')))
-                while (k > 1 && common[k] != '/')
-                    k--;
-            len = k ? k : 1;
-            common[len] = '\0';
-        }
-        free(abs);
-    }
-    return common;
-}
-
-/* Without `schemas:` in the configuration, the templates a project
- * usually has (template.yaml, serverless.yml; SAM, CloudFormation,
- * Serverless) in `dir` or up to max_depth levels below it (not in `skip`),
- * in name order. A file that holds no DynamoDB table adds nothing, and
- * says nothing: it was not asked for. */
-static void find_templates(Arena *a, const char *dir, int max_depth, const char *skip,
-                           StrList *found_out)
-{
-    StrList found = {0};
-    typedef struct Pending {
-        const char *dir;
-        int depth;
-    } Pending;
-    VEC(Pending) todo = {0};
-    VEC_PUSH(a, &todo, ((Pending){dir, 0}));
-    size_t entries = 0;
-    for (size_t t = 0; t < todo.n && entries < DISCOVER_MAX_ENTRIES; t++) {
-        Pending cur = todo.v[t];
-        DIR *d = opendir(cur.dir);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d)) && entries++ < DISCOVER_MAX_ENTRIES) {
-            if (e->d_type == DT_DIR) {
-                const char *sub = arena_printf(a, "%s/%s", cur.dir, e->d_name);
-                if (cur.depth < max_depth && !skipped_dir(e->d_name) &&
-                    !(skip && !strcmp(sub, skip)))
-                    VEC_PUSH(a, &todo, ((Pending){sub, cur.depth + 1}));
-            } else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
-                       template_name(e->d_name)) {
-                strlist_push(a, &found, arena_printf(a, "%s/%s", cur.dir, e->d_name));
-            }
-        }
-        closedir(d);
-    }
-    if (found.n > 1)
-        qsort(found.v, found.n, sizeof *found.v, cmp_strp);
-    *found_out = found;
-}
-
-/* Whether the template at `path` defines a DynamoDB table. */
-static bool template_has_tables(const char *path)
-{
-    Problems quiet;
-    problems_init(&quiet);
-    Arena *scratch = arena_new();
-    TableSet set = {0};
-    bool has = schema_load_file(scratch, path, path, &set, &quiet) && set.tables.n;
-    arena_free(scratch);
-    problems_free(&quiet);
-    return has;
-}
-
-static void read_templates(Arena *a, const StrList *found, TableModel *m)
-{
-    for (size_t i = 0; i < found->n; i++) {
-        Problems quiet;
-        problems_init(&quiet);
-        TableSet set = {0};
-        const char *disp = access_display_path(a, found->v[i]);
-        if (schema_load_file(a, found->v[i], disp, &set, &quiet) && set.tables.n) {
-            strlist_push(a, &m->schema_files, disp);
-            for (size_t k = 0; k < set.tables.n; k++)
-                VEC_PUSH(a, &m->set.tables, set.tables.v[k]);
-            for (size_t k = 0; k < set.env.n; k++)
-                VEC_PUSH(a, &m->set.env, set.env.v[k]);
-        }
-        problems_free(&quiet);
-    }
-}
-
-/* The templates of `cfg` (see find_templates), from the cache or found now. */
-static const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
-                                   const Config *const *cfgs, size_t n, TemplateCache *cache)
-{
-    for (size_t i = 0; cache && i < cache->v.n; i++)
-        if (cache->v.v[i].config == cfg)
-            return &cache->v.v[i].paths;
-    Arena *ca = cache ? cache->arena : a;
-    /* The configuration's directory and below. Under the defaults, the
-     * directory all the project's files are under and below; when it has
-     * none, the nearest directory above it that has one, up to the git
-     * work tree: a service's own template, never its neighbours' in a
-     * monorepo. The files, not the working directory, decide. */
-    FoundTemplates ft = {.config = cfg};
-    if (cfg->path) {
-        find_templates(ca, cfg->dir, DISCOVER_DEPTH, NULL, &ft.paths);
-    } else {
-        const char *dir = common_dir(ca, files, cfgs, n, cfg);
-        if (!dir && cache)
-            dir = cache->base;
-        struct stat st;
-        const char *top = !dir ? NULL
-                          : lstat(arena_printf(ca, "%s/.git", dir), &st) == 0 ? dir
-                                                                              : work_tree_of(ca, dir);
-        if (!top && cache) /* not in a work tree: up to the directory linted */
-            top = cache->base;
-        /* dir, then each directory above it up to top (without the part
-         * already searched), until one has a template with tables */
-        char *level = dir ? arena_strdup(ca, dir) : NULL;
-        const char *searched = NULL;
-        while (level) {
-            StrList found = {0};
-            find_templates(ca, level, DISCOVER_DEPTH, searched, &found);
-            for (size_t i = 0; i < found.n; i++)
-                if (template_has_tables(found.v[i]))
-                    strlist_push(ca, &ft.paths, found.v[i]);
-            if (ft.paths.n || !top || strlen(level) <= strlen(top) ||
-                strncmp(level, top, strlen(top)))
-                break;
-            searched = arena_strdup(ca, level);
-            char *slash = strrchr(level, '/');
-            if (!slash || slash == level)
-                break;
-            *slash = '\0';
-        }
-    }
-    if (!cache) {
-        StrList *l = arena_alloc(a, sizeof *l);
-        *l = ft.paths;
-        return l;
-    }
-    VEC_PUSH(cache->arena, &cache->v, ft);
-    return &cache->v.v[cache->v.n - 1].paths;
-}
-
 const TableSet *access_file_tables(const FileIR *f)
 {
     return f && f->tables ? &f->tables->set : NULL;
@@ -745,7 +531,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
     TableModel *m = arena_alloc(a, sizeof *m);
     m->config = cfg && cfg->path ? cfg->path : NULL;
     if (cfg && !cfg->schemas_given)
-        read_templates(a, templates_of(a, cfg, files, cfgs, n, cache), m);
+        templates_read(a, templates_of(a, cfg, files, cfgs, n, cache), m);
     if (cfg && cfg->path) {
         for (size_t i = 0; i < cfg->schemas.n; i++) {
             const char *s = cfg->schemas.v[i];

@@ -1,0 +1,20 @@
+/* The templates a project usually has (templates.c), for the table model
+ * of a configuration without `schemas:` (access_model, access.h). */
+#ifndef KEYLINT_TEMPLATES_H
+#define KEYLINT_TEMPLATES_H
+
+#include "access.h"
+
+/* The templates of `cfg`, from `cache` or found now (and added to it): the
+ * configuration's directory and below; under the defaults, the directory
+ * the files are under, then each directory above it up to the git work
+ * tree until one has a template with tables. Without a cache the list is
+ * in `a`. */
+const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
+                            const Config *const *cfgs, size_t n, TemplateCache *cache);
+/* Add the tables and environment bindings of the templates `found` to m
+ * (each that has tables is listed in m->schema_files); a template that
+ * cannot be read is skipped quietly: keylint found it, nobody named it. */
+void templates_read(Arena *a, const StrList *found, TableModel *m);
+
+#endif
