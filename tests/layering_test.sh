@@ -52,5 +52,14 @@ for f in rules/*.c; do
     done
 done
 
+# Every C file can be read in one sitting.
+for f in linter/*/*.c rules/*.c; do
+    n=$(wc -l <"$f")
+    if [ "$n" -gt 1500 ]; then
+        echo "$f has $n lines: split it (at most 1,500)"
+        fail=1
+    fi
+done
+
 [ $fail -eq 0 ] && echo "layering: ok"
 exit $fail

@@ -259,6 +259,12 @@ static void test_op_names(void **state)
     assert_string_equal(e->table.env, "TABLE_NAME");
     assert_string_equal(e->table.literal, "app");
     assert_string_equal(e->index.literal, "GSI1");
+    /* the values' places: `TABLE` and `'GSI1'` on line 8 (row 7) */
+    assert_int_equal(e->table_span.start_row, 7);
+    assert_int_equal(e->table_span.start_col, 46);
+    assert_int_equal(e->table_span.end_col, 51);
+    assert_int_equal(e->index_span.start_row, 7);
+    assert_int_equal(e->index_span.start_col, 64);
     assert_true(e->scan_index_forward);
     assert_string_equal(op_param_name(e, "#p"), "GSI1PK");
     assert_string_equal(op_param_name(e, "#q"), "#q");

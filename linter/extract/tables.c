@@ -336,6 +336,7 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     if (!syn_null(tn)) {
         e.has_table = true;
         e.table = name_ref(t, tn);
+        e.table_span = syn_span(tn);
     }
     SynNode in = find_prop(t, obj, "IndexName");
     if (!syn_null(in)) {

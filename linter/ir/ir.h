@@ -184,7 +184,7 @@ typedef struct OpParams {
     bool has_table, has_index;
     NameRef table, index;   /* TableName, IndexName (through constants and
                              * environment defaults) */
-    Span index_span;        /* IndexName's value */
+    Span table_span, index_span; /* their values in the source */
     StrList names;          /* ExpressionAttributeNames, flat: "#n", "attr", ... */
     const char *filter;     /* FilterExpression as written, NULL */
     bool scan_index_forward;
