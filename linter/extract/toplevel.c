@@ -164,6 +164,33 @@ static KeyRole role_from_helper_name(const char *name)
 /* Does a returned value look like a key? Keys have no whitespace; they
  * carry the separator, a separator constant, a framework key, or are
  * returned by a function whose name says key. */
+/* An array a function returns is read as a key (Turbine joins arrays with
+ * the separator) only when it says what it holds: a text element
+ * (`['USER', id]`) or a constant (`[ORDER_PREFIX, id]`, `[Prefix.USER,
+ * id]`). The element between which the join puts the separator is not
+ * one. */
+static bool array_labelled(const SegList *segs)
+{
+    for (size_t i = 0; i < segs->n; i++) {
+        const Seg *s = &segs->v[i];
+        if (s->kind == SEG_TEXT && !(s->flags & SEGF_ARRAY_JOIN) && s->text[0])
+            return true;
+        if (s->kind == SEG_REF || s->kind == SEG_CALL) {
+            const char *base = strrchr(s->text, '.');
+            base = base ? base + 1 : s->text;
+            bool upper = isupper((unsigned char)base[0]), lower = false;
+            for (const char *p = base; *p; p++)
+                lower |= islower((unsigned char)*p) != 0;
+            if (s->kind == SEG_REF && upper && !lower)
+                return true; /* ORDER_PREFIX, Prefix.USER */
+            if (s->kind == SEG_REF && strchr(s->text, '.') &&
+                isupper((unsigned char)s->text[0]) && upper)
+                return true; /* Prefix.User, EntityType.Order */
+        }
+    }
+    return false;
+}
+
 static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *fname)
 {
     if (build == BUILD_OTHER || build == BUILD_REF || segs->n == 0)
@@ -191,6 +218,8 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
                   ex_name_has_word(fname, "key") || ex_name_has_word(fname, "keys");
     if (build == BUILD_LITERAL) /* a key function returning a constant key */
         return keyish;
+    if (build == BUILD_ARRAY && !keyish && !array_labelled(segs))
+        return false; /* `return [value, setValue]`: a tuple, not a key */
     if (sep && (hole || build == BUILD_JOIN))
         return true;
     return keyish && text && hole;
