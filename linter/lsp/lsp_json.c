@@ -4,19 +4,9 @@
  * neither. */
 #include "lsp_server.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rule.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        abort();
-    return q;
-}
 
 const char *lsp_rule_href(const Server *s, const char *rule)
 {
@@ -78,14 +68,7 @@ json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
     if (href)
         json_object_set_new(j, "codeDescription", json_pack("{s:s}", "href", href));
     json_object_set_new(j, "source", json_string("keylint"));
-    if (g->fix) {
-        size_t n = strlen(g->message) + strlen(g->fix) + 16;
-        char *m = xrealloc(NULL, n);
-        snprintf(m, n, "%s\nhelp: %s", g->message, g->fix);
-        json_object_set_new(j, "message", json_string(m));
-        free(m);
-    } else {
-        json_object_set_new(j, "message", json_string(g->message));
-    }
+    json_object_set_new(j, "message", g->fix ? json_sprintf("%s\nhelp: %s", g->message, g->fix)
+                                             : json_string(g->message));
     return j;
 }
