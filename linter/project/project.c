@@ -218,27 +218,27 @@ static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path
 {
     const char *slash = strrchr(path, '/');
     struct stat st;
-    if (!slash || slash == path || lstat(path, &st) != 0 || S_ISLNK(st.st_mode)) {
+    bool cached = slash && slash != path && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
+    size_t slot = 0;
+    if (cached) {
+        const char *dir = arena_strndup(dc->arena, path, (size_t)(slash - path));
+        if (!namemap_get(&dc->slots, dir, &slot)) {
+            char *real = realpath(dir, NULL);
+            cached = real != NULL; /* NULL: vanished meanwhile */
+            if (cached) {
+                struct DirEntry e = {arena_strdup(dc->arena, real), project_config_for(p, path)};
+                VEC_PUSH(dc->arena, &dc->v, e);
+                slot = dc->v.n - 1;
+                namemap_put(dc->arena, &dc->slots, dir, slot);
+            }
+            free(real);
+        }
+    }
+    if (!cached) {
         char *abs = absolute(path);
         *abspath = arena_strdup(p->arena, abs ? abs : path);
         free(abs);
         return project_config_for(p, path);
-    }
-    const char *dir = arena_strndup(dc->arena, path, (size_t)(slash - path));
-    size_t slot;
-    if (!namemap_get(&dc->slots, dir, &slot)) {
-        char *real = realpath(dir, NULL);
-        if (!real) { /* vanished meanwhile: the slow way */
-            char *abs = absolute(path);
-            *abspath = arena_strdup(p->arena, abs ? abs : path);
-            free(abs);
-            return project_config_for(p, path);
-        }
-        struct DirEntry e = {arena_strdup(dc->arena, real), project_config_for(p, path)};
-        free(real);
-        VEC_PUSH(dc->arena, &dc->v, e);
-        slot = dc->v.n - 1;
-        namemap_put(dc->arena, &dc->slots, dir, slot);
     }
     const struct DirEntry *e = &dc->v.v[slot];
     *abspath = !strcmp(e->real, "/") ? arena_printf(p->arena, "/%s", slash + 1)
