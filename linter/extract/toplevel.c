@@ -175,16 +175,15 @@ static bool array_labelled(const SegList *segs)
         const Seg *s = &segs->v[i];
         if (s->kind == SEG_TEXT && !(s->flags & SEGF_ARRAY_JOIN) && s->text[0])
             return true;
-        if (s->kind == SEG_REF || s->kind == SEG_CALL) {
+        if (s->kind == SEG_REF) {
             const char *base = strrchr(s->text, '.');
             base = base ? base + 1 : s->text;
             bool upper = isupper((unsigned char)base[0]), lower = false;
             for (const char *p = base; *p; p++)
                 lower |= islower((unsigned char)*p) != 0;
-            if (s->kind == SEG_REF && upper && !lower)
+            if (upper && !lower)
                 return true; /* ORDER_PREFIX, Prefix.USER */
-            if (s->kind == SEG_REF && strchr(s->text, '.') &&
-                isupper((unsigned char)s->text[0]) && upper)
+            if (upper && base != s->text && isupper((unsigned char)s->text[0]))
                 return true; /* Prefix.User, EntityType.Order */
         }
     }
