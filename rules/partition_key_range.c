@@ -3,7 +3,10 @@
  * query names one partition exactly; only the sort key takes a range. The
  * partition key is the queried table's or index's (schema files or tables
  * in code); without a table, an attribute whose name says partition key
- * (pk, PK, GSI1PK, the configured key-attributes). Scans are never
+ * (pk, PK, GSI1PK, the configured key-attributes). On an index that is not
+ * known, only an index partition-key name counts: the table's own key
+ * names say nothing of an index, which is often the inverted one (hash SK,
+ * range PK: `SK = :id AND begins_with(PK, :type)`). Scans are never
  * judged: begins_with on pk in a Scan's FilterExpression is a filter. */
 #include <string.h>
 
@@ -63,7 +66,7 @@ static void check(const RuleContext *ctx)
                 pk = !strcmp(attr, t.pk->name);
             } else {
                 int role = key_role_for_name(ctx->config, attr);
-                pk = role == ROLE_PK || role == ROLE_INDEX_PK;
+                pk = role == ROLE_INDEX_PK || (role == ROLE_PK && !t.has_index);
             }
             if (!pk)
                 continue;
