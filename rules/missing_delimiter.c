@@ -1,6 +1,9 @@
 /* missing-delimiter: two values (or a constant's text and a value) joined
  * with nothing between them, so the key cannot be split back into its
- * components. */
+ * components. A project whose keys start with type codes of one width
+ * glued to the value (`'GA' + groupId`, `'UM' + userId`: facts'
+ * fixed_code_width) splits them by position; those codes are not
+ * reported. */
 #include <ctype.h>
 #include <string.h>
 
@@ -105,12 +108,19 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             size_t label = glued_label(prev->text, prev->len, p - 1 == 0);
             if (!label)
                 continue;
+            if (p == 1 && ctx->facts && ctx->facts->fixed_code_width &&
+                kf_start_code(&key) == ctx->facts->fixed_code_width)
+                continue;
             after = arena_strndup(a, prev->text + prev->len - label, label);
             what = arena_printf(a, "the label '%s'", after);
         }
         if (!render)
             render = seglist_label(a, &k->segs);
-        rule_report(ctx, r->span,
+        /* Where the join is written: at the value, unless the value was
+         * written before the text (a variable assigned earlier), then at
+         * the text. */
+        Span at = r->span.start_byte < l->span.end_byte ? l->span : r->span;
+        rule_report(ctx, at,
                     "%s is followed directly by '%s' with nothing between them: the "
                     "key cannot be split back (%s %s); put '%c' after %s",
                     what, kf_hole_name(a, r), kf_role_noun(k->role), render,

@@ -227,11 +227,37 @@ static bool prefix_is_global(Arena *a, const KfKey *k, const Config *cfg)
     return p && cfg && strlist_has_ci(&cfg->tenant_global, p);
 }
 
-static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k,
-                      const Config *cfg, NameCounts *seps, PairSet *set)
+/* The type codes glued to a value at the start of keys (kf_start_code),
+ * while the keys are read: the first code, and whether another of the
+ * same width or one of another width was seen. */
+typedef struct StartCodes {
+    const char *first;
+    size_t width;
+    bool several, mixed;
+} StartCodes;
+
+static void note_start_code(StartCodes *c, const KfKey *key)
+{
+    size_t w = kf_start_code(key);
+    if (!w)
+        return;
+    const char *code = key->parts[0].text;
+    if (!c->first) {
+        c->first = code;
+        c->width = w;
+    } else if (w != c->width) {
+        c->mixed = true;
+    } else if (strncmp(code, c->first, w)) {
+        c->several = true;
+    }
+}
+
+static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config *cfg,
+                      NameCounts *seps, PairSet *set, StartCodes *codes)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
+    note_start_code(codes, &key);
 
     if (k->role == ROLE_PK && kf_tenant_hole(a, &key, cfg))
         f->has_tenant_keys = true;
@@ -269,6 +295,7 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
     f->index = arena_alloc(a, sizeof *f->index);
     NameCounts seps = { 0 };
     PairSet set = { 0 };
+    StartCodes codes = { 0 };
 
     for (size_t fi = 0; fi < nfiles; fi++) {
         const FileIR *file = files[fi];
@@ -292,10 +319,12 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             }
         }
         for (size_t i = 0; i < file->keys.n; i++)
-            key_facts(f, a, &file->keys.v[i], cfg, &seps, &set);
+            key_facts(f, a, &file->keys.v[i], cfg, &seps, &set, &codes);
     }
 
     index_const_texts(f, a);
+    if (codes.several && !codes.mixed)
+        f->fixed_code_width = codes.width;
 
     /* The separator constant: the most used, then the first by name. */
     const NameCount *best = NULL;

@@ -129,6 +129,22 @@ bool kf_is_helper_output(const KeyExpr *k)
     return false;
 }
 
+size_t kf_start_code(const KfKey *key)
+{
+    if (key->n < 2 || key->parts[0].hole || !key->parts[1].hole)
+        return 0;
+    const KfPart *t = &key->parts[0];
+    if (t->len < 2 || t->len > 4)
+        return 0;
+    for (size_t i = 0; i < t->len; i++)
+        if (t->text[i] < 'A' || t->text[i] > 'Z')
+            return 0;
+    for (size_t i = t->first; i < t->first + t->nsegs; i++)
+        if (key->segs->v[i].flags & SEGF_CONST)
+            return 0;
+    return t->len;
+}
+
 static bool is_hex(char c)
 {
     return isxdigit((unsigned char)c) != 0;

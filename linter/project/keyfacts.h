@@ -52,6 +52,13 @@ bool kf_all_helper(const SegList *segs);
  * SEGF_HELPER. Resolution flags the helper's own text; the arguments it
  * substitutes for parameters keep their call-site flags. */
 bool kf_is_helper_output(const KeyExpr *k);
+
+/* The width of a type code written inline at the start of the key and
+ * glued to the value after it: `'GA' + groupId`, `GP${groupId}#${albumId}`
+ * give 2. The code is the whole text before the first value, two to four
+ * upper-case letters, not a constant's text. 0 when the key does not start
+ * so. */
+size_t kf_start_code(const KfKey *key);
 /* The key's shape: its text runs as written and every hole as "{}"
  * ("ORDER#{}"). Arena string. */
 const char *kf_shape(Arena *a, const KfKey *k);

@@ -57,6 +57,13 @@ typedef struct ProjectFacts {
      * such a helper at its definition, not at every call site that only
      * inlines it. */
     StrList untenanted_helper_pks;
+    /* The width of the type codes glued to a value at the start of the
+     * project's keys (kf_start_code: `'GA' + groupId`, `'UM' + userId`)
+     * when there are two codes or more and all have that width; 0
+     * otherwise. Codes of one width read back by position (`.slice(2)`):
+     * no code is the start of another, so the key splits without a
+     * separator (missing-delimiter). */
+    size_t fixed_code_width;
     /* Lookups into the above by text (facts.c; read through facts.h). */
     struct FactsIndex *index;
 } ProjectFacts;
