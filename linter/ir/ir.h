@@ -303,6 +303,10 @@ typedef struct FileIR {
     KeyExprList keys;
     /* The helpers those keys call (in `resolved`). */
     VEC(HelperUse) helper_uses;
+    /* What project/access.c reads of those keys, computed on first use
+     * and dropped at the next resolution (in `resolved`; opaque here), so
+     * that a re-analysis reads again only the files it resolved again. */
+    struct AccessPart *access_part;
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;

@@ -148,6 +148,76 @@ static bool is_tenant_value(const char *tok, const Config *cfg)
     return !strcasecmp(tok, "single") || (cfg && strlist_has_ci(&cfg->tenant_common, tok));
 }
 
+/* An entity prefix token at the start of a key, and whether the key has
+ * more after it. */
+typedef struct Tok {
+    const char *t;
+    bool prefix;
+} Tok;
+
+/* What access_compute reads of one file: its part of every project-wide
+ * list, in the file's order. Kept in the file's `resolved` arena until the
+ * next resolution (FileIR.access_part). */
+struct AccessPart {
+    const Config *cfg; /* the configuration it was read with */
+    bool versioned;
+    StrList updated; /* attributes its updates set, each once */
+    VEC(Tok) toks;
+    size_t prefixed_pks;
+    StrList prefixed_tables; /* each once */
+    VEC(WrittenKey) written;
+};
+
+static void add_once(Arena *a, NameMap *set, StrList *list, const char *s)
+{
+    size_t seen;
+    if (!namemap_get(set, s, &seen)) {
+        namemap_put(a, set, s, 0);
+        strlist_push(a, list, s);
+    }
+}
+
+static const struct AccessPart *access_part(FileIR *f, Arena *scratch, const Config *cfg)
+{
+    if (f->access_part && f->access_part->cfg == cfg)
+        return f->access_part;
+    Arena *a = f->resolved ? f->resolved : scratch;
+    struct AccessPart *p = arena_alloc(a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->cfg = cfg;
+    NameMap updated = {0}, tables = {0};
+    for (size_t i = 0; i < f->ops.n; i++) {
+        if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
+            p->versioned = true;
+        for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
+            add_once(a, &updated, &p->updated, f->ops.v[i].sets.v[j]);
+    }
+    for (size_t i = 0; i < f->keys.n; i++) {
+        const KeyExpr *k = &f->keys.v[i];
+        KfKey key;
+        kf_flatten(a, &k->segs, &key);
+        if (!p->versioned && kf_is_versioned(&key, cfg, NULL))
+            p->versioned = true;
+        const char *tok = kf_leading_prefix(a, &key);
+        if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
+            !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT))
+            VEC_PUSH(a, &p->toks, ((Tok){tok, strlen(tok) < key.parts[0].len || key.n > 1}));
+        if (!writes_key(f, k) || !k->attr)
+            continue;
+        if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
+            p->prefixed_pks++;
+            add_once(a, &tables, &p->prefixed_tables, access_key_table_text(f, k));
+        }
+        WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
+                        .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
+                        .span = k->span};
+        VEC_PUSH(a, &p->written, w);
+    }
+    if (f->resolved)
+        f->access_part = p;
+    return p;
+}
+
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, const Config *cfg)
 {
     memset(af, 0, sizeof *af);
@@ -157,53 +227,24 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         copy[i] = files[i];
     af->files = copy;
     af->nfiles = n;
-    typedef struct Tok {
-        const char *t;
-        bool prefix;
-    } Tok;
     VEC(Tok) toks = {0};
     NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
     size_t seen;
     for (size_t fi = 0; fi < n; fi++) {
-        const FileIR *f = files[fi];
+        FileIR *f = files[fi];
         if (!f || f->parse_failed)
             continue;
-        for (size_t i = 0; i < f->ops.n; i++) {
-            if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
-                af->versioned = true;
-            for (size_t j = 0; j < f->ops.v[i].sets.n; j++) {
-                const char *attr = f->ops.v[i].sets.v[j];
-                if (!namemap_get(&updated, attr, &seen)) {
-                    namemap_put(a, &updated, attr, 0);
-                    strlist_push(a, &af->updated, attr);
-                }
-            }
-        }
-        for (size_t i = 0; i < f->keys.n; i++) {
-            const KeyExpr *k = &f->keys.v[i];
-            KfKey key;
-            kf_flatten(a, &k->segs, &key);
-            if (!af->versioned && kf_is_versioned(&key, cfg, NULL))
-                af->versioned = true;
-            const char *tok = kf_leading_prefix(a, &key);
-            if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
-                !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT))
-                VEC_PUSH(a, &toks, ((Tok){tok, strlen(tok) < key.parts[0].len || key.n > 1}));
-            if (!writes_key(f, k) || !k->attr)
-                continue;
-            if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
-                af->prefixed_pks++;
-                const char *tt = access_key_table_text(f, k);
-                if (!namemap_get(&prefixed_tables, tt, &seen)) {
-                    namemap_put(a, &prefixed_tables, tt, 0);
-                    strlist_push(a, &af->prefixed_tables, tt);
-                }
-            }
-            WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
-                            .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
-                            .span = k->span};
-            VEC_PUSH(a, &af->written, w);
-        }
+        const struct AccessPart *p = access_part(f, a, cfg);
+        af->versioned = af->versioned || p->versioned;
+        for (size_t i = 0; i < p->updated.n; i++)
+            add_once(a, &updated, &af->updated, p->updated.v[i]);
+        for (size_t i = 0; i < p->toks.n; i++)
+            VEC_PUSH(a, &toks, p->toks.v[i]);
+        af->prefixed_pks += p->prefixed_pks;
+        for (size_t i = 0; i < p->prefixed_tables.n; i++)
+            add_once(a, &prefixed_tables, &af->prefixed_tables, p->prefixed_tables.v[i]);
+        for (size_t i = 0; i < p->written.n; i++)
+            VEC_PUSH(a, &af->written, p->written.v[i]);
     }
     if (af->written.n)
         qsort(af->written.v, af->written.n, sizeof *af->written.v, written_cmp);

@@ -303,8 +303,15 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             continue;
         for (size_t i = 0; i < file->consts.n; i++)
             add_const_def(f, a, &set, &file->consts.v[i], file->path);
-        const char **op_entities = kf_op_entities(a, file);
-        const char **op_sk_entities = kf_op_sk_entities(a, file, true);
+        /* the entities of the operations, for the updates only: most
+         * files have none, and these flatten every key of the file */
+        const char **op_entities = NULL, **op_sk_entities = NULL;
+        for (size_t i = 0; i < file->ops.n && !op_entities; i++) {
+            if (file->ops.v[i].sets.n) {
+                op_entities = kf_op_entities(a, file);
+                op_sk_entities = kf_op_sk_entities(a, file, true);
+            }
+        }
         for (size_t i = 0; i < file->ops.n; i++) {
             const StrList *sets = &file->ops.v[i].sets;
             const char *entity = sets->n ? op_entities[i] : NULL;
