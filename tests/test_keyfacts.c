@@ -146,6 +146,34 @@ static void test_flatten_hole_only(void **state)
     assert_int_equal(k.n, 0);
 }
 
+static void test_start_code(void **state)
+{
+    (void)state;
+    /* 'GA' + groupId, `GP${groupId}#${albumId}`: two-letter codes */
+    KfKey k = flat(segs(2, text("GA"), ref("groupId")));
+    assert_int_equal(kf_start_code(&k), 2);
+    k = flat(segs(4, text("GP"), ref("groupId"), text("#"), ref("albumId")));
+    assert_int_equal(kf_start_code(&k), 2);
+    k = flat(segs(2, text("USER"), ref("id")));
+    assert_int_equal(kf_start_code(&k), 4);
+    /* not a code: a separator after it, lower case, one letter, too long,
+     * a constant's text, nothing after it, a value first */
+    k = flat(segs(2, text("GA#"), ref("groupId")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(2, text("Ga"), ref("groupId")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(2, text("U"), ref("sub")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(2, text("ORDER"), ref("id")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(2, textf("GA", SEGF_CONST, "GROUP_ALBUM"), ref("groupId")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(1, text("UBbase")));
+    assert_int_equal(kf_start_code(&k), 0);
+    k = flat(segs(2, ref("groupId"), text("GA")));
+    assert_int_equal(kf_start_code(&k), 0);
+}
+
 static void test_all_helper(void **state)
 {
     (void)state;
@@ -729,6 +757,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_flatten_merges_text_and_drops_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flatten_hole_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_start_code, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_helper, setup, teardown),
         cmocka_unit_test_setup_teardown(test_helper_output_and_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_last_component_and_hole_name, setup, teardown),

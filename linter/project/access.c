@@ -177,11 +177,13 @@ static void add_once(Arena *a, NameMap *set, StrList *list, const char *s)
     }
 }
 
-static const struct AccessPart *access_part(FileIR *f, Arena *scratch, const Config *cfg)
+/* File f's part, read with `cfg`: the one kept with its resolution, else
+ * read now (and kept; in `analysis` when the file was never resolved). */
+static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Config *cfg)
 {
     if (f->access_part && f->access_part->cfg == cfg)
         return f->access_part;
-    Arena *a = f->resolved ? f->resolved : scratch;
+    Arena *a = f->resolved ? f->resolved : analysis;
     struct AccessPart *p = arena_alloc(a, sizeof *p);
     memset(p, 0, sizeof *p);
     p->cfg = cfg;
