@@ -178,7 +178,8 @@ static void add_once(Arena *a, NameMap *set, StrList *list, const char *s)
 }
 
 /* File f's part, read with `cfg`: the one kept with its resolution, else
- * read now (and kept; in `analysis` when the file was never resolved). */
+ * read now and kept with it (a file never resolved is read into
+ * `analysis` each time). */
 static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Config *cfg)
 {
     if (f->access_part && f->access_part->cfg == cfg)
