@@ -206,6 +206,15 @@ void strlist_push(Arena *a, StrList *l, const char *s)
     l->v[l->n++] = s;
 }
 
+void strlist_push_once(Arena *a, StrList *l, NameMap *seen, const char *s)
+{
+    size_t at;
+    if (namemap_get(seen, s, &at))
+        return;
+    namemap_put(a, seen, s, l->n);
+    strlist_push(a, l, s);
+}
+
 bool strlist_has(const StrList *l, const char *s)
 {
     for (size_t i = 0; i < l->n; i++)

@@ -96,6 +96,8 @@ void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value);
 uint64_t hash_bytes(const void *s, size_t n);
 
 void strlist_push(Arena *a, StrList *l, const char *s);
+/* Push `s` unless `seen` (the set of l's strings) has it; then it has. */
+void strlist_push_once(Arena *a, StrList *l, NameMap *seen, const char *s);
 bool strlist_has(const StrList *l, const char *s);
 /* Case-insensitive membership. */
 bool strlist_has_ci(const StrList *l, const char *s);

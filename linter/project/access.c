@@ -168,15 +168,6 @@ struct AccessPart {
     VEC(WrittenKey) written;
 };
 
-static void add_once(Arena *a, NameMap *set, StrList *list, const char *s)
-{
-    size_t seen;
-    if (!namemap_get(set, s, &seen)) {
-        namemap_put(a, set, s, 0);
-        strlist_push(a, list, s);
-    }
-}
-
 /* File f's part, read with `cfg`: the one kept with its resolution, else
  * read now and kept with it (a file never resolved is read into
  * `analysis` each time). */
@@ -193,7 +184,7 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
         if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
             p->versioned = true;
         for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
-            add_once(a, &updated, &p->updated, f->ops.v[i].sets.v[j]);
+            strlist_push_once(a, &p->updated, &updated, f->ops.v[i].sets.v[j]);
     }
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
@@ -209,7 +200,7 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
             continue;
         if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
             p->prefixed_pks++;
-            add_once(a, &tables, &p->prefixed_tables, access_key_table_text(f, k));
+            strlist_push_once(a, &p->prefixed_tables, &tables, access_key_table_text(f, k));
         }
         WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
                         .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
@@ -240,12 +231,12 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         const struct AccessPart *p = access_part(f, a, cfg);
         af->versioned = af->versioned || p->versioned;
         for (size_t i = 0; i < p->updated.n; i++)
-            add_once(a, &updated, &af->updated, p->updated.v[i]);
+            strlist_push_once(a, &af->updated, &updated, p->updated.v[i]);
         for (size_t i = 0; i < p->toks.n; i++)
             VEC_PUSH(a, &toks, p->toks.v[i]);
         af->prefixed_pks += p->prefixed_pks;
         for (size_t i = 0; i < p->prefixed_tables.n; i++)
-            add_once(a, &prefixed_tables, &af->prefixed_tables, p->prefixed_tables.v[i]);
+            strlist_push_once(a, &af->prefixed_tables, &prefixed_tables, p->prefixed_tables.v[i]);
         for (size_t i = 0; i < p->written.n; i++)
             VEC_PUSH(a, &af->written, p->written.v[i]);
     }

@@ -127,15 +127,6 @@ static char *lower_copy(Arena *a, const char *s)
     return l;
 }
 
-static void add_to_set(Arena *a, NameMap *set, StrList *list, const char *s)
-{
-    size_t seen;
-    if (namemap_get(set, s, &seen))
-        return;
-    namemap_put(a, set, s, 0);
-    strlist_push(a, list, s);
-}
-
 static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
 {
     struct FactsIndex *ix = f->index;
@@ -147,9 +138,9 @@ static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
         VEC_PUSH(a, &ix->field_sets, (FieldSets){0});
     }
     FieldSets *fs = &ix->field_sets.v[g];
-    add_to_set(a, &fs->all_seen, &fs->all, u->attr);
+    strlist_push_once(a, &fs->all, &fs->all_seen, u->attr);
     if (!u->entity) {
-        add_to_set(a, &fs->unscoped_seen, &fs->unscoped, u->attr);
+        strlist_push_once(a, &fs->unscoped, &fs->unscoped_seen, u->attr);
         return;
     }
     /* the updated item's entity: the sort key's when it names an item of
@@ -284,7 +275,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
 
     if (k->site == SITE_HELPER && k->role == ROLE_PK && kf_has_text(&key) &&
         !kf_has_tenant(a, &key, cfg) && !prefix_is_global(a, &key, cfg)) {
-        add_to_set(a, &f->index->untenanted, &f->untenanted_helper_pks, kf_shape(a, &key));
+        strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted, kf_shape(a, &key));
     }
 }
 
@@ -317,8 +308,8 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             const char *entity = sets->n ? op_entities[i] : NULL;
             const char *sk_entity = sets->n ? op_sk_entities[i] : NULL;
             for (size_t j = 0; j < sets->n; j++) {
-                add_to_set(a, &f->index->updated_attrs, &f->updated_attrs,
-                           arena_strdup(a, sets->v[j]));
+                strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
+                                  arena_strdup(a, sets->v[j]));
                 UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity),
                                  arena_strdup(a, sk_entity)};
                 VEC_PUSH(a, &f->updates, u);
