@@ -909,6 +909,23 @@ static bool is_returned(Ex *x, SynNode obj)
     return false;
 }
 
+/* The argument that carries `n` to a call: `n` itself, or the object
+ * argument of which `n` is the value of a property named for keys
+ * (`query({ keys: { pk: 'user' } })`, `get({ key: k, limit })`). A null
+ * node when `n` is neither. */
+static SynNode key_argument(Ex *x, SynNode n)
+{
+    SynNode p = ex_parent(x, n);
+    if (is(p, "arguments"))
+        return n;
+    const char *name = is(p, "pair") ? ex_prop_name(x, p) : NULL;
+    if (!name || (!ex_name_has_word(name, "key") && !ex_name_has_word(name, "keys")) ||
+        !syn_eq(field(p, "value"), n))
+        return (SynNode){0};
+    SynNode obj = ex_parent(x, p);
+    return is(obj, "object") && is(ex_parent(x, obj), "arguments") ? obj : (SynNode){0};
+}
+
 /* Method names of data-access wrappers: an object literal passed to one is
  * a key at a read or write site even when the API is the project's own. */
 static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
@@ -919,7 +936,7 @@ static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
                                         "delete", "remove", "update", "exists", "scan",
                                         "batch", "transact", NULL};
     *found = false;
-    SynNode args = ex_parent(x, obj);
+    SynNode args = ex_parent(x, key_argument(x, obj));
     if (!is(args, "arguments"))
         return SITE_OBJECT;
     SynNode call = ex_parent(x, args);
@@ -1050,7 +1067,7 @@ static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
         uint32_t b = syn_start(n);
         if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
             continue;
-        if (!is(ex_parent(x, n), "arguments"))
+        if (syn_null(key_argument(x, n)))
             continue;
         bool found;
         KeySite s = call_site_of(x, n, &found);
