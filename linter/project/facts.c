@@ -200,15 +200,18 @@ typedef struct NameCount {
 
 typedef VEC(NameCount) NameCounts;
 
-static void count_separator_const(Arena *a, NameCounts *v, const Seg *s)
+/* `n` more uses of the separator constant `name` holding `value` (the
+ * first value seen stays). */
+static void count_separator_const(Arena *a, NameCounts *v, const char *name,
+                                  const char *value, size_t n)
 {
     for (size_t i = 0; i < v->n; i++) {
-        if (!strcmp(v->v[i].name, s->name)) {
-            v->v[i].n++;
+        if (!strcmp(v->v[i].name, name)) {
+            v->v[i].n += n;
             return;
         }
     }
-    NameCount nc = { .name = s->name, .value = s->text, .n = 1 };
+    NameCount nc = { .name = arena_strdup(a, name), .value = arena_strdup(a, value), .n = n };
     VEC_PUSH(a, v, nc);
 }
 
@@ -259,7 +262,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
             continue;
         add_const_text(f, a, set, s->text, s->name, true, NULL);
         if ((s->flags & SEGF_SEPARATOR) && s->text && s->text[0])
-            count_separator_const(a, seps, s);
+            count_separator_const(a, seps, s->name, s->text, 1);
     }
 
     KfBoundary *b;
@@ -279,8 +282,84 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
     }
 }
 
-void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
-                   size_t nfiles, const Config *cfg)
+/* What one file adds to the project facts: its constants, updates and
+ * key facts, computed as facts_compute would while it reads that file,
+ * in the order it would see them. facts_merge adds the parts up. */
+struct FileFacts {
+    Arena *arena;           /* owns everything below */
+    const Config *cfg;
+    ProjectFacts part;      /* const_texts, updates, untenanted_helper_pks,
+                             * separator_uses, has_tenant_keys */
+    NameCounts seps;
+    StartCodes codes;
+};
+
+FileFacts *facts_file_new(const FileIR *file, const Config *cfg)
+{
+    Arena *a = arena_new();
+    FileFacts *ff = arena_alloc(a, sizeof *ff);
+    ff->arena = a;
+    ff->cfg = cfg;
+    ProjectFacts *f = &ff->part;
+    f->index = arena_alloc(a, sizeof *f->index);
+    if (!file || file->parse_failed)
+        return ff;
+    PairSet set = { 0 };
+    for (size_t i = 0; i < file->consts.n; i++)
+        add_const_def(f, a, &set, &file->consts.v[i], file->path);
+    /* the entities of the operations, for the updates only: most files
+     * have none, and these flatten every key of the file */
+    const char **op_entities = NULL, **op_sk_entities = NULL;
+    for (size_t i = 0; i < file->ops.n && !op_entities; i++) {
+        if (file->ops.v[i].sets.n) {
+            op_entities = kf_op_entities(a, file);
+            op_sk_entities = kf_op_sk_entities(a, file, true);
+        }
+    }
+    for (size_t i = 0; i < file->ops.n; i++) {
+        const StrList *sets = &file->ops.v[i].sets;
+        for (size_t j = 0; j < sets->n; j++)
+            VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, sets->v[j]),
+                                                    op_entities[i], op_sk_entities[i]}));
+    }
+    for (size_t i = 0; i < file->keys.n; i++)
+        key_facts(f, a, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
+    return ff;
+}
+
+const Config *facts_file_config(const FileFacts *ff)
+{
+    return ff->cfg;
+}
+
+void facts_file_free(FileFacts *ff)
+{
+    if (ff)
+        arena_free(ff->arena);
+}
+
+/* The start codes of a file after those of the files before it: the
+ * file's first code is compared with the project's first, its own
+ * comparisons stand (they are against a code of the same width as the
+ * project's, or already mixed). */
+static void merge_start_codes(StartCodes *c, const StartCodes *file)
+{
+    if (!file->first)
+        return;
+    if (!c->first) {
+        *c = *file;
+        return;
+    }
+    if (file->width != c->width)
+        c->mixed = true;
+    else if (strncmp(file->first, c->first, c->width))
+        c->several = true;
+    c->several |= file->several;
+    c->mixed |= file->mixed;
+}
+
+void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
+                 const Config *cfg)
 {
     memset(f, 0, sizeof *f);
     f->index = arena_alloc(a, sizeof *f->index);
@@ -288,36 +367,33 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
     PairSet set = { 0 };
     StartCodes codes = { 0 };
 
-    for (size_t fi = 0; fi < nfiles; fi++) {
-        const FileIR *file = files[fi];
-        if (!file || file->parse_failed)
-            continue;
-        for (size_t i = 0; i < file->consts.n; i++)
-            add_const_def(f, a, &set, &file->consts.v[i], file->path);
-        /* the entities of the operations, for the updates only: most
-         * files have none, and these flatten every key of the file */
-        const char **op_entities = NULL, **op_sk_entities = NULL;
-        for (size_t i = 0; i < file->ops.n && !op_entities; i++) {
-            if (file->ops.v[i].sets.n) {
-                op_entities = kf_op_entities(a, file);
-                op_sk_entities = kf_op_sk_entities(a, file, true);
-            }
+    for (size_t pi = 0; pi < n; pi++) {
+        const FileFacts *ff = parts[pi];
+        const ProjectFacts *part = &ff->part;
+        for (size_t i = 0; i < part->const_texts.n; i++) {
+            const ConstText *c = &part->const_texts.v[i];
+            add_const_text(f, a, &set, c->text, c->name, c->in_key,
+                           c->module ? arena_strdup(a, c->module) : NULL);
         }
-        for (size_t i = 0; i < file->ops.n; i++) {
-            const StrList *sets = &file->ops.v[i].sets;
-            const char *entity = sets->n ? op_entities[i] : NULL;
-            const char *sk_entity = sets->n ? op_sk_entities[i] : NULL;
-            for (size_t j = 0; j < sets->n; j++) {
-                strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
-                                  arena_strdup(a, sets->v[j]));
-                UpdatedAttr u = {arena_strdup(a, sets->v[j]), arena_strdup(a, entity),
-                                 arena_strdup(a, sk_entity)};
-                VEC_PUSH(a, &f->updates, u);
-                index_update(f, a, &u);
-            }
+        for (size_t i = 0; i < part->updates.n; i++) {
+            const UpdatedAttr *p = &part->updates.v[i];
+            strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
+                              arena_strdup(a, p->attr));
+            UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
+                             arena_strdup(a, p->sk_entity)};
+            VEC_PUSH(a, &f->updates, u);
+            index_update(f, a, &u);
         }
-        for (size_t i = 0; i < file->keys.n; i++)
-            key_facts(f, a, &file->keys.v[i], cfg, &seps, &set, &codes);
+        f->has_tenant_keys |= part->has_tenant_keys;
+        for (int c = 0; c < 128; c++)
+            f->separator_uses[c] += part->separator_uses[c];
+        for (size_t i = 0; i < part->untenanted_helper_pks.n; i++)
+            strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted,
+                              arena_strdup(a, part->untenanted_helper_pks.v[i]));
+        for (size_t i = 0; i < ff->seps.n; i++)
+            count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
+                                  ff->seps.v[i].n);
+        merge_start_codes(&codes, &ff->codes);
     }
 
     index_const_texts(f, a);
@@ -350,6 +426,19 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
             f->dominant_separator = (char)c;
         }
     }
+}
+
+void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
+                   size_t nfiles, const Config *cfg)
+{
+    FileFacts **parts = arena_alloc(a, (nfiles ? nfiles : 1) * sizeof *parts);
+    size_t n = 0;
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i] && !files[i]->parse_failed)
+            parts[n++] = facts_file_new(files[i], cfg);
+    facts_merge(f, a, (const FileFacts *const *)parts, n, cfg);
+    for (size_t i = 0; i < n; i++)
+        facts_file_free(parts[i]);
 }
 
 /* Names that say a constant is part of the key design: ORDER_PREFIX,

@@ -14,6 +14,19 @@
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg);
 
+/* The same in two steps, so that an editor recomputes only the part of a
+ * file whose resolved IR changed: what one file adds to the facts (its
+ * own arena; reads `file` only while it is built: it may outlive it),
+ * and the facts of the files whose parts are given, in that order.
+ * facts_merge of the parts of the files facts_compute reads gives the
+ * same facts. */
+typedef struct FileFacts FileFacts;
+FileFacts *facts_file_new(const FileIR *file, const Config *cfg);
+const Config *facts_file_config(const FileFacts *ff); /* the one it was built with */
+void facts_file_free(FileFacts *ff); /* NULL is fine */
+void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
+                 const Config *cfg);
+
 /* The name of a project constant of the key design whose text is exactly
  * `text` (the alphabetically first when several are), NULL if none. A
  * constant belongs to the key design when some key uses it or its name has
