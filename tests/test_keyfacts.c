@@ -666,6 +666,59 @@ static void test_facts_ties_and_helpers(void **state)
     assert_true(pf.has_tenant_keys);
 }
 
+/* The facts of a project do not depend on how its keys are spread over
+ * files: each file's part is built on its own and the parts are added up
+ * (facts_merge), which must give what one pass over all keys gives. */
+static void add_split_keys(FileIR *const *files, size_t nfiles, size_t cut)
+{
+    struct { const char *code, *sep, *sep_name; KeyRole role; } keys[] = {
+        {"GA", "#", "KEY_SEPARATOR", ROLE_PK}, {"UM", "#", "KEY_SEPARATOR", ROLE_SK},
+        {"GA", ":", "COLON", ROLE_SK},         {"PX", "#", "SEP", ROLE_PK},
+        {"UM", "#", "KEY_SEPARATOR", ROLE_PK}, {"QQ", ":", "COLON", ROLE_SK},
+    };
+    size_t nkeys = sizeof keys / sizeof *keys;
+    for (size_t i = 0; i < nkeys; i++) {
+        FileIR *f = files[nfiles == 1 || i < cut ? 0 : 1];
+        add_key(f, keys[i].role, SITE_WRITE,
+                segs(4, text(keys[i].code), ref("groupId"),
+                     textf(keys[i].sep, SEGF_CONST | SEGF_SEPARATOR, keys[i].sep_name),
+                     ref(i % 2 ? "tenantId" : "id")));
+    }
+}
+
+static void test_facts_split_over_files(void **state)
+{
+    (void)state;
+    ProjectFacts whole;
+    FileIR *one = new_file("one.ts");
+    add_split_keys(&one, 1, 0);
+    facts_compute(&whole, A, &one, 1, C);
+    assert_int_equal(whole.fixed_code_width, 2);
+    for (size_t cut = 0; cut <= 6; cut++) {
+        FileIR *two[] = { new_file("a.ts"), new_file("b.ts") };
+        add_split_keys(two, 2, cut);
+        ProjectFacts pf;
+        facts_compute(&pf, A, two, 2, C);
+        assert_int_equal(pf.fixed_code_width, whole.fixed_code_width);
+        assert_int_equal(pf.has_tenant_keys, whole.has_tenant_keys);
+        assert_memory_equal(pf.separator_uses, whole.separator_uses, sizeof pf.separator_uses);
+        assert_string_equal(pf.separator_const, whole.separator_const);
+        assert_int_equal(pf.const_texts.n, whole.const_texts.n);
+        for (size_t i = 0; i < pf.const_texts.n; i++) {
+            assert_string_equal(pf.const_texts.v[i].name, whole.const_texts.v[i].name);
+            assert_int_equal(pf.const_texts.v[i].in_key, whole.const_texts.v[i].in_key);
+        }
+    }
+    /* a code of another width in the second file: no fixed width */
+    FileIR *mixed[] = { new_file("a.ts"), new_file("b.ts") };
+    add_split_keys(mixed, 2, 3);
+    add_key(mixed[1], ROLE_SK, SITE_WRITE,
+            segs(2, text("ABC"), ref("id")));
+    ProjectFacts pf;
+    facts_compute(&pf, A, mixed, 2, C);
+    assert_int_equal(pf.fixed_code_width, 0);
+}
+
 static void test_facts_many_constants(void **state)
 {
     (void)state;
@@ -775,6 +828,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_leading_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(test_attr_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_compute, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_split_over_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_looks_like_id, setup, teardown),
