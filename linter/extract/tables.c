@@ -312,11 +312,20 @@ static const char *const param_props[] = {"TableName", "IndexName", "ExpressionA
                                           "FilterExpression", "ScanIndexForward",
                                           "KeyConditionExpression", NULL};
 
+/* Whether some property of `obj` is named like a parameter of a request
+ * (one pass over the properties: this runs on every object argument). */
 static bool params_like(T *t, SynNode obj)
 {
-    for (const char *const *p = param_props; *p; p++)
-        if (!syn_null(find_prop(t, obj, *p)))
-            return true;
+    if (!is(obj, "object"))
+        return false;
+    uint32_t cnt = syn_count(t->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode prop = syn_child(t->syn, obj, i);
+        const char *pn = prop_name(t, prop);
+        for (const char *const *p = param_props; pn && *p; p++)
+            if (!strcmp(pn, *p) && !syn_null(syn_prop_value(t->syn, prop)))
+                return true;
+    }
     return false;
 }
 
