@@ -201,11 +201,12 @@ static bool is_tenant_value(const char *tok, const Config *cfg)
     return !strcasecmp(tok, "single") || (cfg && strlist_has_ci(&cfg->tenant_common, tok));
 }
 
-/* An entity prefix token at the start of a key, and whether the key has
- * more after it. */
+/* An entity prefix token at the start of keys: how many keys start with
+ * it, and whether one of them has more after it. */
 typedef struct Tok {
     const char *t;
     bool prefix;
+    size_t keys;
 } Tok;
 
 /* What access_compute reads of one file: its part of every project-wide
@@ -232,7 +233,7 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
     struct AccessPart *p = arena_alloc(a, sizeof *p);
     memset(p, 0, sizeof *p);
     p->cfg = cfg;
-    NameMap updated = {0}, tables = {0};
+    NameMap updated = {0}, tables = {0}, toks = {0};
     for (size_t i = 0; i < f->ops.n; i++) {
         if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
             p->versioned = true;
@@ -247,8 +248,18 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
             p->versioned = true;
         const char *tok = kf_leading_prefix(a, &key);
         if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
-            !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT))
-            VEC_PUSH(a, &p->toks, ((Tok){tok, strlen(tok) < key.parts[0].len || key.n > 1}));
+            !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT)) {
+            /* counted once per token: a file has many keys, few tokens */
+            bool more = strlen(tok) < key.parts[0].len || key.n > 1;
+            size_t at;
+            if (namemap_get(&toks, tok, &at)) {
+                p->toks.v[at].prefix |= more;
+                p->toks.v[at].keys++;
+            } else {
+                namemap_put(a, &toks, tok, p->toks.n);
+                VEC_PUSH(a, &p->toks, ((Tok){tok, more, 1}));
+            }
+        }
         if (!writes_key(f, k) || !k->attr)
             continue;
         if (k->role == ROLE_PK && tok && kf_hole_count(&key) > 0) {
@@ -313,9 +324,10 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
         for (size_t i = 0; i < toks.n;) {
             size_t j = i;
             PrefixUse u = {.token = toks.v[i].t};
-            for (; j < toks.n && !strcmp(toks.v[j].t, toks.v[i].t); j++)
+            for (; j < toks.n && !strcmp(toks.v[j].t, toks.v[i].t); j++) {
                 u.prefix = u.prefix || toks.v[j].prefix;
-            u.keys = j - i;
+                u.keys += toks.v[j].keys;
+            }
             VEC_PUSH(a, &af->prefixes, u);
             i = j;
         }
