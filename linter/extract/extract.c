@@ -858,13 +858,14 @@ static void call_site(Ex *x, SynNode n)
 
 /* ---- the tree walks ---------------------------------------------------- */
 
-typedef void (*Visit)(Ex *x, SynNode n);
+typedef void (*Visit)(Ex *x, SynNode n, const char *type);
 
-/* Every named node in preorder (from the file's SyntaxIndex). */
+/* Every named node in preorder (from the file's SyntaxIndex), with its
+ * syn_type. */
 static void walk(Ex *x, Visit visit)
 {
     for (size_t i = 0; i < syn_node_count(x->syn); i++)
-        visit(x, syn_node_at(x->syn, i));
+        visit(x, syn_node_at(x->syn, i), syn_type_at(x->syn, i));
 }
 
 /* Comments that mention keylint (suppression directives), in order. */
@@ -880,9 +881,8 @@ static void keylint_comments(Ex *x)
     }
 }
 
-static void visit_ops(Ex *x, SynNode n)
+static void visit_ops(Ex *x, SynNode n, const char *t)
 {
-    const char *t = syn_type(n);
     if (!strcmp(t, "new_expression")) {
         if (!ex_lib_new(x, n))
             sdk_command(x, n);
@@ -1229,13 +1229,13 @@ static bool attribute_types(Ex *x, SynNode obj)
     return any;
 }
 
-static void visit_objects(Ex *x, SynNode n)
+static void visit_objects(Ex *x, SynNode n, const char *t)
 {
-    if (is(n, "method_definition")) {
+    if (!strcmp(t, "method_definition")) {
         key_getter(x, n);
         return;
     }
-    if (!is(n, "object") || ex_consumed(x, n))
+    if (strcmp(t, "object") || ex_consumed(x, n))
         return;
     if (params_shaped(x, n)) {
         params_op(x, n);

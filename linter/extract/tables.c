@@ -1160,9 +1160,8 @@ static void visit_class(T *t, SynNode n)
             strlist_push(t->a, &t->ir->local_commands, *c);
 }
 
-static void visit(T *t, SynNode n)
+static void visit(T *t, SynNode n, const char *ty)
 {
-    const char *ty = syn_type(n);
     if (!strcmp(ty, "new_expression"))
         visit_new(t, n);
     else if (!strcmp(ty, "call_expression"))
@@ -1252,7 +1251,7 @@ void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
            .cfg = cfg, .ft = ft};
     module_consts(&t, syn_root(syn));
     for (size_t i = 0; i < syn_node_count(syn); i++)
-        visit(&t, syn_node_at(syn, i));
+        visit(&t, syn_node_at(syn, i), syn_type_at(syn, i));
     attach_index_calls(&t);
     for (size_t i = 0; i < ir->ops.n; i++) {
         size_t k;

@@ -47,15 +47,14 @@ struct Scopes {
     VEC(ScopeList) scopes_of; /* the scopes binding each name, in order */
 };
 
-static ScopeKind scope_kind(SynNode n)
+static ScopeKind scope_kind(const char *ty)
 {
-    const char *ty = syn_type(n);
     if (!strcmp(ty, "program"))
         return SC_PROGRAM;
     if (!strcmp(ty, "statement_block") || !strcmp(ty, "switch_case") ||
         !strcmp(ty, "switch_default"))
         return SC_BLOCK;
-    return syn_is_function(n) ? SC_FUNCTION : SC_NONE;
+    return syn_is_function_type(ty) ? SC_FUNCTION : SC_NONE;
 }
 
 static uint64_t key_hash(uint64_t name_hash, uint32_t scope, unsigned kind)
@@ -205,7 +204,7 @@ Scopes *scopes_build(const SynTree *t, Arena *a)
         s->up[i] = open.n ? open.v[open.n - 1] : NONE;
         s->depth[i] = (uint32_t)open.n;
         SynNode node = syn_node_at(t, i);
-        ScopeKind k = scope_kind(node);
+        ScopeKind k = scope_kind(syn_type_at(t, i));
         s->kind[i] = (uint8_t)k;
         if (k == SC_NONE)
             continue;

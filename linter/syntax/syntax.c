@@ -31,6 +31,7 @@ struct SynTree {
     /* named nodes in preorder, and per node: its parent's position (NONE
      * for the root), the end of its subtree, its children (kids[off, off+n)) */
     SynNode *nodes;
+    const char **types; /* ts_node_type of each, read once */
     uint32_t *parent, *end, *kid_off, *kid_n, *kids;
     size_t n;
     Slot *slots; /* node id -> position, open addressing */
@@ -173,6 +174,7 @@ static void build_index(SynTree *t, SynNode root)
     bool errors = roots.n + transparent.n > 0;
 
     VEC(SynNode) nodes = {0}, comments = {0};
+    VEC(const char *) types = {0};
     VEC(uint32_t) parent = {0}, end = {0};
     VEC(SynRegion) regions = {0};
     /* per cursor depth: the position of the node there (NONE when it is
@@ -213,6 +215,7 @@ static void build_index(SynTree *t, SynNode root)
         } else if (ts_node_is_named(n) || first) {
             pos = (uint32_t)nodes.n;
             VEC_PUSH(t->own, &nodes, n);
+            VEC_PUSH(t->own, &types, ts_node_type(n));
             VEC_PUSH(t->own, &parent, up);
             VEC_PUSH(t->own, &end, 0);
         }
@@ -251,6 +254,7 @@ static void build_index(SynTree *t, SynNode root)
     ts_tree_cursor_delete(&c);
 
     t->nodes = nodes.v;
+    t->types = types.v;
     t->n = nodes.n;
     t->parent = parent.v;
     t->end = end.v;
@@ -570,6 +574,7 @@ const char *syn_source(const SynTree *t, size_t *len)
 
 size_t syn_node_count(const SynTree *t) { return t->n; }
 SynNode syn_node_at(const SynTree *t, size_t i) { return i < t->n ? t->nodes[i] : (SynNode){0}; }
+const char *syn_type_at(const SynTree *t, size_t i) { return i < t->n ? t->types[i] : ""; }
 size_t syn_end_of(const SynTree *t, size_t i) { return i < t->n ? t->end[i] : i; }
 size_t syn_comment_count(const SynTree *t) { return t->ncomments; }
 SynNode syn_comment_at(const SynTree *t, size_t i)
@@ -856,11 +861,24 @@ SynNode syn_unwrap(const SynTree *t, SynNode n)
 
 bool syn_is_function(SynNode n)
 {
-    const char *t = syn_type(n);
-    return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
-           !strcmp(t, "arrow_function") || !strcmp(t, "method_definition") ||
-           !strcmp(t, "generator_function_declaration") ||
-           !strcmp(t, "generator_function") || !strcmp(t, "function");
+    return syn_is_function_type(syn_type(n));
+}
+
+bool syn_is_function_type(const char *t)
+{
+    switch (t[0]) { /* most types differ at the first character */
+    case 'f':
+        return !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+               !strcmp(t, "function");
+    case 'a':
+        return !strcmp(t, "arrow_function");
+    case 'm':
+        return !strcmp(t, "method_definition");
+    case 'g':
+        return !strcmp(t, "generator_function_declaration") || !strcmp(t, "generator_function");
+    default:
+        return false;
+    }
 }
 
 const char *syn_prop_name(const SynTree *t, SynNode prop, SynNode *computed)

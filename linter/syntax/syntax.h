@@ -100,6 +100,9 @@ const char *syn_source(const SynTree *t, size_t *len);
  * [i + 1, syn_end_of(t, i)). */
 size_t syn_node_count(const SynTree *t);
 SynNode syn_node_at(const SynTree *t, size_t i);
+/* syn_type of node i, read once when the index is built ("" past the end):
+ * the walks over every node dispatch on it. */
+const char *syn_type_at(const SynTree *t, size_t i);
 size_t syn_end_of(const SynTree *t, size_t i);
 /* The position of a node in that array; false for a null node, an unnamed
  * node, a comment or a node inside an unread region. */
@@ -164,6 +167,7 @@ enum { SYN_MAX_UNWRAP = 48 };
 SynNode syn_unwrap(const SynTree *t, SynNode n);
 /* Function declarations and expressions, arrows, methods, generators. */
 bool syn_is_function(SynNode n);
+bool syn_is_function_type(const char *type); /* the same, of a syn_type */
 /* The name of an object literal property (a pair or a shorthand): an
  * identifier, string or number key, or a computed key that is a string
  * literal. A computed key naming a constant (`[Keys.PK]`, `[PK_NAME]`) is
