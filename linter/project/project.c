@@ -573,8 +573,11 @@ static bool analysable(const SourceFile *f)
 }
 
 /* A new analysis: the previous one's facts and findings are dropped, the
- * project-wide facts and table models computed afresh over `n` files. */
-static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n)
+ * project-wide facts and table models computed afresh over `n` files.
+ * `keep_parts`: keep each file's part of the facts for the next analysis
+ * (the editor's); a one-shot run frees them at once. */
+static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
+                           bool keep_parts)
 {
     const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
     arena_free(p->analysis);
@@ -598,6 +601,10 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n)
         parts[np++] = f->facts;
     }
     facts_merge(&p->facts, p->analysis, parts, np, fcfg);
+    for (size_t i = 0; i < p->files.n && !keep_parts; i++) {
+        facts_file_free(p->files.v[i].facts);
+        p->files.v[i].facts = NULL;
+    }
     tables_prepare(p, rf, irs, n);
     /* the facts read every file's current IR now: the IRs kept for the
      * previous facts go (their importers were resolved again) */
@@ -650,7 +657,7 @@ void project_analyze(Project *p)
     }
     resolve_project(rf, n);
     resolve_drop_unused_helpers(rf, n, irs, n);
-    begin_analysis(p, rf, irs, n);
+    begin_analysis(p, rf, irs, n, false);
 
     for (size_t i = 0; i < n; i++)
         check_file(p, &rf[i]);
@@ -860,7 +867,7 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         diag_free(&p->diags);
         diag_init(&p->diags);
     } else {
-        begin_analysis(p, rf, irs, n);
+        begin_analysis(p, rf, irs, n, true);
     }
 
     for (size_t i = 0; i < n; i++) {
