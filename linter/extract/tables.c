@@ -119,7 +119,9 @@ static const char *prop_name(T *t, SynNode prop)
     return const_text(t, ntext(t, computed));
 }
 
-static SynNode find_prop(T *t, SynNode obj, const char *name)
+/* The value of the first property of `obj` named one of `names` (NULL
+ * ended), in one pass over the properties; a null node when none is. */
+static SynNode find_prop_of(T *t, SynNode obj, const char *const *names)
 {
     SynNode none = {0};
     if (!is(obj, "object"))
@@ -128,10 +130,17 @@ static SynNode find_prop(T *t, SynNode obj, const char *name)
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(t->syn, obj, i);
         const char *pn = prop_name(t, p);
-        if (pn && !strcmp(pn, name))
-            return syn_prop_value(t->syn, p);
+        for (const char *const *n = names; pn && *n; n++)
+            if (!strcmp(pn, *n))
+                return syn_prop_value(t->syn, p);
     }
     return none;
+}
+
+static SynNode find_prop(T *t, SynNode obj, const char *name)
+{
+    const char *const names[] = {name, NULL};
+    return find_prop_of(t, obj, names);
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -313,20 +322,10 @@ static const char *const param_props[] = {"TableName", "IndexName", "ExpressionA
                                           "KeyConditionExpression", NULL};
 
 /* Whether some property of `obj` is named like a parameter of a request
- * (one pass over the properties: this runs on every object argument). */
+ * (this runs on every object argument). */
 static bool params_like(T *t, SynNode obj)
 {
-    if (!is(obj, "object"))
-        return false;
-    uint32_t cnt = syn_count(t->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode prop = syn_child(t->syn, obj, i);
-        const char *pn = prop_name(t, prop);
-        for (const char *const *p = param_props; pn && *p; p++)
-            if (!strcmp(pn, *p) && !syn_null(syn_prop_value(t->syn, prop)))
-                return true;
-    }
-    return false;
+    return !syn_null(find_prop_of(t, obj, param_props));
 }
 
 static void add_params(T *t, uint32_t at, OpParams e)
