@@ -223,6 +223,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
     o->arena = c->to;
     o->resolved = NULL;
     o->access_part = NULL;
+    o->facts_part = NULL;
     o->tables = NULL;
     o->path = copy_str(c, ir->path);
     o->keys = copy_keys(c, &ir->keys);

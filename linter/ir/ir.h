@@ -307,6 +307,9 @@ typedef struct FileIR {
      * and dropped at the next resolution (in `resolved`; opaque here), so
      * that a re-analysis reads again only the files it resolved again. */
     struct AccessPart *access_part;
+    /* The same for project/facts.c (FileFacts), kept when the analysis
+     * asks for it (the language server's). */
+    struct FileFacts *facts_part;
     /* What extraction saw in this file alone (segments unresolved). */
     KeyExprList extracted;
     VEC(DataOp) ops;

@@ -283,10 +283,11 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
 }
 
 /* What one file adds to the project facts: its constants, updates and
- * key facts, computed as facts_compute would while it reads that file,
- * in the order it would see them. facts_merge adds the parts up. */
+ * key facts, computed as one pass over every file would while it reads
+ * that file, in the order it would see them. facts_merge adds the parts
+ * up. Everything in the arena it was built in. */
+typedef struct FileFacts FileFacts;
 struct FileFacts {
-    Arena *arena;           /* owns everything below */
     const Config *cfg;
     ProjectFacts part;      /* const_texts, updates, untenanted_helper_pks,
                              * separator_uses, has_tenant_keys */
@@ -294,11 +295,9 @@ struct FileFacts {
     StartCodes codes;
 };
 
-FileFacts *facts_file_new(const FileIR *file, const Config *cfg)
+static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
 {
-    Arena *a = arena_new();
     FileFacts *ff = arena_alloc(a, sizeof *ff);
-    ff->arena = a;
     ff->cfg = cfg;
     ProjectFacts *f = &ff->part;
     f->index = arena_alloc(a, sizeof *f->index);
@@ -327,17 +326,6 @@ FileFacts *facts_file_new(const FileIR *file, const Config *cfg)
     return ff;
 }
 
-const Config *facts_file_config(const FileFacts *ff)
-{
-    return ff->cfg;
-}
-
-void facts_file_free(FileFacts *ff)
-{
-    if (ff)
-        arena_free(ff->arena);
-}
-
 /* The start codes of a file after those of the files before it: the
  * file's first code is compared with the project's first, its own
  * comparisons stand (they are against a code of the same width as the
@@ -358,8 +346,8 @@ static void merge_start_codes(StartCodes *c, const StartCodes *file)
     c->mixed |= file->mixed;
 }
 
-void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
-                 const Config *cfg)
+static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
+                        const Config *cfg)
 {
     memset(f, 0, sizeof *f);
     f->index = arena_alloc(a, sizeof *f->index);
@@ -428,17 +416,40 @@ void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_
     }
 }
 
+static void compute(ProjectFacts *f, Arena *a, FileIR *const *files, size_t nfiles,
+                    const Config *cfg, bool keep)
+{
+    Arena *scratch = arena_new(); /* the parts not kept */
+    const FileFacts **parts = arena_alloc(scratch, (nfiles ? nfiles : 1) * sizeof *parts);
+    size_t n = 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        FileIR *file = files[i];
+        if (!file || file->parse_failed)
+            continue;
+        if (keep && file->facts_part && file->facts_part->cfg == cfg) {
+            parts[n++] = file->facts_part;
+            continue;
+        }
+        bool kept = keep && file->resolved;
+        FileFacts *ff = file_facts(kept ? file->resolved : scratch, file, cfg);
+        if (kept)
+            file->facts_part = ff;
+        parts[n++] = ff;
+    }
+    facts_merge(f, a, parts, n, cfg);
+    arena_free(scratch);
+}
+
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg)
 {
-    FileFacts **parts = arena_alloc(a, (nfiles ? nfiles : 1) * sizeof *parts);
-    size_t n = 0;
-    for (size_t i = 0; i < nfiles; i++)
-        if (files[i] && !files[i]->parse_failed)
-            parts[n++] = facts_file_new(files[i], cfg);
-    facts_merge(f, a, (const FileFacts *const *)parts, n, cfg);
-    for (size_t i = 0; i < n; i++)
-        facts_file_free(parts[i]);
+    compute(f, a, files, nfiles, cfg, false);
+}
+
+void facts_compute_keeping(ProjectFacts *f, Arena *a, FileIR *const *files,
+                           size_t nfiles, const Config *cfg)
+{
+    compute(f, a, files, nfiles, cfg, true);
 }
 
 /* Names that say a constant is part of the key design: ORDER_PREFIX,

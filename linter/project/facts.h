@@ -13,19 +13,14 @@
  * never by position. */
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg);
-
-/* The same in two steps, so that an editor recomputes only the part of a
- * file whose resolved IR changed: what one file adds to the facts (its
- * own arena; reads `file` only while it is built: it may outlive it),
- * and the facts of the files whose parts are given, in that order.
- * facts_merge of the parts of the files facts_compute reads gives the
- * same facts. */
-typedef struct FileFacts FileFacts;
-FileFacts *facts_file_new(const FileIR *file, const Config *cfg);
-const Config *facts_file_config(const FileFacts *ff); /* the one it was built with */
-void facts_file_free(FileFacts *ff); /* NULL is fine */
-void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
-                 const Config *cfg);
+/* The same, reading each file's part of the facts (what it adds) from its
+ * resolution when an earlier call kept it there, and keeping the parts it
+ * builds with each resolved file's resolution (FileIR.facts_part, like
+ * access.c's parts): the language server, whose next analysis then builds
+ * only the parts of the files it resolved again. facts_compute builds
+ * every part in scratch memory and frees it (a one-shot run). */
+void facts_compute_keeping(ProjectFacts *f, Arena *a, FileIR *const *files,
+                           size_t nfiles, const Config *cfg);
 
 /* The name of a project constant of the key design whose text is exactly
  * `text` (the alphabetically first when several are), NULL if none. A

@@ -44,7 +44,6 @@ void project_free(Project *p)
         free(p->files.v[i].text);
         fileir_free(p->files.v[i].ir);
         fileir_free(p->files.v[i].analysed);
-        facts_file_free(p->files.v[i].facts);
         syn_reuse_free(p->files.v[i].reuse);
         problems_free(&p->files.v[i].problems);
     }
@@ -140,8 +139,6 @@ static void extract_one(SourceFile *f, bool drop)
     problems_init(&f->problems);
     fileir_free(f->ir);
     f->ir = NULL;
-    facts_file_free(f->facts);
-    f->facts = NULL;
     if (!f->text)
         f->text = read_source(f->path, &f->len, &f->problems);
     if (!f->text)
@@ -455,8 +452,6 @@ void project_remove(Project *p, const char *path)
     f->text = NULL;
     fileir_free(f->ir);
     f->ir = NULL;
-    facts_file_free(f->facts);
-    f->facts = NULL;
     f->same_code = f->ir_analysed = false;
     syn_reuse_free(f->reuse);
     f->reuse = NULL;
@@ -567,15 +562,10 @@ static void tables_check_project(Project *p)
     }
 }
 
-static bool analysable(const SourceFile *f)
-{
-    return !f->removed && f->ir && !f->ir->parse_failed;
-}
-
 /* A new analysis: the previous one's facts and findings are dropped, the
  * project-wide facts and table models computed afresh over `n` files.
  * `keep_parts`: keep each file's part of the facts for the next analysis
- * (the editor's); a one-shot run frees them at once. */
+ * (the editor's); a one-shot run frees them at once (facts.h). */
 static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
                            bool keep_parts)
 {
@@ -584,27 +574,13 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
     p->analysis = arena_new();
     diag_free(&p->diags);
     diag_init(&p->diags);
-    /* each file's part of the facts: kept from the last analysis unless
-     * its IR changed or was resolved again since (SourceFile.facts) */
-    const FileFacts **parts = arena_alloc(p->analysis, (n ? n : 1) * sizeof *parts);
-    size_t np = 0;
-    for (size_t i = 0; i < p->files.n; i++) {
-        SourceFile *f = &p->files.v[i];
-        if (!analysable(f))
-            continue;
-        if (f->facts && facts_file_config(f->facts) != fcfg) {
-            facts_file_free(f->facts);
-            f->facts = NULL;
-        }
-        if (!f->facts)
-            f->facts = facts_file_new(f->ir, fcfg);
-        parts[np++] = f->facts;
-    }
-    facts_merge(&p->facts, p->analysis, parts, np, fcfg);
-    for (size_t i = 0; i < p->files.n && !keep_parts; i++) {
-        facts_file_free(p->files.v[i].facts);
-        p->files.v[i].facts = NULL;
-    }
+    /* the editor keeps each file's part of the facts with its resolution
+     * (FileIR.facts_part): the next analysis builds only the parts of
+     * the files it resolved again */
+    if (keep_parts)
+        facts_compute_keeping(&p->facts, p->analysis, irs, n, fcfg);
+    else
+        facts_compute(&p->facts, p->analysis, irs, n, fcfg);
     tables_prepare(p, rf, irs, n);
     /* the facts read every file's current IR now: the IRs kept for the
      * previous facts go (their importers were resolved again) */
@@ -652,8 +628,6 @@ void project_analyze(Project *p)
             continue;
         rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
         irs[n++] = f->ir;
-        facts_file_free(f->facts); /* resolved again below */
-        f->facts = NULL;
     }
     resolve_project(rf, n);
     resolve_drop_unused_helpers(rf, n, irs, n);
@@ -695,6 +669,11 @@ static int slotpath_cmp(const void *x, const void *y)
     const SlotPath *a = x, *b = y;
     int c = strcmp(a->path, b->path);
     return c ? c : a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static bool analysable(const SourceFile *f)
+{
+    return !f->removed && f->ir && !f->ir->parse_failed;
 }
 
 /* Which analysable files to resolve again after `changed`: a file graph
@@ -842,11 +821,8 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
         slot[n] = i;
         irs[n++] = f->ir;
-        if (resolve[i]) {
+        if (resolve[i])
             rr[nr++] = (ResolveFile){f->ir, f->abspath, f->config};
-            facts_file_free(f->facts); /* resolved again below */
-            f->facts = NULL;
-        }
     }
     if (same_facts && nr) {
         /* only the edited files: every other file is there for lookups */

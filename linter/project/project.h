@@ -33,11 +33,6 @@ typedef struct SourceFile {
      * recomputes the facts. */
     FileIR *analysed;
     bool same_code;
-    /* What `ir`, resolved, adds to the project facts (facts.h), kept by
-     * the editor's analysis that last read it (project_analyze_some; a
-     * one-shot project_analyze frees it at once); NULL until then, and
-     * again once `ir` is replaced or resolved again. Owned. */
-    struct FileFacts *facts;
     /* A buffer's last syntax tree, for an incremental parse after edits
      * (project_edit_text); NULL for files read from disk. Owned. */
     struct SynReuse *reuse;

@@ -631,6 +631,7 @@ void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
         arena_free(ir->resolved);
         ir->resolved = arena_new();
         ir->access_part = NULL;
+        ir->facts_part = NULL;
         Ctx c = {.r = &r, .a = ir->resolved, .cfg = files[f].config, .ir = ir, .role = ROLE_KEY};
         memset(&ir->keys, 0, sizeof ir->keys);
         memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
