@@ -1192,11 +1192,12 @@ static void actions_and_hover(void **state)
     free(plain_uri);
 
     /* nor when two constants hold the same text: keys.ts gets a second
-     * (named after ORDER_PREFIX, which the message still names) */
+     * (named like a key part; ORDER_PREFIX, used in keys, is still the one the
+     * message names) */
     open_doc(&c, w.uri[F_KEYS], KEYS, 1);
     change(&c, w.uri[F_KEYS], 2,
            json_pack("[{s:o, s:s}]", "range", range_json(1, 0, 1, 0), "text",
-                     "export const ORDER_X = 'ORDER#';\n"));
+                     "export const ORDER_KEY = 'ORDER#';\n"));
     change(&c, w.uri[F_SERVICE], 4, json_pack("[{s:s}]", "text", SERVICE));
     json_decref(publication(&c, w.uri[F_SERVICE]));
     acts = code_actions(&c, 9, w.uri[F_SERVICE],

@@ -87,13 +87,11 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
                    c->exported && path ? arena_strdup(a, path) : NULL);
 }
 
-/* The constants holding one text: how many, the alphabetically first
- * name, and the first of the key design (facts_const_for_text/_token):
- * of those used in some key when any is, else of those named like a key
- * part, each with how many there are (two candidates are ambiguous). */
+/* The constants of the key design holding one text, and the first of
+ * them by name (facts_const_for_text/_token): of those used in some key
+ * when any is, else of those named like a key part, each with how many
+ * there are (two candidates are ambiguous). */
 typedef struct TextConsts {
-    size_t count;
-    const char *best;
     size_t in_key, key_named;
     const char *best_in_key, *best_key_named;
 } TextConsts;
@@ -117,7 +115,6 @@ struct FactsIndex {
     VEC(FieldSets) field_sets;
 };
 
-static bool key_like_name(const char *name);
 
 static char *lower_copy(Arena *a, const char *s)
 {
@@ -176,16 +173,13 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
             VEC_PUSH(a, &ix->text_consts, (TextConsts){0});
         }
         TextConsts *t = &ix->text_consts.v[g];
-        t->count++;
-        if (!t->best || strcmp(c->name, t->best) < 0)
-            t->best = c->name;
         /* of the key design: used in some key, or named like a key part (an
          * audit event type or a payload field holding "ORDER#" is not) */
         if (c->in_key) {
             t->in_key++;
             if (!t->best_in_key || strcmp(c->name, t->best_in_key) < 0)
                 t->best_in_key = c->name;
-        } else if (key_like_name(c->name)) {
+        } else if (facts_key_like_name(c->name)) {
             t->key_named++;
             if (!t->best_key_named || strcmp(c->name, t->best_key_named) < 0)
                 t->best_key_named = c->name;
@@ -455,7 +449,7 @@ void facts_compute_keeping(ProjectFacts *f, Arena *a, FileIR *const *files,
 /* Names that say a constant is part of the key design: ORDER_PREFIX,
  * USER_PK, userPk, GSI1PK, EntityType.ORDER, Keys.USER, KEY_SEPARATOR; a
  * word of the name, not a part of one (TASK is no SK, AUDIT_EVENT no key). */
-static bool key_like_name(const char *name)
+bool facts_key_like_name(const char *name)
 {
     static const char *const words[] = {"prefix", "prefixes", "pk", "sk", "key", "keys",
                                         "entity", "entities", "type", "types", "separator",
@@ -526,7 +520,7 @@ const char *facts_const_module(const ProjectFacts *f, const char *text, const ch
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)
 {
     const TextConsts *t = text_consts(f, text);
-    return t ? t->count : 0;
+    return t ? t->in_key + t->key_named : 0;
 }
 
 bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape)

@@ -33,11 +33,20 @@ const char *facts_const_for_text(const ProjectFacts *f, const char *text);
 /* The same for a bare prefix token ("ORDER" of "ORDER#"). */
 const char *facts_const_for_token(const ProjectFacts *f, const char *token);
 
-/* How many differently named project constants hold exactly `text`. */
 /* The file that declares and exports the constant `name` holding `text`
  * (display path), NULL when there is none. */
 const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name);
+
+/* How many differently named project constants of the key design (used
+ * in some key, or named like a key part) hold exactly `text`: a fix that
+ * writes one of them in is offered only when it is the only one. */
 size_t facts_consts_holding(const ProjectFacts *f, const char *text);
+
+/* Does a constant's name say it is part of the key design? A word of it
+ * (split at non-letters and lower-to-upper turns) is prefix(es), pk, sk,
+ * key(s), entity/entities, type(s) or separator: ORDER_PREFIX, userPk,
+ * EntityType.ORDER, Keys.USER; not TASK or AUDIT_EVENT. */
+bool facts_key_like_name(const char *name);
 
 /* Whether `shape` is among f->untenanted_helper_pks. */
 bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape);
