@@ -126,7 +126,8 @@ has config-flag-missing "$err" "nope.yml"
 # --- bad input: named once, the run goes on, exit 2 --------------------------
 printf 'const a = 1;\0\0binary' >"$proj/src/bin.ts"
 printf 'const s = "caf\xe9";\n' >"$proj/src/latin1.ts"
-printf 'const x = <%%= name %%>;\n' >"$proj/src/template.ts"
+# key code (pk) with a syntax error: read outside the error, and named
+printf 'const pk = <%%= name %%>;\n' >"$proj/src/template.ts"
 run bad-input 2 "$keylint" src
 has binary "$err" "src/bin.ts: error: binary file; skipped"
 has latin1 "$err" "src/latin1.ts:1:"
@@ -570,6 +571,27 @@ for r in magic-string mixed-separator missing-delimiter mutable-key-field \
          versioned-sk-read missing-tenant; do
     has "example fires $r" "$out" "[$r]"
 done
+
+# --- the text pre-check (extract/precheck.h, project/defer.h) ----------------
+# Findings are the same with and without it, on every fixture, the example
+# and tests/precheck, whose files are cleared by the pre-check yet needed:
+# config.ts (imported), ItemType in entities.ts (a key-design constant
+# holding a key's text), caller.ts (calls a helper that builds keys).
+findings() { python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["findings"]))'; }
+for dir in "$root"/fixtures/*/ "$root/tests/precheck/"; do
+    name=${dir#"$root"/}
+    a=$(cd "$dir" && "$keylint" --format json --exit-zero . 2>/dev/null | findings)
+    b=$(cd "$dir" && "$keylint" --format json --exit-zero --no-precheck . 2>/dev/null | findings)
+    [ -n "$a" ] && [ "$a" == "$b" ] && ok || bad "precheck: $name: the findings differ without it"
+done
+run precheck 1 "$keylint" "$root/tests/precheck"
+has precheck-import "$out" "precheck/caller.ts:5:"
+has precheck-constant "$out" "the constant ItemType.ORDER holds 'ORDER'"
+# widget.ts has nothing for keylint: never parsed, so its syntax error is
+# named only when every file is parsed
+lacks precheck-unparsed "$err" "widget.ts"
+run no-precheck 1 "$keylint" --no-precheck "$root/tests/precheck"
+has no-precheck "$err" "widget.ts:2:"
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

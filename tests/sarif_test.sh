@@ -99,7 +99,7 @@ export const get = (ddb: any, userId: string, orderId: string) =>
 const x = 1;
 EOF
 printf 'const a = 1;\0\0binary' >"$proj/src dir/bin.ts"
-printf 'const x = <%%= name %%>;\n' >"$proj/src dir/template.ts"
+printf 'const pk = <%%= name %%>;\n' >"$proj/src dir/template.ts"
 "$keylint" --format sarif --output "$tmp/proj.sarif" "src dir" 2>/dev/null
 rc=$?
 [ "$rc" -eq 2 ] && ok || bad "project: exit $rc, expected 2 (input problems)"

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "ddbexpr.h"
 #include "dumpir.h"
 #include "extract.h"
+#include "precheck.h"
 #include "project.h"
 #include "tables.h"
 
@@ -377,19 +379,122 @@ static void key_role_names(void **state)
     config_free(c);
 }
 
+
+/* ---- the text pre-check (precheck.h) -------------------------------------
+ * Every source file of the fixtures, the extraction goldens and the
+ * pre-check's own project that extract_may_find clears holds nothing
+ * extraction reads: no key but calls passing text (defer.h follows
+ * those), no data operation, helper or table. */
+static struct PrecheckWalk {
+    Config *cfg;
+    size_t cleared, passed;
+} pw;
+
+static int precheck_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    const char *dot = strrchr(path, '.');
+    if (flag != FTW_F || !dot ||
+        (strcmp(dot, ".ts") && strcmp(dot, ".tsx") && strcmp(dot, ".js")))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    char buf[4096];
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (len + got + 1 > cap)
+            text = realloc(text, cap = 2 * (len + got + 1));
+        memcpy(text + len, buf, got);
+        len += got;
+    }
+    fclose(f);
+    if (!text)
+        return 0;
+    text[len] = '\0';
+    if (extract_may_find(text, len, pw.cfg)) {
+        pw.passed++;
+        free(text);
+        return 0;
+    }
+    pw.cleared++;
+    Problems probs;
+    problems_init(&probs);
+    FileIR *ir = extract_file(path, text, len, pw.cfg, &probs);
+    if (ir) {
+        for (size_t i = 0; i < ir->extracted.n; i++)
+            if (!ir->extracted.v[i].call_site)
+                fail_msg("%s: cleared by the pre-check, yet extraction finds a key", path);
+        if (ir->ops.n || ir->helpers.n || (ir->tables && ir->tables->set.tables.n))
+            fail_msg("%s: cleared by the pre-check, yet extraction finds %zu operations, "
+                     "%zu helpers", path, ir->ops.n, ir->helpers.n);
+    }
+    fileir_free(ir);
+    problems_free(&probs);
+    free(text);
+    return 0;
+}
+
+static void precheck_clears_only_files_without_keys(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    assert_non_null(root);
+    pw = (struct PrecheckWalk){.cfg = config_default()};
+    const char *dirs[] = {"fixtures", "tests/extract", "tests/precheck"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        assert_int_equal(nftw(path, precheck_one, 16, FTW_PHYS), 0);
+    }
+    /* tests/precheck's config.ts, entities.ts, caller.ts and widget.ts */
+    assert_true(pw.cleared >= 4);
+    assert_true(pw.passed > 100);
+    config_free(pw.cfg);
+}
+
+static void precheck_words(void **state)
+{
+    (void)state;
+    Config *c = config_default();
+    const char *keys[] = {
+        "const k = { pk: id };",
+        "export const orderKey = (id: string) => `order-${id}`;",
+        "function buildKeys(id) { return [A, id]; }",
+        "const x = `USER#${id}`;",
+        "await client.send(new QueryCommand(params));",
+        "export const ITEM_PREFIX = 'ITEM';",
+        "export const userPrefix = 'USER';",
+        "export const EntityType = { ORDER: 'ORDER' };",
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (!extract_may_find(keys[i], strlen(keys[i]), c))
+            fail_msg("the pre-check clears: %s", keys[i]);
+    const char *none[] = {
+        "export const Button = () => <div key={id} className=\"x\">{Object.keys(o)}</div>;",
+        "const color = css`color: red`; const task = 'Task';",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        if (extract_may_find(none[i], strlen(none[i]), c))
+            fail_msg("the pre-check passes: %s", none[i]);
+    config_free(c);
+}
+
 int main(void)
 {
     size_t n;
     char **names = case_dirs("tests/extract", &n);
     if (!names)
         return 1;
-    enum { FIXED = 5 };
+    enum { FIXED = 7 };
     struct CMUnitTest *tests = calloc(n + FIXED, sizeof *tests);
     tests[0] = (struct CMUnitTest)cmocka_unit_test(key_conditions);
     tests[1] = (struct CMUnitTest)cmocka_unit_test(update_targets);
     tests[2] = (struct CMUnitTest)cmocka_unit_test(key_role_names);
     tests[3] = (struct CMUnitTest)cmocka_unit_test(extraction_keeps_a_complete_copy);
     tests[4] = (struct CMUnitTest)cmocka_unit_test(call_sites_kept_only_when_reachable);
+    tests[5] = (struct CMUnitTest)cmocka_unit_test(precheck_clears_only_files_without_keys);
+    tests[6] = (struct CMUnitTest)cmocka_unit_test(precheck_words);
     for (size_t i = 0; i < n; i++) {
         tests[i + FIXED].name = names[i];
         tests[i + FIXED].test_func = golden_case;

@@ -43,6 +43,12 @@ static const char usage_text[] =
     "                        goes to the terminal (stderr)\n"
     "  -j, --jobs N          read and parse with N threads (default: one per\n"
     "                        core); the output is the same for any N\n"
+    "      --no-precheck     parse every file: a run otherwise leaves unparsed\n"
+    "                        the files whose text shows no key, data\n"
+    "                        operation, key helper or table, until a parsed\n"
+    "                        file needs what they define; the findings are\n"
+    "                        the same, only syntax errors in those files are\n"
+    "                        named then\n"
     "      --report FORMAT=FILE\n"
     "                        also write the report as FORMAT (json, sarif, text\n"
     "                        or concise) to FILE, from the same run; repeatable\n"
@@ -847,6 +853,7 @@ int main(int argc, char **argv)
         OPT_INIT,
         OPT_FIX,
         OPT_FIX_DRY_RUN,
+        OPT_NO_PRECHECK,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -872,12 +879,14 @@ int main(int argc, char **argv)
         {"fix", no_argument, NULL, OPT_FIX},
         {"fix-dry-run", no_argument, NULL, OPT_FIX_DRY_RUN},
         {"jobs", required_argument, NULL, 'j'},
+        {"no-precheck", no_argument, NULL, OPT_NO_PRECHECK},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
     bool access_patterns = false, init = false, fix = false, fix_dry = false;
+    bool precheck = true;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
@@ -916,6 +925,9 @@ int main(int argc, char **argv)
                         optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case OPT_NO_PRECHECK:
+            precheck = false;
             break;
         case OPT_EXIT_ZERO:
             run.exit_zero = true;
@@ -1124,6 +1136,8 @@ relint:;
         run.files_checked = check.n;
         changed = true; /* report on it alone, as --changed does */
     } else {
+        /* a full run: files with nothing for keylint are read, not parsed */
+        p->precheck = precheck && !dump;
         project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
     }
     if (dump) {

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "defer.h"
 #include "syntax.h"
 #include "extract.h"
 #include "facts.h"
 #include "modules.h"
+#include "precheck.h"
 #include "resolve.h"
 #include "suppress.h"
 #include "walk.h"
@@ -44,6 +46,7 @@ void project_free(Project *p)
         free(p->files.v[i].text);
         fileir_free(p->files.v[i].ir);
         fileir_free(p->files.v[i].analysed);
+        defer_note_free(p->files.v[i].note);
         syn_reuse_free(p->files.v[i].reuse);
         problems_free(&p->files.v[i].problems);
     }
@@ -120,6 +123,9 @@ const Config *project_config_for(Project *p, const char *path)
 typedef struct Work {
     Project *p;
     size_t next;            /* next file index to take */
+    const size_t *slots;    /* the files to take, by slot; NULL: from `next` on */
+    size_t nslots;
+    bool precheck;          /* set aside the files the pre-check clears */
     pthread_mutex_t lock;
 } Work;
 
@@ -130,7 +136,7 @@ typedef struct Worker {
 
 /* Extract a file whose text is set (or read it first); `drop`: free a
  * text read from disk afterwards. Touches only `f`. */
-static void extract_one(SourceFile *f, bool drop)
+static void extract_one(SourceFile *f, bool drop, bool precheck)
 {
     /* a tree kept for a buffer is of a text this one replaces */
     if (!f->buffer)
@@ -139,10 +145,22 @@ static void extract_one(SourceFile *f, bool drop)
     problems_init(&f->problems);
     fileir_free(f->ir);
     f->ir = NULL;
+    defer_note_free(f->note);
+    f->note = NULL;
     if (!f->text)
         f->text = read_source(f->path, &f->len, &f->problems);
     if (!f->text)
         return;
+    /* Nothing extraction could find: set aside, unparsed (precheck.h). */
+    f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
+    if (f->deferred) {
+        f->note = defer_note(f->text, f->len);
+        if (drop) {
+            free(f->text);
+            f->text = NULL;
+        }
+        return;
+    }
     f->ir = extract_file_reusing(f->path, f->text, f->len, f->config, &f->problems, f->reuse);
     if (drop && !f->buffer) {
         free(f->text);
@@ -158,26 +176,35 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&w->lock);
         size_t i = w->next++;
         pthread_mutex_unlock(&w->lock);
-        if (i >= w->p->files.n)
+        if (w->slots) {
+            if (i >= w->nslots)
+                break;
+            i = w->slots[i];
+        } else if (i >= w->p->files.n) {
             break;
-        extract_one(&w->p->files.v[i], w->p->drop_texts);
+        }
+        extract_one(&w->p->files.v[i], w->p->drop_texts, w->precheck);
     }
     return NULL;
 }
 
-static void extract_all(Project *p, size_t from)
+/* Extract files [from, end) of the project, or the `nslots` files of
+ * `slots` when it is not NULL, with one thread per core. */
+static void extract_files(Project *p, size_t from, const size_t *slots, size_t nslots,
+                          bool precheck)
 {
-    size_t todo = p->files.n - from;
+    size_t todo = slots ? nslots : p->files.n - from;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned nthreads = p->threads ? p->threads : (unsigned)(cores > 0 ? cores : 1);
     if (nthreads > 16)
         nthreads = 16;
     if (todo < 16 || nthreads < 2) {
-        for (size_t i = from; i < p->files.n; i++)
-            extract_one(&p->files.v[i], p->drop_texts);
+        for (size_t i = 0; i < todo; i++)
+            extract_one(&p->files.v[slots ? slots[i] : from + i], p->drop_texts, precheck);
         return;
     }
-    Work w = {.p = p, .next = from};
+    Work w = {.p = p, .next = slots ? 0 : from, .slots = slots, .nslots = nslots,
+              .precheck = precheck};
     pthread_mutex_init(&w.lock, NULL);
     Worker *wk = calloc(nthreads, sizeof *wk);
     if (!wk)
@@ -196,6 +223,13 @@ static void extract_all(Project *p, size_t from)
         pthread_join(wk[t].thread, NULL);
     free(wk);
     pthread_mutex_destroy(&w.lock);
+}
+
+/* The deferred files a run needs after all (defer.h), extracted without
+ * the pre-check. */
+static void extract_slots(Project *p, const size_t *slots, size_t n)
+{
+    extract_files(p, 0, slots, n, false);
 }
 
 static void index_file(Project *p, size_t slot);
@@ -278,7 +312,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         index_file(p, p->files.n - 1);
     }
     arena_free(dirs.arena);
-    extract_all(p, from);
+    extract_files(p, from, NULL, 0, p->precheck);
 }
 
 static void index_file(Project *p, size_t slot)
@@ -416,7 +450,7 @@ static const SourceFile *set_text(Project *p, const char *path, const char *text
     FileIR *prev = f->ir;
     FileIR *base = f->analysed ? f->analysed : f->ir_analysed ? prev : NULL;
     f->ir = NULL;
-    extract_one(f, false);
+    extract_one(f, false, false);
     f->same_code = base && f->ir && code_only_in_file(base) && code_only_in_file(f->ir) &&
                    base->code_hash == f->ir->code_hash;
     if (f->same_code && !f->analysed) {
@@ -437,7 +471,7 @@ void project_reload(Project *p, const char *path)
     f->text = NULL;
     f->len = 0;
     f->buffer = false;
-    extract_one(f, p->drop_texts);
+    extract_one(f, p->drop_texts, false);
     f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);
@@ -452,6 +486,9 @@ void project_remove(Project *p, const char *path)
     f->text = NULL;
     fileir_free(f->ir);
     f->ir = NULL;
+    defer_note_free(f->note);
+    f->note = NULL;
+    f->deferred = false;
     f->same_code = f->ir_analysed = false;
     syn_reuse_free(f->reuse);
     f->reuse = NULL;
@@ -490,7 +527,8 @@ size_t project_linted_files(const Project *p)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->files.n; i++)
-        if (!p->files.v[i].removed && p->files.v[i].ir && !p->files.v[i].ir->parse_failed)
+        if (!p->files.v[i].removed &&
+            (p->files.v[i].deferred || (p->files.v[i].ir && !p->files.v[i].ir->parse_failed)))
             n++;
     return n;
 }
@@ -617,6 +655,7 @@ static void check_file(Project *p, const ResolveFile *file)
 
 void project_analyze(Project *p)
 {
+    defer_extract_reached(p, extract_slots);
     size_t n = 0;
     ResolveFile *rf = calloc(p->files.n ? p->files.n : 1, sizeof *rf);
     FileIR **irs = calloc(p->files.n ? p->files.n : 1, sizeof *irs);

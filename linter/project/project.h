@@ -21,6 +21,11 @@ typedef struct SourceFile {
     FileIR *ir;          /* NULL until extracted */
     Problems problems;   /* reading and parsing this file */
     bool removed;        /* dropped by project_remove (slot kept) */
+    /* Read but not parsed: the pre-check (precheck.h) found nothing
+     * extraction could read in it; `ir` stays NULL until the project needs
+     * what it defines (project_analyze extracts it then). */
+    bool deferred;
+    struct DeferNote *note; /* while deferred: what defer.c reads of its text */
     bool buffer;         /* text set by project_set_text: never dropped */
     /* The last analysis read `ir` (project-wide facts point into it). */
     bool ir_analysed;
@@ -67,6 +72,11 @@ typedef struct Project {
      * report re-reads the few files that have findings); the language
      * server keeps them. Buffers (project_set_text) are always kept. */
     bool drop_texts;
+    /* Set aside the files the text pre-check clears (precheck.h) and
+     * extract them only when an extracted file imports them or may use
+     * the texts of their constants: the command line's full runs. The
+     * language server extracts every file. */
+    bool precheck;
     /* Tables (access-pattern rules), rebuilt by each analysis in
      * `analysis`: the table model of each configuration in use (schema
      * files plus tables in code), the project-wide access facts, and the

@@ -1,0 +1,13 @@
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from './config';
+
+const ddb = DynamoDBDocumentClient.from({} as any);
+
+// builds its keys from what its callers pass
+export function saveItem(prefix: string, id: string) {
+  return ddb.send(new PutCommand({ TableName: TABLE, Item: { pk: prefix + id, sk: 'META' } }));
+}
+
+export function getOrder(id: string) {
+  return ddb.send(new PutCommand({ TableName: TABLE, Item: { pk: `ORDER#${id}`, sk: 'META' } }));
+}
