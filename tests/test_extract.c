@@ -464,8 +464,6 @@ static void precheck_words(void **state)
         "const x = `USER#${id}`;",
         "await client.send(new QueryCommand(params));",
         "export const ITEM_PREFIX = 'ITEM';",
-        "export const userPrefix = 'USER';",
-        "export const EntityType = { ORDER: 'ORDER' };",
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (!extract_may_find(keys[i], strlen(keys[i]), c))

@@ -152,8 +152,7 @@ bool extract_may_find(const char *text, size_t len, const Config *cfg)
      * attributes of table definitions */
     static const char *const lower_words[] = {
         "dataservice", "commandservice", "historyservice", "partition_key", "sort_key",
-        "partitionkey", "sortkey", "hashkey", "rangekey", "hash_key", "range_key",
-        "prefix", "separator", "entit", NULL};
+        "partitionkey", "sortkey", "hashkey", "rangekey", "hash_key", "range_key", NULL};
     if (!text)
         return false;
 
