@@ -71,7 +71,19 @@ static bool sep_in_literal(const char *t, size_t len, const char *sep)
     return false;
 }
 
-static bool ident(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+bool text_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+bool text_next_ident(const char *t, size_t len, size_t *i, size_t *start)
+{
+    while (*i < len && !text_ident_char(t[*i]))
+        (*i)++;
+    if (*i >= len)
+        return false;
+    *start = *i;
+    while (*i < len && text_ident_char(t[*i]))
+        (*i)++;
+    return true;
+}
 
 /* A function whose name has the word "key" or "keys" (`orderKey = (id) =>`,
  * `function buildKeys(`, `Keys = {` of helper objects, a method
@@ -80,14 +92,8 @@ static bool ident(char c) { return isalnum((unsigned char)c) || c == '_' || c ==
  * arrow or `function` follows it. */
 static bool key_named_function(const char *t, size_t len)
 {
-    for (size_t i = 0; i < len;) {
-        if (!ident(t[i])) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        while (i < len && ident(t[i]))
-            i++;
+    size_t i = 0, s;
+    while (text_next_ident(t, len, &i, &s)) {
         if (s > 0 && t[s - 1] == '.')
             continue;
         /* the word key/keys in the name: at its start or after '_', a
@@ -120,7 +126,7 @@ static bool key_named_function(const char *t, size_t len)
             if (j < len && (t[j] == '(' || t[j] == '{' || !strncmp(t + j, "async", 5) ||
                             !strncmp(t + j, "function", 8)))
                 return true;
-            while (j < len && ident(t[j])) /* x => */
+            while (j < len && text_ident_char(t[j])) /* x => */
                 j++;
             while (j < len && t[j] == ' ')
                 j++;

@@ -26,4 +26,12 @@
  * False only when it certainly finds none of them. */
 bool extract_may_find(const char *text, size_t len, const Config *cfg);
 
+/* The identifiers of a text, for the pre-check and the notes of deferred
+ * files (defer.c): runs of letters, digits, '_' and '$'. */
+bool text_ident_char(char c);
+
+/* The next identifier of t[*i, len): sets *start to its first byte and *i
+ * past its end. False when there is none left. */
+bool text_next_ident(const char *t, size_t len, size_t *i, size_t *start);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "facts.h"
 #include "modules.h"
+#include "precheck.h"
 #include "walk.h"
 
 /* A call in a key whose arguments count once a helper it may reach is
@@ -38,7 +39,6 @@ typedef struct Reach {
     bool grew;
 } Reach;
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
 
 static void put(Reach *r, NameMap *m, const char *s, size_t n)
 {
@@ -86,7 +86,7 @@ static void add_text(Reach *r, const char *t, TextAt at)
             continue;
         }
         size_t j = i;
-        while (j < n && ident_char(t[j]))
+        while (j < n && text_ident_char(t[j]))
             j++;
         /* a token at the very end of a key is followed by nothing */
         bool prefix = j < n || at != AT_LAST;
@@ -233,7 +233,7 @@ static bool known_literal(const Reach *r, const char *s, size_t n)
         return false;
     if (namemap_get(&r->texts, buf, &had))
         return true;
-    if (m < 3 || ident_char(buf[m - 1]))
+    if (m < 3 || text_ident_char(buf[m - 1]))
         return false;
     buf[m - 1] = '\0';
     return namemap_get(&r->tokens, buf, &had);
@@ -244,19 +244,13 @@ static bool known_literal(const Reach *r, const char *s, size_t n)
 static bool key_like_ident(const char *t, size_t from, size_t to)
 {
     char buf[128];
-    for (size_t i = from; i < to;) {
-        if (!ident_char(t[i])) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        while (i < to && ident_char(t[i]))
-            i++;
+    size_t i = from, s;
+    while (text_next_ident(t, to, &i, &s)) {
         size_t k = i;
         while (k < to && (t[k] == ' ' || t[k] == '\t'))
             k++;
         bool keyword = i - s == 4 && !memcmp(t + s, "type", 4) && k > i && k < to &&
-                       ident_char(t[k]);
+                       text_ident_char(t[k]);
         if (!keyword && i - s < sizeof buf) {
             memcpy(buf, t + s, i - s);
             buf[i - s] = '\0';
@@ -317,7 +311,7 @@ static bool key_named_value(const char *t, size_t q)
                                  t[b - 1] == '='));
         if (!object) {
             const char *e = memmem(t + h, i - h, "enum", 4);
-            object = e && (e == t + h || !ident_char(e[-1])) && !ident_char(e[4]);
+            object = e && (e == t + h || !text_ident_char(e[-1])) && !text_ident_char(e[4]);
         }
         if (!object)
             return false;
@@ -389,13 +383,11 @@ DeferNote *defer_note(const char *t, size_t len)
             i++; /* every quote may open a literal */
             continue;
         }
-        if (!ident_char(c)) {
+        size_t s;
+        if (!text_ident_char(c) || !text_next_ident(t, len, &i, &s)) {
             i++;
             continue;
         }
-        size_t s = i;
-        while (i < len && ident_char(t[i]))
-            i++;
         size_t k = i;
         while (k < len && (t[k] == ' ' || t[k] == '\t'))
             k++;
@@ -422,7 +414,7 @@ DeferNote *defer_note(const char *t, size_t len)
             reexport = t[s] == 'e';
         /* `import persist from`, `import persist, {` */
         if (i - s == 6 && !memcmp(t + s, "import", 6) && k > i && k < len &&
-            ident_char(t[k]) && strncmp(t + k, "type ", 5))
+            text_ident_char(t[k]) && strncmp(t + k, "type ", 5))
             nt->default_import = true;
     }
     return nt;
