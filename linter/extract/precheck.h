@@ -27,8 +27,13 @@
 bool extract_may_find(const char *text, size_t len, const Config *cfg);
 
 /* The identifiers of a text, for the pre-check and the notes of deferred
- * files (defer.c): runs of letters, digits, '_' and '$'. */
-bool text_ident_char(char c);
+ * files (defer.c): runs of ASCII letters, digits, '_' and '$'. */
+static inline bool text_ident_char(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 || u == '_' ||
+           u == '$';
+}
 
 /* The next identifier of t[*i, len): sets *start to its first byte and *i
  * past its end. False when there is none left. */
