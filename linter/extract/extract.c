@@ -883,11 +883,11 @@ static void keylint_comments(Ex *x)
 
 static void visit_ops(Ex *x, SynNode n, const char *t)
 {
-    if (!strcmp(t, "new_expression")) {
+    if (syn_type_is(t, "new_expression")) {
         if (!ex_lib_new(x, n))
             sdk_command(x, n);
     }
-    else if (!strcmp(t, "call_expression"))
+    else if (syn_type_is(t, "call_expression"))
         call_expression(x, n);
 }
 

@@ -1161,19 +1161,19 @@ static void visit_class(T *t, SynNode n)
 
 static void visit(T *t, SynNode n, const char *ty)
 {
-    if (!strcmp(ty, "new_expression"))
+    if (syn_type_is(ty, "new_expression"))
         visit_new(t, n);
-    else if (!strcmp(ty, "call_expression"))
+    else if (syn_type_is(ty, "call_expression"))
         visit_call(t, n);
-    else if (!strcmp(ty, "object") && params_like(t, n))
+    else if (syn_type_is(ty, "object") && params_like(t, n))
         record_params(t, syn_start(n), n);
-    else if (!strcmp(ty, "object"))
+    else if (syn_type_is(ty, "object"))
         cfn_resource(t, n);
-    else if (!strcmp(ty, "ternary_expression"))
+    else if (syn_type_is(ty, "ternary_expression"))
         visit_ternary(t, n);
-    else if (!strcmp(ty, "pair"))
+    else if (syn_type_is(ty, "pair"))
         visit_pair(t, n);
-    else if (!strcmp(ty, "class_declaration") || !strcmp(ty, "class"))
+    else if (syn_type_is(ty, "class_declaration") || syn_type_is(ty, "class"))
         visit_class(t, n);
 }
 

@@ -49,10 +49,10 @@ struct Scopes {
 
 static ScopeKind scope_kind(const char *ty)
 {
-    if (!strcmp(ty, "program"))
+    if (syn_type_is(ty, "program"))
         return SC_PROGRAM;
-    if (!strcmp(ty, "statement_block") || !strcmp(ty, "switch_case") ||
-        !strcmp(ty, "switch_default"))
+    if (syn_type_is(ty, "statement_block") || syn_type_is(ty, "switch_case") ||
+        syn_type_is(ty, "switch_default"))
         return SC_BLOCK;
     return syn_is_function_type(ty) ? SC_FUNCTION : SC_NONE;
 }

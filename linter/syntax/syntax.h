@@ -25,6 +25,8 @@
 #ifndef KEYLINT_SYNTAX_H
 #define KEYLINT_SYNTAX_H
 
+#include <string.h>
+
 #include <tree_sitter/api.h>
 
 #include "common.h"
@@ -130,6 +132,12 @@ bool syn_null(SynNode n);
 bool syn_eq(SynNode a, SynNode b);
 const char *syn_type(SynNode n); /* "" for a null node */
 bool syn_is(SynNode n, const char *type); /* false for a null node */
+/* Is a syn_type (or syn_type_at) `type`? Most types differ at the first
+ * character, which is compared before the call. */
+static inline bool syn_type_is(const char *t, const char *type)
+{
+    return t[0] == type[0] && !strcmp(t, type);
+}
 bool syn_named(SynNode n);
 uint32_t syn_start(SynNode n); /* byte offsets; 0 for a null node */
 uint32_t syn_end(SynNode n);
