@@ -42,6 +42,7 @@ struct ModuleMap {
     size_t n;
     const char *const *abspaths;
     VEC(TsConfig) tsconfigs;      /* cache, per directory */
+    NameMap tsconfig_at;          /* directory -> its tsconfigs entry */
     VEC(Package) packages;
     bool packages_scanned;
 };
@@ -254,9 +255,9 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
 /* The nearest tsconfig.json of a directory (cached per directory). */
 static const TsConfig *tsconfig_for(ModuleMap *m, const char *dir)
 {
-    for (size_t i = 0; i < m->tsconfigs.n; i++)
-        if (!strcmp(m->tsconfigs.v[i].dir, dir))
-            return &m->tsconfigs.v[i];
+    size_t at;
+    if (namemap_get(&m->tsconfig_at, dir, &at))
+        return &m->tsconfigs.v[at];
     TsConfig tc = {.dir = arena_strdup(m->a, dir)};
     char *probe_path = arena_printf(m->a, "%s/tsconfig.json", dir);
     FILE *f = fopen(probe_path, "rb");
@@ -271,6 +272,7 @@ static const TsConfig *tsconfig_for(ModuleMap *m, const char *dir)
         tc.rules.cap = up->rules.n;
     }
     VEC_PUSH(m->a, &m->tsconfigs, tc);
+    namemap_put(m->a, &m->tsconfig_at, tc.dir, m->tsconfigs.n - 1);
     return &m->tsconfigs.v[m->tsconfigs.n - 1];
 }
 
