@@ -34,9 +34,13 @@ void arena_grow(Arena *a, void **items, size_t *cap, size_t need, size_t elem);
 #define VEC(T) struct { T *v; size_t n, cap; }
 #define VEC_PUSH(arena, vec, ...)                                              \
     do {                                                                       \
-        arena_grow((arena), (void **)&(vec)->v, &(vec)->cap, (vec)->n + 1,     \
-                   sizeof *(vec)->v);                                          \
+        if ((vec)->n >= (vec)->cap)                                            \
+            arena_grow((arena), (void **)&(vec)->v, &(vec)->cap, (vec)->n + 1, \
+                       sizeof *(vec)->v);                                      \
         (vec)->v[(vec)->n++] = (__VA_ARGS__);                                  \
     } while (0)
+/* Room for `need` elements in all, at once (arena_grow). */
+#define VEC_RESERVE(arena, vec, need)                                          \
+    arena_grow((arena), (void **)&(vec)->v, &(vec)->cap, (need), sizeof *(vec)->v)
 
 #endif

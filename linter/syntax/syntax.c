@@ -183,6 +183,12 @@ static void build_index(SynTree *t, SynNode root)
     VEC(uint32_t) at = {0}, near = {0};
     VEC(bool) clear = {0};
     bool merge = false; /* the last node visited was left unread, a sibling */
+    /* the visible nodes of the tree (O(1)): the index holds at most these */
+    size_t visible = ts_node_descendant_count(root);
+    VEC_RESERVE(t->own, &nodes, visible);
+    VEC_RESERVE(t->own, &types, visible);
+    VEC_RESERVE(t->own, &parent, visible);
+    VEC_RESERVE(t->own, &end, visible);
 
     TSTreeCursor c = ts_tree_cursor_new(root);
     size_t depth = 0;
