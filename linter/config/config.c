@@ -461,13 +461,9 @@ bool glob_match(const char *pattern, const char *path)
     }
 }
 
-bool config_path_matches(const Config *c, const StrList *globs, const char *path)
+/* config_path_matches of a path already absolute (absolute_file_path) */
+static bool abs_path_matches(const Config *c, const StrList *globs, const char *abs)
 {
-    if (!c || !globs || !path || !*path || globs->n == 0)
-        return false;
-    char *abs = absolute_file_path(path);
-    if (!abs)
-        return false;
     /* relative to the configuration's directory (a file outside it never
      * matches); the defaults have no directory: a file is matched by its
      * absolute path, so that what matches never depends on the working
@@ -485,17 +481,28 @@ bool config_path_matches(const Config *c, const StrList *globs, const char *path
         rel++;
     /* as .gitignore: the last pattern that matches decides, and a pattern
      * written `!glob` takes back what earlier ones matched */
-    bool result = false;
     for (size_t i = globs->n; *rel && i > 0; i--) {
         const char *g = globs->v[i - 1];
         bool negated = g[0] == '!';
-        if (glob_match(negated ? g + 1 : g, rel)) {
-            result = !negated;
-            break;
-        }
+        if (glob_match(negated ? g + 1 : g, rel))
+            return !negated;
     }
+    return false;
+}
+
+bool config_path_matches(const Config *c, const StrList *globs, const char *path)
+{
+    if (!c || !globs || !path || !*path || globs->n == 0)
+        return false;
+    char *abs = absolute_file_path(path);
+    bool result = abs && abs_path_matches(c, globs, abs);
     free(abs);
     return result;
+}
+
+bool config_ignores_resolved(const Config *c, const char *abs)
+{
+    return c && abs && abs[0] == '/' && c->ignore.n && abs_path_matches(c, &c->ignore, abs);
 }
 
 bool config_ignores(const Config *c, const char *path)

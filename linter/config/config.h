@@ -98,6 +98,10 @@ Severity config_rule_severity(const Config *c, const char *id,
 /* True when `path` (absolute, or relative to the current directory) matches
  * one of the config's ignore globs, taken relative to the config's dir. */
 bool config_ignores(const Config *c, const char *path);
+/* The same for a path already absolute the way config_ignores makes it:
+ * its directory resolved with realpath, its last component as written
+ * (what a file is judged by: where it is, not a symlink's target). */
+bool config_ignores_resolved(const Config *c, const char *abs);
 /* True when `path` matches one of `globs` (a list of `c`), relative to the
  * configuration's directory; whatever the working directory. */
 bool config_path_matches(const Config *c, const StrList *globs, const char *path);

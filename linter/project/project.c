@@ -246,9 +246,11 @@ typedef struct DirCache {
 
 /* The configuration of `path` (as project_config_for gives it) and its
  * absolute path (as `absolute`, in p->arena). A symlinked file is judged
- * by its target's directory, so it is not cached. */
+ * by its target's directory, so it is not cached. `*resolved`: the
+ * absolute path is the file's resolved directory and its name, what
+ * config_ignores_resolved takes (not so for a symlink). */
 static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path,
-                                      const char **abspath)
+                                      const char **abspath, bool *resolved)
 {
     const char *slash = strrchr(path, '/');
     struct stat st;
@@ -268,6 +270,7 @@ static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path
             free(real);
         }
     }
+    *resolved = cached;
     if (!cached) {
         char *abs = absolute(path);
         *abspath = arena_strdup(p->arena, abs ? abs : path);
@@ -304,8 +307,9 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         if (project_file(p, list.v[i]))
             continue;
         const char *abspath;
-        const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath);
-        if (config_ignores(cfg, list.v[i]))
+        bool resolved;
+        const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath, &resolved);
+        if (resolved ? config_ignores_resolved(cfg, abspath) : config_ignores(cfg, list.v[i]))
             continue;
         SourceFile f = {.path = list.v[i], .abspath = abspath, .config = cfg};
         VEC_PUSH(p->arena, &p->files, f);
