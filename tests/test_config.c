@@ -972,7 +972,14 @@ static void test_config_ignores(void **state)
         if (config_ignores(c, p) != cases[i].want)
             fail_msg("config_ignores(%s) should be %d", cases[i].rel,
                      cases[i].want);
+        /* the same, of a path already resolved (no "." or ".." in it) */
+        snprintf(p, sizeof p, "%s/%s", c->dir, cases[i].rel);
+        if (!strstr(cases[i].rel, "./") && config_ignores_resolved(c, p) != cases[i].want)
+            fail_msg("config_ignores_resolved(%s) should be %d", cases[i].rel,
+                     cases[i].want);
     }
+    assert_false(config_ignores_resolved(c, "src/a.spec.ts")); /* not absolute */
+    assert_false(config_ignores_resolved(NULL, "/a.spec.ts"));
 
     /* Relative paths are taken from the current directory. */
     char cwd[PATH_MAX];
