@@ -73,15 +73,18 @@ static void check(const RuleContext *ctx)
     const FileIR *f = ctx->file;
     if (!f || f->parse_failed || test_path(f->path))
         return;
-    Arena *a = arena_new();
-    bool is_allowed =
-        ctx->config && config_path_matches(ctx->config, &ctx->config->scan_allowed, f->path);
-    for (size_t i = 0; i < f->ops.n && !is_allowed; i++) {
+    int allowed = -1; /* the file is under scan-allowed: asked at its first scan */
+    for (size_t i = 0; i < f->ops.n; i++) {
         const DataOp *op = &f->ops.v[i];
         if (op->kind != OP_SCAN || double_receiver(op->callee) || whole_table_job(op->function))
             continue;
         if (strlist_has(&f->local_commands, op->callee))
             continue;
+        if (allowed < 0)
+            allowed = ctx->config &&
+                      config_path_matches(ctx->config, &ctx->config->scan_allowed, f->path);
+        if (allowed)
+            return;
         rule_report(ctx, op->span,
                     "%s scans the whole table: it reads (and pays for) every item of every "
                     "partition, and gets slower as the table grows; query a key or an index "
@@ -89,7 +92,6 @@ static void check(const RuleContext *ctx)
                     "migration, a seed script)",
                     op->callee);
     }
-    arena_free(a);
 }
 
 const RuleDesc rule_scan = {
