@@ -624,13 +624,13 @@ const TableSet *access_file_tables(const FileIR *f)
 }
 
 TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
-                         const Config *const *cfgs, size_t n, Problems *problems,
-                         TemplateCache *cache)
+                         const Config *const *cfgs, const char *const *abspaths, size_t n,
+                         Problems *problems, TemplateCache *cache)
 {
     TableModel *m = arena_alloc(a, sizeof *m);
     m->config = cfg && cfg->path ? cfg->path : NULL;
     if (cfg && !cfg->schemas_given)
-        templates_read(a, templates_of(a, cfg, files, cfgs, n, cache), m);
+        templates_read(a, templates_of(a, cfg, files, cfgs, abspaths, n, cache), m);
     if (cfg && cfg->path) {
         for (size_t i = 0; i < cfg->schemas.n; i++) {
             const char *s = cfg->schemas.v[i];

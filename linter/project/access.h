@@ -109,13 +109,14 @@ typedef struct TemplateCache {
 /* The table model of configuration `cfg`: its schema files (relative to
  * its directory; problems reading them go to `problems`), and the tables
  * and environment bindings of the files it governs (`cfgs[i]` is file i's
- * configuration). Issues found in schema files are in the model's set;
+ * configuration, `abspaths[i]` its canonical absolute path, as realpath
+ * gives it; NULL: found now). Issues found in schema files are in the model's set;
  * issues of tables in code stay with their file (FileIR.tables). Without
  * `schemas:`, the templates a project usually has are read (found once,
  * through `cache` when given). */
 TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
-                         const Config *const *cfgs, size_t n, Problems *problems,
-                         TemplateCache *cache);
+                         const Config *const *cfgs, const char *const *abspaths, size_t n,
+                         Problems *problems, TemplateCache *cache);
 
 /* The tables, environment bindings and issues of tables in code that file
  * `f` defines; NULL when extraction found none. */

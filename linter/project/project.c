@@ -558,8 +558,11 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
     const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
     access_compute(p->access, p->analysis, irs, n, fcfg);
     const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
-    for (size_t i = 0; i < n; i++)
+    const char **abspaths = arena_alloc(p->analysis, (n ? n : 1) * sizeof *abspaths);
+    for (size_t i = 0; i < n; i++) {
         cfgs[i] = rf[i].config;
+        abspaths[i] = rf[i].abspath;
+    }
     for (size_t i = 0; i <= n; i++) {
         const Config *c = i < n ? cfgs[i] : p->forced;
         if (!c || model_for(p, c))
@@ -569,8 +572,8 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
             p->templates->arena = p->arena;
             p->templates->base = p->first_dir;
         }
-        ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, n, &p->schema_problems,
-                                        p->templates)};
+        ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, abspaths, n,
+                                        &p->schema_problems, p->templates)};
         if (c->tenant_required == TENANT_AUTO && p->facts.has_tenant_keys)
             access_mark_tenants(p->analysis, p->access, e.model, c, irs, cfgs, n);
         VEC_PUSH(p->analysis, &p->models, e);

@@ -65,14 +65,15 @@ static const char *work_tree_of(Arena *a, const char *path)
 
 /* The deepest directory that holds every file of `cfg`, NULL when none. */
 static const char *common_dir(Arena *a, FileIR *const *files, const Config *const *cfgs,
-                              size_t n, const Config *cfg)
+                              const char *const *abspaths, size_t n, const Config *cfg)
 {
     char *common = NULL;
     size_t len = 0;
     for (size_t fi = 0; fi < n; fi++) {
         if (cfgs[fi] != cfg || !files[fi])
             continue;
-        char *abs = realpath(files[fi]->path, NULL);
+        char *abs = abspaths && abspaths[fi] ? strdup(abspaths[fi])
+                                             : realpath(files[fi]->path, NULL);
         if (!abs)
             continue;
         char *slash = strrchr(abs, '/');
@@ -168,7 +169,8 @@ void templates_read(Arena *a, const StrList *found, TableModel *m)
 }
 
 const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
-                                   const Config *const *cfgs, size_t n, TemplateCache *cache)
+                            const Config *const *cfgs, const char *const *abspaths, size_t n,
+                            TemplateCache *cache)
 {
     for (size_t i = 0; cache && i < cache->v.n; i++)
         if (cache->v.v[i].config == cfg)
@@ -183,7 +185,7 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
     if (cfg->path) {
         find_templates(ca, cfg->dir, DISCOVER_DEPTH, NULL, &ft.paths);
     } else {
-        const char *dir = common_dir(ca, files, cfgs, n, cfg);
+        const char *dir = common_dir(ca, files, cfgs, abspaths, n, cfg);
         if (!dir && cache)
             dir = cache->base;
         struct stat st;

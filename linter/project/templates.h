@@ -8,10 +8,11 @@
 /* The templates of `cfg`, from `cache` or found now (and added to it): the
  * configuration's directory and below; under the defaults, the directory
  * the files are under, then each directory above it up to the git work
- * tree until one has a template with tables. Without a cache the list is
- * in `a`. */
+ * tree until one has a template with tables (`abspaths`: the files'
+ * canonical absolute paths, or NULL). Without a cache the list is in `a`. */
 const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
-                            const Config *const *cfgs, size_t n, TemplateCache *cache);
+                            const Config *const *cfgs, const char *const *abspaths, size_t n,
+                            TemplateCache *cache);
 /* Add the tables and environment bindings of the templates `found` to m
  * (each that has tables is listed in m->schema_files); a template that
  * cannot be read is skipped quietly: keylint found it, nobody named it. */
