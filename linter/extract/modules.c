@@ -334,13 +334,14 @@ static void scan_packages(ModuleMap *m)
     if (m->packages_scanned)
         return;
     m->packages_scanned = true;
-    StrList seen = {0};
+    NameMap seen = {0};
     for (size_t i = 0; i < m->n; i++) {
         char *dir = dir_of(m->a, m->abspaths[i]);
         for (int up = 0; up < 64 && strcmp(dir, "/") && strchr(dir, '/'); up++) {
-            if (strlist_has(&seen, dir))
+            size_t had;
+            if (namemap_get(&seen, dir, &had))
                 break;
-            strlist_push(m->a, &seen, dir);
+            namemap_put(m->a, &seen, dir, 0);
             read_package(m, dir);
             dir = dir_of(m->a, dir);
         }
