@@ -648,8 +648,7 @@ bool syn_is(SynNode n, const char *type)
 {
     if (ts_node_is_null(n))
         return false;
-    const char *t = ts_node_type(n);
-    return t[0] == type[0] && !strcmp(t, type); /* most calls differ at once */
+    return syn_type_is(ts_node_type(n), type);
 }
 bool syn_named(SynNode n) { return !ts_node_is_null(n) && ts_node_is_named(n); }
 uint32_t syn_start(SynNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
