@@ -1,5 +1,6 @@
 /* Unit tests for linter/core: arenas (alignment, packed strings, a
- * reserved first block that holds a known set of allocations) and the
+ * reserved first block that holds a known set of allocations, blocks
+ * handed on through a pool) and the
  * copier (interned strings, maps that still find their names). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,6 +67,41 @@ static void reserved_arena_holds_a_measured_copy(void **state)
     arena_free(arena_new_reserved(0)); /* no first block: an ordinary arena */
 }
 
+/* A pooled arena's blocks go back to its pool when it is freed, and the
+ * next pooled arena takes them (the smallest that fits), zeroed as ever;
+ * an arena without a pool never does. */
+static void pool_hands_blocks_on(void **state)
+{
+    (void)state;
+    ArenaPool *pool = arena_pool_new();
+    Arena *a = arena_new_pooled(pool);
+    unsigned char *small = arena_alloc(a, 100);
+    unsigned char *big = arena_alloc(a, 300000); /* a block of its own */
+    memset(small, 0xAB, 100);
+    memset(big, 0xCD, 300000);
+    arena_free(a);
+
+    Arena *b = arena_new_pooled(pool);
+    unsigned char *again = arena_alloc(b, 100);
+    assert_ptr_equal(again, small); /* the small block, not the big one */
+    for (size_t i = 0; i < 100; i++)
+        assert_int_equal(again[i], 0);
+    unsigned char *big2 = arena_alloc(b, 200000);
+    assert_ptr_equal(big2, big);
+    assert_int_equal(big2[199999], 0);
+    arena_free(b);
+
+    Arena *c = arena_new(); /* no pool: its own blocks */
+    unsigned char *own = arena_alloc(c, 100);
+    assert_true(own != small);
+    arena_free(c);
+    Arena *d = arena_new_pooled(NULL);
+    assert_non_null(arena_alloc(d, 8));
+    arena_free(d);
+    arena_pool_free(pool);
+    arena_pool_free(NULL);
+}
+
 static void copier_interns_and_keeps_maps(void **state)
 {
     (void)state;
@@ -116,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strings_are_packed),
         cmocka_unit_test(reserved_arena_holds_a_measured_copy),
+        cmocka_unit_test(pool_hands_blocks_on),
         cmocka_unit_test(copier_interns_and_keeps_maps),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);

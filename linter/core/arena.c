@@ -20,7 +20,17 @@ typedef struct Block {
 
 struct Arena {
     Block *head;
-    size_t next; /* the size of the next standard block */
+    size_t next;     /* the size of the next standard block */
+    ArenaPool *pool; /* where its blocks come from and go back to, or NULL */
+};
+
+/* Spare blocks, unsorted; at most POOL_KEEP bytes of them (a file larger
+ * than any before leaves its blocks to malloc). */
+enum { POOL_KEEP = 64 << 20 };
+
+struct ArenaPool {
+    Block *spare;
+    size_t bytes;
 };
 
 static void *xmalloc(size_t n)
@@ -38,7 +48,56 @@ Arena *arena_new(void)
     Arena *a = xmalloc(sizeof *a);
     a->head = NULL;
     a->next = FIRST_BLOCK;
+    a->pool = NULL;
     return a;
+}
+
+Arena *arena_new_pooled(ArenaPool *pool)
+{
+    Arena *a = arena_new();
+    a->pool = pool;
+    return a;
+}
+
+ArenaPool *arena_pool_new(void)
+{
+    ArenaPool *p = xmalloc(sizeof *p);
+    p->spare = NULL;
+    p->bytes = 0;
+    return p;
+}
+
+static void free_blocks(Block *b)
+{
+    while (b) {
+        Block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+void arena_pool_free(ArenaPool *pool)
+{
+    if (!pool)
+        return;
+    free_blocks(pool->spare);
+    free(pool);
+}
+
+/* The smallest spare block of at least `size` bytes, taken out of the
+ * pool; NULL when there is none. */
+static Block *pool_take(ArenaPool *pool, size_t size)
+{
+    Block **best = NULL;
+    for (Block **b = &pool->spare; *b; b = &(*b)->next)
+        if ((*b)->size >= size && (!best || (*b)->size < (*best)->size))
+            best = b;
+    if (!best)
+        return NULL;
+    Block *taken = *best;
+    *best = taken->next;
+    pool->bytes -= taken->size;
+    return taken;
 }
 
 void arena_free(Arena *a)
@@ -46,11 +105,16 @@ void arena_free(Arena *a)
     if (!a)
         return;
     Block *b = a->head;
-    while (b) {
+    while (b && a->pool) {
         Block *next = b->next;
-        free(b);
+        if (a->pool->bytes + b->size > POOL_KEEP)
+            break;
+        b->next = a->pool->spare;
+        a->pool->spare = b;
+        a->pool->bytes += b->size;
         b = next;
     }
+    free_blocks(b);
     free(a);
 }
 
@@ -89,9 +153,12 @@ static void *alloc(Arena *a, size_t size, size_t align)
         size_t cap = own ? size : a->next;
         if (!own && a->next < MAX_BLOCK)
             a->next *= 2;
-        Block *nb = xmalloc(sizeof *nb + cap);
+        Block *nb = a->pool ? pool_take(a->pool, cap) : NULL;
+        if (!nb) {
+            nb = xmalloc(sizeof *nb + cap);
+            nb->size = cap;
+        }
         nb->used = 0;
-        nb->size = cap;
         if (b && own) {
             /* Keep the current block as head so its free space is used. */
             nb->next = b->next;

@@ -9,6 +9,19 @@
 typedef struct Arena Arena;
 
 Arena *arena_new(void);
+
+/* The blocks freed arenas leave for the next ones: extraction's working
+ * arenas, file after file on one thread, take their blocks here rather
+ * than from malloc (short-lived blocks freed among the long-lived IR
+ * fragment the heap, and the allocator pays for it at every malloc and
+ * free). A pool is one thread's; every arena drawing on it is freed
+ * before it. */
+typedef struct ArenaPool ArenaPool;
+ArenaPool *arena_pool_new(void);
+void arena_pool_free(ArenaPool *pool); /* NULL is fine */
+/* An arena whose blocks come from `pool` and go back to it when it is
+ * freed; `pool` NULL: arena_new(). */
+Arena *arena_new_pooled(ArenaPool *pool);
 /* An arena whose first block holds `first` bytes: for a copy whose size is
  * known (arena_used of an arena that holds the same allocations). */
 Arena *arena_new_reserved(size_t first);
