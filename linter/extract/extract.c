@@ -1343,14 +1343,21 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
 FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                              const Config *cfg, Problems *problems, SynReuse *reuse)
 {
-    Arena *a = arena_new();
+    return extract_file_pooled(path, text, len, cfg, problems, reuse, NULL);
+}
+
+FileIR *extract_file_pooled(const char *path, const char *text, size_t len, const Config *cfg,
+                            Problems *problems, SynReuse *reuse, ArenaPool *pool)
+{
+    Arena *a = arena_new_pooled(pool);
     FileIR *ir = arena_alloc(a, sizeof *ir);
     ir->arena = a;
     ir->path = arena_strdup(a, path);
 
     bool jsx = is_tsx_path(path);
     SynFailure why;
-    SynTree *syn = syn_parse_reusing(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why, reuse);
+    SynTree *syn =
+        syn_parse_pooled(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why, reuse, pool);
     if (!syn) {
         ir->parse_failed = true;
         problems_add(problems, path, 0, 0, "%s; skipped",
@@ -1358,14 +1365,14 @@ FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                          ? "the parser gave up: recovering from this file's syntax errors "
                            "takes more work than any real file needs"
                          : "could not be parsed (out of memory)");
-        return ir;
+        return keep(ir); /* out of `a`, which may be the pool's */
     }
     note_regions(syn, path, problems);
     ir->code_hash = syn_code_hash(syn);
     size_t budget = len < (SIZE_MAX - INLINE_BUDGET) / INLINE_PER_BYTE
                         ? INLINE_BUDGET + len * INLINE_PER_BYTE
                         : SIZE_MAX;
-    Arena *scratch = arena_new();
+    Arena *scratch = arena_new_pooled(pool);
     Ex x = {.syn = syn, .a = a, .scratch = scratch, .ir = ir, .src = text, .len = len,
             .cfg = cfg, .scopes = scopes_build(syn, scratch), .inline_left = budget,
             .string_steps_left = budget};

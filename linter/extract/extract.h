@@ -19,6 +19,11 @@ FileIR *extract_file(const char *path, const char *text, size_t len,
 struct SynReuse;
 FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                              const Config *cfg, Problems *problems, struct SynReuse *reuse);
+/* The same, with the working memory of the extraction (syntax index,
+ * scratch, the IR before keep() copies it out) drawn from `pool`, one
+ * thread's (arena.h); the IR returned draws on nothing of it. */
+FileIR *extract_file_pooled(const char *path, const char *text, size_t len, const Config *cfg,
+                            Problems *problems, struct SynReuse *reuse, ArenaPool *pool);
 void fileir_free(FileIR *ir);
 
 

@@ -135,8 +135,9 @@ typedef struct Worker {
 } Worker;
 
 /* Extract a file whose text is set (or read it first); `drop`: free a
- * text read from disk afterwards. Touches only `f`. */
-static void extract_one(SourceFile *f, bool drop, bool precheck)
+ * text read from disk afterwards; `pool`: the calling thread's working
+ * memory (or NULL). Touches only `f`. */
+static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool)
 {
     /* a tree kept for a buffer is of a text this one replaces */
     if (!f->buffer)
@@ -161,7 +162,8 @@ static void extract_one(SourceFile *f, bool drop, bool precheck)
         }
         return;
     }
-    f->ir = extract_file_reusing(f->path, f->text, f->len, f->config, &f->problems, f->reuse);
+    f->ir = extract_file_pooled(f->path, f->text, f->len, f->config, &f->problems, f->reuse,
+                                pool);
     if (drop && !f->buffer) {
         free(f->text);
         f->text = NULL;
@@ -172,6 +174,7 @@ static void *worker_main(void *arg)
 {
     Worker *wk = arg;
     Work *w = wk->w;
+    ArenaPool *pool = arena_pool_new();
     for (;;) {
         pthread_mutex_lock(&w->lock);
         size_t i = w->next++;
@@ -183,8 +186,9 @@ static void *worker_main(void *arg)
         } else if (i >= w->p->files.n) {
             break;
         }
-        extract_one(&w->p->files.v[i], w->p->drop_texts, w->precheck);
+        extract_one(&w->p->files.v[i], w->p->drop_texts, w->precheck, pool);
     }
+    arena_pool_free(pool);
     return NULL;
 }
 
@@ -199,8 +203,11 @@ static void extract_files(Project *p, size_t from, const size_t *slots, size_t n
     if (nthreads > 16)
         nthreads = 16;
     if (todo < 16 || nthreads < 2) {
+        ArenaPool *pool = arena_pool_new();
         for (size_t i = 0; i < todo; i++)
-            extract_one(&p->files.v[slots ? slots[i] : from + i], p->drop_texts, precheck);
+            extract_one(&p->files.v[slots ? slots[i] : from + i], p->drop_texts, precheck,
+                        pool);
+        arena_pool_free(pool);
         return;
     }
     Work w = {.p = p, .next = slots ? 0 : from, .slots = slots, .nslots = nslots,
@@ -454,7 +461,7 @@ static const SourceFile *set_text(Project *p, const char *path, const char *text
     FileIR *prev = f->ir;
     FileIR *base = f->analysed ? f->analysed : f->ir_analysed ? prev : NULL;
     f->ir = NULL;
-    extract_one(f, false, false);
+    extract_one(f, false, false, NULL);
     f->same_code = base && f->ir && code_only_in_file(base) && code_only_in_file(f->ir) &&
                    base->code_hash == f->ir->code_hash;
     if (f->same_code && !f->analysed) {
@@ -475,7 +482,7 @@ void project_reload(Project *p, const char *path)
     f->text = NULL;
     f->len = 0;
     f->buffer = false;
-    extract_one(f, p->drop_texts, false);
+    extract_one(f, p->drop_texts, false, NULL);
     f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);

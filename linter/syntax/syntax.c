@@ -335,7 +335,8 @@ static const char *read_buffer(void *payload, uint32_t byte, TSPoint at, uint32_
 }
 
 static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang,
-                            Arena *strings, SynFailure *why, const TSTree *old)
+                            Arena *strings, SynFailure *why, const TSTree *old,
+                            ArenaPool *pool)
 {
     TSParser *parser = ts_parser_new();
     if (!parser)
@@ -359,7 +360,7 @@ static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang
             *why = b.left == 0 ? SYN_GAVE_UP : SYN_NO_MEMORY;
         return NULL;
     }
-    Arena *own = arena_new();
+    Arena *own = arena_new_pooled(pool);
     SynTree *t = arena_alloc(own, sizeof *t);
     t->own = own;
     t->tree = tree;
@@ -403,7 +404,8 @@ static bool char_reference(const char *s, size_t n)
  * such an `&` (not `&&`, `&=`, nor a character reference) becomes a space
  * in a copy of the text, which is parsed again; offsets do not move. The
  * second tree is kept when it leaves fewer bytes unread. */
-static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Arena *strings)
+static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Arena *strings,
+                                      ArenaPool *pool)
 {
     const char *text = first->text;
     size_t len = first->len;
@@ -423,7 +425,7 @@ static SynTree *retry_bare_ampersands(SynTree *first, const TSLanguage *lang, Ar
     }
     if (!copy)
         return first;
-    SynTree *second = parse_index(copy, len, lang, strings, NULL, NULL);
+    SynTree *second = parse_index(copy, len, lang, strings, NULL, NULL, pool);
     if (!second)
         return first;
     size_t unread[2] = {0, 0};
@@ -532,6 +534,12 @@ SynEdit syn_edit_of(const char *old, size_t old_len, size_t start, size_t old_en
 SynTree *syn_parse_reusing(const char *text, size_t len, SynLang which, Arena *strings,
                            SynFailure *why, SynReuse *r)
 {
+    return syn_parse_pooled(text, len, which, strings, why, r, NULL);
+}
+
+SynTree *syn_parse_pooled(const char *text, size_t len, SynLang which, Arena *strings,
+                          SynFailure *why, SynReuse *r, ArenaPool *pool)
+{
     if (why)
         *why = SYN_NO_MEMORY;
     if (len > UINT32_MAX) {
@@ -540,7 +548,7 @@ SynTree *syn_parse_reusing(const char *text, size_t len, SynLang which, Arena *s
     }
     const TSLanguage *lang = language(which);
     const TSTree *old = r && r->tree && r->lang == which ? r->tree : NULL;
-    SynTree *t = parse_index(text, len, lang, strings, why, old);
+    SynTree *t = parse_index(text, len, lang, strings, why, old, pool);
     /* the tree of this text is the one to edit next (not a retry's, which
      * read a copy) */
     syn_reuse_reset(r);
@@ -549,7 +557,7 @@ SynTree *syn_parse_reusing(const char *text, size_t len, SynLang which, Arena *s
         r->lang = which;
     }
     if (t && which == SYN_TSX && t->nregions)
-        t = retry_bare_ampersands(t, lang, strings);
+        t = retry_bare_ampersands(t, lang, strings, pool);
     return t;
 }
 

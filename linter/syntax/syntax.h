@@ -93,6 +93,10 @@ void syn_reuse_reset(SynReuse *r);
  * and keeping the new one in `r`. `r` NULL: syn_parse. */
 SynTree *syn_parse_reusing(const char *text, size_t len, SynLang lang, Arena *strings,
                            SynFailure *why, SynReuse *r);
+/* syn_parse_reusing with the tree's own memory (its index) drawn from
+ * `pool` (arena.h; NULL: from malloc), returned to it by syn_free. */
+SynTree *syn_parse_pooled(const char *text, size_t len, SynLang lang, Arena *strings,
+                          SynFailure *why, SynReuse *r, ArenaPool *pool);
 
 SynNode syn_root(const SynTree *t);
 const char *syn_source(const SynTree *t, size_t *len);
