@@ -1,12 +1,18 @@
-/* The syntax layer: the code hash (comments do not count, code does) and
+/* The syntax layer: the code hash (comments do not count, code does),
  * incremental parsing (a tree edited and parsed again is the tree a parse
- * from scratch gives, through edits of every kind on real inputs). */
+ * from scratch gives, through edits of every kind on real inputs) and
+ * fields read from the index (tree-sitter's answers). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* nftw */
+#endif
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +150,8 @@ static void edits_on(const char *path, SynLang lang)
         SynTree *inc = syn_parse_reusing(text, len, lang, b, NULL, r);
         SynTree *fresh = syn_parse(text, len, lang, b, NULL);
         if (inc && fresh) {
+            size_t compared;
+            assert_int_equal(syn_field_check(inc, &compared), 0);
             char what[4400];
             snprintf(what, sizeof what, "%s, edit %d at byte %zu", path, step, at);
             assert_same_trees(inc, fresh, what);
@@ -176,6 +184,72 @@ static void incremental_parse(void **state)
         snprintf(path, sizeof path, "%s/%s", root, inputs[i].file);
         edits_on(path, inputs[i].lang);
     }
+}
+
+/* syn_field answers from the index when every child that fills a field
+ * is indexed: the answer must be tree-sitter's, for every node and field,
+ * on every fixture source and on texts with comments inside fields,
+ * syntax errors and unread regions. */
+static size_t fields_compared, fields_differ;
+
+static int check_fields_of(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    bool tsx = n > 4 && !strcmp(path + n - 4, ".tsx");
+    if (flag != FTW_F || !(tsx || (n > 3 && !strcmp(path + n - 3, ".ts"))))
+        return 0;
+    size_t len;
+    Problems problems;
+    problems_init(&problems);
+    char *text = read_source(path, &len, &problems);
+    problems_free(&problems);
+    if (!text)
+        return 0;
+    Arena *a = arena_new();
+    SynTree *t = syn_parse(text, len, tsx ? SYN_TSX : SYN_TYPESCRIPT, a, NULL);
+    if (t) {
+        size_t compared;
+        size_t bad = syn_field_check(t, &compared);
+        if (bad)
+            fprintf(stderr, "%s: %zu field answers differ\n", path, bad);
+        fields_differ += bad;
+        fields_compared += compared;
+    }
+    syn_free(t);
+    arena_free(a);
+    free(text);
+    return 0;
+}
+
+static void fields_from_index(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "const x = a /* c */ + b; f(/* c */ y); obj.  // c\n  m();",
+        "class A { m(/* a */ x: string /* b */): void { return; } }",
+        "function f( { return g(x) } const k = { pk: `A#${id}` };",
+        "if (a) { b( } else { c = d[ ; } e.f(g);",
+        "const y = <T,>(v: T) => v ?? (w as any)!.z;",
+    };
+    fields_compared = fields_differ = 0;
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        Arena *a = arena_new();
+        SynTree *t = syn_parse(texts[i], strlen(texts[i]), SYN_TYPESCRIPT, a, NULL);
+        assert_non_null(t);
+        size_t compared;
+        fields_differ += syn_field_check(t, &compared);
+        fields_compared += compared;
+        syn_free(t);
+        arena_free(a);
+    }
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/fixtures", root ? root : ".");
+    assert_int_equal(nftw(dir, check_fields_of, 16, FTW_PHYS), 0);
+    assert_int_equal(fields_differ, 0);
+    assert_true(fields_compared > 100000);
 }
 
 /* Edits whose tree was never kept, a reset, and a NULL reuse: plain
@@ -213,6 +287,7 @@ int main(void)
         cmocka_unit_test(code_hash),
         cmocka_unit_test(edit_points),
         cmocka_unit_test(incremental_parse),
+        cmocka_unit_test(fields_from_index),
         cmocka_unit_test(reuse_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,11 @@ struct SynTree {
     SynNode *nodes;
     const char **types; /* ts_node_type of each, read once */
     uint32_t *parent, *end, *kid_off, *kid_n, *kids;
+    /* per node: the field it fills in its parent (0 for none, or when its
+     * parent is not indexed), and whether every child of it that fills a
+     * field is indexed (then syn_field reads its kids, not tree-sitter's) */
+    TSFieldId *field;
+    bool *fields_indexed;
     size_t n;
     Slot *slots; /* node id -> position, open addressing */
     size_t cap;
@@ -176,6 +181,8 @@ static void build_index(SynTree *t, SynNode root)
     VEC(SynNode) nodes = {0}, comments = {0};
     VEC(const char *) types = {0};
     VEC(uint32_t) parent = {0}, end = {0};
+    VEC(TSFieldId) field = {0};
+    VEC(bool) fields_indexed = {0};
     VEC(SynRegion) regions = {0};
     /* per cursor depth: the position of the node there (NONE when it is
      * not indexed), the nearest indexed node at or above it, and whether
@@ -189,6 +196,8 @@ static void build_index(SynTree *t, SynNode root)
     VEC_RESERVE(t->own, &types, visible);
     VEC_RESERVE(t->own, &parent, visible);
     VEC_RESERVE(t->own, &end, visible);
+    VEC_RESERVE(t->own, &field, visible);
+    VEC_RESERVE(t->own, &fields_indexed, visible);
 
     TSTreeCursor c = ts_tree_cursor_new(root);
     size_t depth = 0;
@@ -200,9 +209,13 @@ static void build_index(SynTree *t, SynNode root)
         const Slot *mark = errors ? &rset[slot_of(rset, rcap, n.id)] : NULL;
         bool unread = mark && mark->id == n.id && mark->pos == 1;
         /* in a transparent ERROR node only statements (and comments) are read */
-        if (depth && clear.v[depth - 1] && !is_comment(n) &&
+        bool comment = is_comment(n);
+        if (depth && clear.v[depth - 1] && !comment &&
             (!ts_node_is_named(n) || !is_statement_like(ts_node_type(n))))
             unread = true;
+        /* the field this node fills in its parent, when that is indexed */
+        uint32_t real_parent = depth ? at.v[depth - 1] : NONE;
+        TSFieldId fid = real_parent != NONE ? ts_tree_cursor_current_field_id(&c) : 0;
         if (unread) {
             Span sp = syn_span(n);
             if (merge && regions.n) {
@@ -215,7 +228,7 @@ static void build_index(SynTree *t, SynNode root)
             }
             merge = regions.n > 0;
             descend = false;
-        } else if (is_comment(n)) {
+        } else if (comment) {
             VEC_PUSH(t->own, &comments, n);
             descend = false;
         } else if (ts_node_is_named(n) || first) {
@@ -224,8 +237,12 @@ static void build_index(SynTree *t, SynNode root)
             VEC_PUSH(t->own, &types, ts_node_type(n));
             VEC_PUSH(t->own, &parent, up);
             VEC_PUSH(t->own, &end, 0);
+            VEC_PUSH(t->own, &field, fid);
+            VEC_PUSH(t->own, &fields_indexed, true);
         }
-        if (!unread && !is_comment(n))
+        if (fid && pos == NONE)
+            fields_indexed.v[real_parent] = false;
+        if (!unread && !comment)
             merge = false;
         if (at.n <= depth) {
             VEC_PUSH(t->own, &at, NONE);
@@ -264,6 +281,8 @@ static void build_index(SynTree *t, SynNode root)
     t->n = nodes.n;
     t->parent = parent.v;
     t->end = end.v;
+    t->field = field.v;
+    t->fields_indexed = fields_indexed.v;
     t->comments = comments.v;
     t->ncomments = comments.n;
     t->regions = regions.v;
@@ -724,14 +743,10 @@ static TSFieldId field_id(const SynTree *t, const char *name)
     return id;
 }
 
-SynNode syn_field(const SynTree *t, SynNode n, const char *name)
+/* The child of `n` that fills field `id`, as tree-sitter finds it (not a
+ * comment, not unread). */
+static SynNode field_by_tree_sitter(const SynTree *t, SynNode n, TSFieldId id)
 {
-    size_t p;
-    if (!syn_pos(t, n, &p))
-        return (SynNode){0};
-    TSFieldId id = field_id(t, name);
-    if (!id)
-        return (SynNode){0};
     SynNode c = ts_node_child_by_field_id(n, id);
     if (!ts_node_is_null(c) && is_comment(c)) {
         /* a comment between the tokens of a field: the field's own node */
@@ -748,6 +763,51 @@ SynNode syn_field(const SynTree *t, SynNode n, const char *name)
         ts_tree_cursor_delete(&cur);
     }
     return readable(t, c);
+}
+
+/* The same from the index, when node p's every child that fills a field
+ * is a kid (the first kid that fills `id` is then tree-sitter's answer). */
+static bool field_by_index(const SynTree *t, size_t p, TSFieldId id, SynNode *out)
+{
+    if (!t->fields_indexed[p])
+        return false;
+    *out = (SynNode){0};
+    const uint32_t *k = t->kids + t->kid_off[p];
+    for (uint32_t i = 0; i < t->kid_n[p]; i++)
+        if (t->field[k[i]] == id) {
+            *out = t->nodes[k[i]];
+            break;
+        }
+    return true;
+}
+
+SynNode syn_field(const SynTree *t, SynNode n, const char *name)
+{
+    size_t p;
+    if (!syn_pos(t, n, &p))
+        return (SynNode){0};
+    TSFieldId id = field_id(t, name);
+    if (!id)
+        return (SynNode){0};
+    SynNode c;
+    return field_by_index(t, p, id, &c) ? c : field_by_tree_sitter(t, n, id);
+}
+
+size_t syn_field_check(const SynTree *t, size_t *compared)
+{
+    size_t bad = 0;
+    *compared = 0;
+    uint32_t nfields = ts_language_field_count(t->lang);
+    for (size_t p = 0; p < t->n; p++)
+        for (TSFieldId id = 1; id <= nfields; id++) {
+            SynNode fast, slow = field_by_tree_sitter(t, t->nodes[p], id);
+            if (!field_by_index(t, p, id, &fast))
+                continue;
+            ++*compared;
+            if (!syn_eq(fast, slow))
+                bad++;
+        }
+    return bad;
 }
 
 SynNode syn_parent(const SynTree *t, SynNode n)

@@ -156,6 +156,11 @@ SynNode syn_token(const SynTree *t, SynNode n, uint32_t i);
 /* A child by field name (`name` a string literal: its id is cached by
  * pointer); null when the child is in an unread region. */
 SynNode syn_field(const SynTree *t, SynNode n, const char *name);
+/* For tests: compares, for every node of the index and every field of the
+ * language, syn_field's answer from the index with tree-sitter's own;
+ * returns the number that differ and sets *compared to the number of
+ * answers the index gave. */
+size_t syn_field_check(const SynTree *t, size_t *compared);
 SynNode syn_parent(const SynTree *t, SynNode n);
 
 /* ---- text ------------------------------------------------------------------ */
