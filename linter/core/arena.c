@@ -235,7 +235,8 @@ void arena_grow(Arena *a, void **items, size_t *cap, size_t need, size_t elem)
         fputs("keylint: out of memory\n", stderr);
         abort();
     }
-    void *n = arena_alloc(a, ncap * elem);
+    /* not zeroed: a vector's elements past its count are never read */
+    void *n = alloc(a, (ncap * elem + ALIGN - 1) & ~(size_t)(ALIGN - 1), ALIGN);
     if (*items && *cap)
         memcpy(n, *items, *cap * elem);
     *items = n;

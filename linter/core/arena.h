@@ -40,7 +40,8 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 
 /* Grow an arena-backed array to hold at least `need` elements of `elem`
- * bytes. The old block stays in the arena (at most doubling waste). */
+ * bytes. The old block stays in the arena (at most doubling waste). The
+ * room past the old capacity is not zeroed (unlike arena_alloc). */
 void arena_grow(Arena *a, void **items, size_t *cap, size_t need, size_t elem);
 
 /* An arena-backed growable array: `VEC(T) v = {0}; VEC_PUSH(a, &v, x);` */
