@@ -105,14 +105,27 @@ const char *sb_str(const StrBuf *b)
     return b->s ? b->s : "";
 }
 
+/* Eight bytes at a time, each word multiplied in, then splitmix64's
+ * finalizer so that the low bits (the tables' slots) depend on every
+ * byte. Not stable across versions: nothing outside the process sees it. */
 uint64_t hash_bytes(const void *s, size_t n)
 {
     const unsigned char *p = s;
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3u;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ n;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+        h ^= h >> 29;
     }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0x94d049bb133111ebu;
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    h ^= h >> 31;
     return h;
 }
 

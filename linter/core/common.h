@@ -92,7 +92,7 @@ bool nummap_get(const NumMap *m, uint64_t key, size_t *value);
 /* Set the value of `key`, put or not. */
 void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value);
 
-/* FNV-1a of s[0..n), for other tables keyed by text. */
+/* A hash of s[0..n), for tables keyed by text (in-process only). */
 uint64_t hash_bytes(const void *s, size_t n);
 
 void strlist_push(Arena *a, StrList *l, const char *s);
