@@ -453,6 +453,63 @@ static void precheck_clears_only_files_without_keys(void **state)
     config_free(pw.cfg);
 }
 
+/* An editor's buffer keeps its IR where extraction built it (compact
+ * false): it must read the same as the copy a run keeps, with the text it
+ * came from gone (ASan: nothing points into it). */
+static size_t uncompacted_files;
+
+static int same_uncompacted(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    const char *dot = strrchr(path, '.');
+    if (flag != FTW_F || !dot ||
+        (strcmp(dot, ".ts") && strcmp(dot, ".tsx") && strcmp(dot, ".js")))
+        return 0;
+    char *dumps[2] = {NULL, NULL};
+    for (int compact = 0; compact < 2; compact++) {
+        char *text = slurp(path);
+        assert_non_null(text);
+        Problems probs;
+        problems_init(&probs);
+        FileIR *ir = extract_file_pooled(path, text, strlen(text), pw.cfg, &probs, NULL, NULL,
+                                         compact);
+        free(text);
+        size_t n;
+        FILE *out = open_memstream(&dumps[compact], &n);
+        Arena *a = arena_new();
+        fputs(describe(a, ir), out); /* what extraction found, before resolution */
+        arena_free(a);
+        dump_ir(out, ir);
+        fclose(out);
+        fileir_free(ir);
+        problems_free(&probs);
+    }
+    if (strcmp(dumps[0], dumps[1]))
+        fail_msg("%s: the uncompacted IR reads:\n%s\nthe kept copy:\n%s", path, dumps[0],
+                 dumps[1]);
+    uncompacted_files++;
+    free(dumps[0]);
+    free(dumps[1]);
+    return 0;
+}
+
+static void uncompacted_ir_reads_the_same(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    assert_non_null(root);
+    pw = (struct PrecheckWalk){.cfg = config_default()};
+    uncompacted_files = 0;
+    const char *dirs[] = {"fixtures", "tests/extract"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        assert_int_equal(nftw(path, same_uncompacted, 16, FTW_PHYS), 0);
+    }
+    assert_true(uncompacted_files > 100);
+    config_free(pw.cfg);
+}
+
 static void precheck_words(void **state)
 {
     (void)state;
@@ -493,7 +550,7 @@ int main(void)
     char **names = case_dirs("tests/extract", &n);
     if (!names)
         return 1;
-    enum { FIXED = 7 };
+    enum { FIXED = 8 };
     struct CMUnitTest *tests = calloc(n + FIXED, sizeof *tests);
     tests[0] = (struct CMUnitTest)cmocka_unit_test(key_conditions);
     tests[1] = (struct CMUnitTest)cmocka_unit_test(update_targets);
@@ -502,6 +559,7 @@ int main(void)
     tests[4] = (struct CMUnitTest)cmocka_unit_test(call_sites_kept_only_when_reachable);
     tests[5] = (struct CMUnitTest)cmocka_unit_test(precheck_clears_only_files_without_keys);
     tests[6] = (struct CMUnitTest)cmocka_unit_test(precheck_words);
+    tests[7] = (struct CMUnitTest)cmocka_unit_test(uncompacted_ir_reads_the_same);
     for (size_t i = 0; i < n; i++) {
         tests[i + FIXED].name = names[i];
         tests[i + FIXED].test_func = golden_case;

@@ -1298,13 +1298,14 @@ static void note_regions(const SynTree *syn, const char *path, Problems *problem
     }
 }
 
-/* What the IR keeps of extraction: a copy of what it reaches, in an arena
- * of its own. The texts read only to be compared, the segment lists tried
- * and dropped and the blocks that grown arrays left behind go with the old
- * arena (they were four fifths of it on real services). */
+/* What the IR keeps of extraction: when `compact`, a copy of what it
+ * reaches, in an arena of its own. The texts read only to be compared, the
+ * segment lists tried and dropped and the blocks that grown arrays left
+ * behind go with the old arena (they were four fifths of it on real
+ * services). */
 enum { KEEP_ONE_COPY = 512 * 1024 };
 
-static FileIR *keep(FileIR *ir)
+static FileIR *keep(FileIR *ir, bool compact)
 {
     /* Calls passing text to a function no lookup reaches (console.log,
      * t('title')) can never be expanded: not kept. */
@@ -1315,15 +1316,15 @@ static FileIR *keep(FileIR *ir)
             ir->extracted.v[n++] = *k;
     }
     ir->extracted.n = n;
+    if (!compact)
+        return ir;
     /* A small IR is copied twice: the first copy measures, the second
      * fills one block of that size (the first blocks of a small arena
-     * would be mostly empty). A large one keeps its first copy: what its
-     * last block leaves empty is small beside it, and an editor copies
-     * the open file's IR at every edit. */
+     * would be mostly empty). A large one keeps its first copy. */
     for (int pass = 0; pass < 2; pass++) {
         size_t used = pass ? arena_used(ir->arena) : 0;
         if (pass && used >= KEEP_ONE_COPY)
-            break;
+            break; /* a large one's last block is small beside it */
         Copier c = copier_begin(pass ? arena_new_reserved(used) : arena_new());
         FileIR *out = fileir_copy(&c, ir);
         out->tables = tables_copy(&c, ir->tables);
@@ -1343,13 +1344,15 @@ FileIR *extract_file(const char *path, const char *text, size_t len, const Confi
 FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                              const Config *cfg, Problems *problems, SynReuse *reuse)
 {
-    return extract_file_pooled(path, text, len, cfg, problems, reuse, NULL);
+    return extract_file_pooled(path, text, len, cfg, problems, reuse, NULL, true);
 }
 
 FileIR *extract_file_pooled(const char *path, const char *text, size_t len, const Config *cfg,
-                            Problems *problems, SynReuse *reuse, ArenaPool *pool)
+                            Problems *problems, SynReuse *reuse, ArenaPool *pool,
+                            bool compact)
 {
-    Arena *a = arena_new_pooled(pool);
+    /* an IR left in this arena must not draw on the pool: it can outlive it */
+    Arena *a = compact ? arena_new_pooled(pool) : arena_new();
     FileIR *ir = arena_alloc(a, sizeof *ir);
     ir->arena = a;
     ir->path = arena_strdup(a, path);
@@ -1365,7 +1368,7 @@ FileIR *extract_file_pooled(const char *path, const char *text, size_t len, cons
                          ? "the parser gave up: recovering from this file's syntax errors "
                            "takes more work than any real file needs"
                          : "could not be parsed (out of memory)");
-        return keep(ir); /* out of `a`, which may be the pool's */
+        return keep(ir, compact); /* out of `a`, which may be the pool's */
     }
     note_regions(syn, path, problems);
     ir->code_hash = syn_code_hash(syn);
@@ -1383,7 +1386,7 @@ FileIR *extract_file_pooled(const char *path, const char *text, size_t len, cons
     extract_tables(syn, x.scopes, a, ir, cfg); /* tables in code: tables.c */
     syn_free(syn);
     arena_free(scratch);
-    return keep(ir);
+    return keep(ir, compact);
 }
 
 void fileir_free(FileIR *ir)

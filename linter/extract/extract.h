@@ -21,9 +21,15 @@ FileIR *extract_file_reusing(const char *path, const char *text, size_t len,
                              const Config *cfg, Problems *problems, struct SynReuse *reuse);
 /* The same, with the working memory of the extraction (syntax index,
  * scratch, the IR before keep() copies it out) drawn from `pool`, one
- * thread's (arena.h); the IR returned draws on nothing of it. */
+ * thread's (arena.h); the IR returned draws on nothing of it.
+ * `compact`: the IR is copied out of the arena extraction built it in,
+ * into one just its size (what a run holding every file's IR wants);
+ * false keeps it where extraction left it, beside what extraction read
+ * and dropped (an editor's buffer, extracted again at every edit: the
+ * copy would cost more than the memory it saves). */
 FileIR *extract_file_pooled(const char *path, const char *text, size_t len, const Config *cfg,
-                            Problems *problems, struct SynReuse *reuse, ArenaPool *pool);
+                            Problems *problems, struct SynReuse *reuse, ArenaPool *pool,
+                            bool compact);
 void fileir_free(FileIR *ir);
 
 

@@ -162,8 +162,9 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
         }
         return;
     }
+    /* a buffer is extracted again at every edit: its IR is not compacted */
     f->ir = extract_file_pooled(f->path, f->text, f->len, f->config, &f->problems, f->reuse,
-                                pool);
+                                pool, !f->buffer);
     if (drop && !f->buffer) {
         free(f->text);
         f->text = NULL;
