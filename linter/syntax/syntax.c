@@ -916,18 +916,36 @@ SynNode syn_unwrap(const SynTree *t, SynNode n)
 {
     for (int i = 0; i < SYN_MAX_UNWRAP && !ts_node_is_null(n); i++) {
         const char *ty = ts_node_type(n);
-        if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
-            !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression") ||
-            !strcmp(ty, "type_assertion") || !strcmp(ty, "await_expression")) {
-            SynNode inner = syn_child(t, n, 0);
-            if (!strcmp(ty, "type_assertion")) /* <T>expr: the expression is last */
-                inner = syn_child(t, n, syn_count(t, n) - 1);
-            if (ts_node_is_null(inner))
+        bool last = false; /* <T>expr: the expression is last */
+        switch (ty[0]) { /* most types are none of these by the first character */
+        case 'p':
+            if (!syn_type_is(ty, "parenthesized_expression"))
                 return n;
-            n = inner;
-        } else {
             break;
+        case 'a':
+            if (!syn_type_is(ty, "as_expression") && !syn_type_is(ty, "await_expression"))
+                return n;
+            break;
+        case 's':
+            if (!syn_type_is(ty, "satisfies_expression"))
+                return n;
+            break;
+        case 'n':
+            if (!syn_type_is(ty, "non_null_expression"))
+                return n;
+            break;
+        case 't':
+            if (!syn_type_is(ty, "type_assertion"))
+                return n;
+            last = true;
+            break;
+        default:
+            return n;
         }
+        SynNode inner = syn_child(t, n, last ? syn_count(t, n) - 1 : 0);
+        if (ts_node_is_null(inner))
+            return n;
+        n = inner;
     }
     return n;
 }
