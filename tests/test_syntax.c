@@ -152,6 +152,7 @@ static void edits_on(const char *path, SynLang lang)
         if (inc && fresh) {
             size_t compared;
             assert_int_equal(syn_field_check(inc, &compared), 0);
+            assert_int_equal(syn_child_count_check(inc, &compared), 0);
             char what[4400];
             snprintf(what, sizeof what, "%s, edit %d at byte %zu", path, step, at);
             assert_same_trees(inc, fresh, what);
@@ -191,6 +192,8 @@ static void incremental_parse(void **state)
  * on every fixture source and on texts with comments inside fields,
  * syntax errors and unread regions. */
 static size_t fields_compared, fields_differ;
+/* and the index's walk trusts each node's child count (syn_child_count_check) */
+static size_t nodes_walked, counts_differ;
 
 static int check_fields_of(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -216,6 +219,11 @@ static int check_fields_of(const char *path, const struct stat *st, int flag, st
             fprintf(stderr, "%s: %zu field answers differ\n", path, bad);
         fields_differ += bad;
         fields_compared += compared;
+        size_t walked, counts = syn_child_count_check(t, &walked);
+        if (counts)
+            fprintf(stderr, "%s: %zu child counts differ from the cursor's\n", path, counts);
+        counts_differ += counts;
+        nodes_walked += walked;
     }
     syn_free(t);
     arena_free(a);
@@ -233,7 +241,7 @@ static void fields_from_index(void **state)
         "if (a) { b( } else { c = d[ ; } e.f(g);",
         "const y = <T,>(v: T) => v ?? (w as any)!.z;",
     };
-    fields_compared = fields_differ = 0;
+    fields_compared = fields_differ = nodes_walked = counts_differ = 0;
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         Arena *a = arena_new();
         SynTree *t = syn_parse(texts[i], strlen(texts[i]), SYN_TYPESCRIPT, a, NULL);
@@ -241,6 +249,7 @@ static void fields_from_index(void **state)
         size_t compared;
         fields_differ += syn_field_check(t, &compared);
         fields_compared += compared;
+        counts_differ += syn_child_count_check(t, &compared);
         syn_free(t);
         arena_free(a);
     }
@@ -250,6 +259,8 @@ static void fields_from_index(void **state)
     assert_int_equal(nftw(dir, check_fields_of, 16, FTW_PHYS), 0);
     assert_int_equal(fields_differ, 0);
     assert_true(fields_compared > 100000);
+    assert_int_equal(counts_differ, 0);
+    assert_true(nodes_walked > 20000);
 }
 
 /* Edits whose tree was never kept, a reset, and a NULL reuse: plain

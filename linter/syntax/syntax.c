@@ -189,6 +189,13 @@ static void build_index(SynTree *t, SynNode root)
      * it is a transparent ERROR node */
     VEC(uint32_t) at = {0}, near = {0};
     VEC(bool) clear = {0};
+    /* per cursor depth: the siblings still to come, from the parent's
+     * visible child count; a node with none left is not asked for its
+     * next sibling (a call that fails only after climbing through the
+     * hidden nodes above it: a tenth of the walk). syn_child_count_check
+     * holds that count to the cursor's. */
+    VEC(uint32_t) left = {0};
+    uint32_t kids = 0; /* the child count of the node just descended from */
     bool merge = false; /* the last node visited was left unread, a sibling */
     /* the visible nodes of the tree (O(1)): the index holds at most these */
     size_t visible = ts_node_descendant_count(root);
@@ -248,12 +255,18 @@ static void build_index(SynTree *t, SynNode root)
             VEC_PUSH(t->own, &at, NONE);
             VEC_PUSH(t->own, &near, NONE);
             VEC_PUSH(t->own, &clear, false);
+            VEC_PUSH(t->own, &left, 0);
+        }
+        if (kids) { /* the first child of a node with `kids` (O(1), tree-sitter's count) */
+            left.v[depth] = kids - 1;
+            kids = 0;
         }
         at.v[depth] = pos;
         near.v[depth] = pos != NONE ? pos : up;
         clear.v[depth] = mark && mark->id == n.id && mark->pos == 2;
 
         if (descend && ts_tree_cursor_goto_first_child(&c)) {
+            kids = ts_node_child_count(n);
             depth++;
             continue;
         }
@@ -263,7 +276,8 @@ static void build_index(SynTree *t, SynNode root)
         for (;;) {
             if (at.v[depth] != NONE)
                 end.v[at.v[depth]] = (uint32_t)nodes.n;
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
+            if (left.v[depth] > 0 && ts_tree_cursor_goto_next_sibling(&c)) {
+                left.v[depth]--;
                 moved = true;
                 break;
             }
@@ -808,6 +822,34 @@ size_t syn_field_check(const SynTree *t, size_t *compared)
                 bad++;
         }
     return bad;
+}
+
+size_t syn_child_count_check(const SynTree *t, size_t *nodes)
+{
+    size_t bad = 0;
+    *nodes = 0;
+    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t->tree));
+    for (;;) {
+        SynNode n = ts_tree_cursor_current_node(&c);
+        ++*nodes;
+        uint32_t seen = 0;
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            do
+                seen++;
+            while (ts_tree_cursor_goto_next_sibling(&c));
+            ts_tree_cursor_goto_parent(&c);
+        }
+        if (seen != ts_node_child_count(n))
+            bad++;
+        /* preorder: down, else along, else up until a sibling */
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return bad;
+            }
+    }
 }
 
 SynNode syn_parent(const SynTree *t, SynNode n)

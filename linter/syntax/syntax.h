@@ -161,6 +161,11 @@ SynNode syn_field(const SynTree *t, SynNode n, const char *name);
  * returns the number that differ and sets *compared to the number of
  * answers the index gave. */
 size_t syn_field_check(const SynTree *t, size_t *compared);
+/* For tests: walks the whole tree with a cursor and compares, for every
+ * node, the children the cursor visits with ts_node_child_count (which
+ * the index's walk trusts); returns the number that differ and sets
+ * *nodes to the number of nodes walked. */
+size_t syn_child_count_check(const SynTree *t, size_t *nodes);
 SynNode syn_parent(const SynTree *t, SynNode n);
 
 /* ---- text ------------------------------------------------------------------ */
