@@ -22,6 +22,7 @@
 #include "ddbexpr.h"
 #include "dumpir.h"
 #include "extract.h"
+#include "modules.h"
 #include "precheck.h"
 #include "project.h"
 #include "tables.h"
@@ -510,6 +511,27 @@ static void uncompacted_ir_reads_the_same(void **state)
     config_free(pw.cfg);
 }
 
+/* modmap_resolve keeps its answers by the importing file's directory and
+ * the specifier: the same specifier from two directories is two answers,
+ * asked again or not. */
+static void module_answers_by_directory(void **state)
+{
+    (void)state;
+    const char *paths[] = {"/p/a/keys.ts", "/p/b/keys.ts", "/p/a/x.ts", "/p/b/y.ts",
+                           "/p/a/sub/z.ts"};
+    ModuleMap *m = modmap_new(paths, 5);
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(modmap_resolve(m, 2, "./keys"), 0);
+        assert_int_equal(modmap_resolve(m, 3, "./keys"), 1);
+        assert_int_equal(modmap_resolve(m, 0, "./keys"), 0); /* itself */
+        assert_int_equal(modmap_resolve(m, 3, "../a/keys.js"), 0);
+        assert_int_equal(modmap_resolve(m, 4, "./keys"), -1);
+        assert_int_equal(modmap_resolve(m, 4, "../keys"), 0);
+        assert_int_equal(modmap_resolve(m, 2, "./nothing"), -1);
+    }
+    modmap_free(m);
+}
+
 static void precheck_words(void **state)
 {
     (void)state;
@@ -550,7 +572,7 @@ int main(void)
     char **names = case_dirs("tests/extract", &n);
     if (!names)
         return 1;
-    enum { FIXED = 8 };
+    enum { FIXED = 9 };
     struct CMUnitTest *tests = calloc(n + FIXED, sizeof *tests);
     tests[0] = (struct CMUnitTest)cmocka_unit_test(key_conditions);
     tests[1] = (struct CMUnitTest)cmocka_unit_test(update_targets);
@@ -560,6 +582,7 @@ int main(void)
     tests[5] = (struct CMUnitTest)cmocka_unit_test(precheck_clears_only_files_without_keys);
     tests[6] = (struct CMUnitTest)cmocka_unit_test(precheck_words);
     tests[7] = (struct CMUnitTest)cmocka_unit_test(uncompacted_ir_reads_the_same);
+    tests[8] = (struct CMUnitTest)cmocka_unit_test(module_answers_by_directory);
     for (size_t i = 0; i < n; i++) {
         tests[i + FIXED].name = names[i];
         tests[i + FIXED].test_func = golden_case;

@@ -45,6 +45,14 @@ struct ModuleMap {
     NameMap tsconfig_at;          /* directory -> its tsconfigs entry */
     VEC(Package) packages;
     bool packages_scanned;
+    /* What resolve answered, by the importing file's directory and the
+     * specifier (all it depends on): "<length of dir>:<dir><spec>" -> the
+     * file + 1, or 0. A pass asks the same of many files ('./keys' from
+     * every service in a directory). */
+    NameMap answers;
+    const char **dirs; /* dir_of each file, when first asked */
+    char *key;         /* the key being looked up (malloc'd) */
+    size_t key_cap;
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -68,6 +76,7 @@ ModuleMap *modmap_new(const char *const *abspaths, size_t n)
     m->abspaths = abspaths;
     m->n = n;
     m->files = arena_alloc(m->a, (n ? n : 1) * sizeof *m->files);
+    m->dirs = arena_alloc(m->a, (n ? n : 1) * sizeof *m->dirs);
     for (size_t i = 0; i < n; i++)
         m->files[i] = (Entry){abspaths[i], i};
     qsort(m->files, n, sizeof *m->files, entry_cmp);
@@ -79,6 +88,7 @@ void modmap_free(ModuleMap *m)
     if (!m)
         return;
     arena_free(m->a);
+    free(m->key);
     free(m);
 }
 
@@ -278,7 +288,7 @@ static const TsConfig *tsconfig_for(ModuleMap *m, const char *dir)
 
 static long via_paths(ModuleMap *m, size_t from, const char *spec)
 {
-    const TsConfig *tc = tsconfig_for(m, dir_of(m->a, m->abspaths[from]));
+    const TsConfig *tc = tsconfig_for(m, m->dirs[from]);
     for (size_t i = 0; i < tc->rules.n; i++) {
         const PathRule *r = &tc->rules.v[i];
         const char *star = strchr(r->pattern, '*');
@@ -402,12 +412,42 @@ static long via_packages(ModuleMap *m, const char *spec)
     return hit >= 0 ? hit : probe(m, arena_printf(m->a, "%s/src/%s", best->dir, sub));
 }
 
+static long resolve(ModuleMap *m, size_t from, const char *spec)
+{
+    if (spec[0] == '.' || spec[0] == '/')
+        return probe(m, join(m->a, m->dirs[from], spec));
+    long hit = via_paths(m, from, spec);
+    return hit >= 0 ? hit : via_packages(m, spec);
+}
+
 long modmap_resolve(ModuleMap *m, size_t from, const char *spec)
 {
     if (!spec || !*spec || from >= m->n)
         return -1;
-    if (spec[0] == '.' || spec[0] == '/')
-        return probe(m, join(m->a, dir_of(m->a, m->abspaths[from]), spec));
-    long hit = via_paths(m, from, spec);
-    return hit >= 0 ? hit : via_packages(m, spec);
+    if (!m->dirs[from])
+        m->dirs[from] = dir_of(m->a, m->abspaths[from]);
+    size_t dl = strlen(m->dirs[from]), sl = strlen(spec);
+    if (dl + sl + 24 > m->key_cap) {
+        m->key_cap = 2 * (dl + sl + 24);
+        free(m->key);
+        m->key = malloc(m->key_cap);
+        if (!m->key)
+            abort();
+    }
+    /* the directory's length first: no two pairs make the same key */
+    size_t w = 0;
+    for (size_t v = dl;; v /= 10) { /* the digits, lowest first: a key only */
+        m->key[w++] = (char)('0' + v % 10);
+        if (v < 10)
+            break;
+    }
+    m->key[w++] = ':';
+    memcpy(m->key + w, m->dirs[from], dl);
+    memcpy(m->key + w + dl, spec, sl + 1);
+    size_t known;
+    if (namemap_get(&m->answers, m->key, &known))
+        return (long)known - 1;
+    long hit = resolve(m, from, spec);
+    namemap_put(m->a, &m->answers, arena_strdup(m->a, m->key), (size_t)(hit + 1));
+    return hit;
 }

@@ -9,7 +9,7 @@
  *                                   project file; its source entry
  *
  * A ModuleMap owns everything it reads and caches; one is built per
- * resolution pass. */
+ * resolution pass, and keeps its answers for the rest of it. */
 #ifndef KEYLINT_MODULES_H
 #define KEYLINT_MODULES_H
 
