@@ -576,7 +576,8 @@ done
 # Findings are the same with and without it, on every fixture, the example
 # and tests/precheck, whose files are cleared by the pre-check yet needed:
 # config.ts (imported), ItemType in entities.ts (a key-design constant
-# holding a key's text), caller.ts (calls a helper that builds keys).
+# holding a key's text), EntityPrefix in prefixes.ts (the same, its value
+# on the line after its name), caller.ts (calls a helper that builds keys).
 findings() { python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["findings"]))'; }
 for dir in "$root"/fixtures/*/ "$root/tests/precheck/"; do
     name=${dir#"$root"/}
@@ -587,6 +588,7 @@ done
 run precheck 1 "$keylint" "$root/tests/precheck"
 has precheck-import "$out" "precheck/caller.ts:5:"
 has precheck-constant "$out" "the constant ItemType.ORDER holds 'ORDER'"
+has precheck-constant-next-line "$out" "the constant EntityPrefix.SHIPMENT holds 'SHIPMENT'"
 # widget.ts has nothing for keylint: never parsed, so its syntax error is
 # named only when every file is parsed
 lacks precheck-unparsed "$err" "widget.ts"

@@ -270,6 +270,57 @@ static size_t skip_blank_back(const char *t, size_t i)
     return i;
 }
 
+/* The `{` at t[i], not closed before the literal: does it open an object
+ * (after '=', ':' or "= (") or an enum? Then *named also says whether the
+ * head of the brace, back to the end of the statement, names the key
+ * design. */
+static bool opens_object(const char *t, size_t i, bool *named)
+{
+    size_t h = i;
+    while (h > 0 && i - h < 512 && t[h - 1] != ';' && t[h - 1] != '}' && t[h - 1] != '{')
+        h--;
+    size_t b = skip_blank_back(t, i);
+    bool object = b > 0 && (t[b - 1] == '=' || t[b - 1] == ':' ||
+                            (t[b - 1] == '(' && (b = skip_blank_back(t, b - 1)) > 0 &&
+                             t[b - 1] == '='));
+    if (!object) {
+        const char *e = memmem(t + h, i - h, "enum", 4);
+        object = e && (e == t + h || !text_ident_char(e[-1])) && !text_ident_char(e[4]);
+    }
+    if (object)
+        *named = *named || key_like_ident(t, h, i);
+    return object;
+}
+
+/* The `{` not yet closed at the start of the line being read, in order
+ * (every brace of the text counts, in strings and comments too), kept by
+ * defer_note as it reads forward: the enclosing braces of a literal on
+ * that line without counting back over the file for each literal. */
+typedef struct Braces {
+    size_t line;            /* where the line starts */
+    VEC(size_t) at_line;    /* the braces open there, innermost last */
+    VEC(size_t) live;       /* the same, up to the byte being read */
+    size_t low;             /* live[0, low) has not changed on this line */
+} Braces;
+
+static void braces_read(Arena *a, Braces *b, const char *t, size_t i)
+{
+    if (t[i] == '{') {
+        VEC_PUSH(a, &b->live, i);
+    } else if (t[i] == '}') {
+        if (b->live.n)
+            b->live.n--;
+        if (b->low > b->live.n)
+            b->low = b->live.n;
+    } else if (t[i] == '\n') {
+        b->at_line.n = b->low;
+        for (size_t k = b->low; k < b->live.n; k++)
+            VEC_PUSH(a, &b->at_line, b->live.v[k]);
+        b->low = b->live.n;
+        b->line = i + 1;
+    }
+}
+
 /* Could the literal at t[q] be the value of a module constant of the key
  * design (toplevel.c: `const NAME = 'X'`, a member of a module-level
  * object or enum, `NAME: 'X'`, `NAME = 'X'`) whose name, or the name of an
@@ -278,8 +329,9 @@ static size_t skip_blank_back(const char *t, size_t i)
  * module, which must open an object (after '=', ':' or "= (") or an enum;
  * any other brace is code, whose literals are no module constant.
  * Brackets are counted back over at most 64 KiB; when that is not
- * enough, it could. */
-static bool key_named_value(const char *t, size_t q)
+ * enough, it could. `open`: the braces open where q's line starts, when
+ * the reader kept them. */
+static bool key_named_value(const char *t, size_t q, const Braces *open)
 {
     size_t p = skip_blank_back(t, q);
     if (p == 0 || (t[p - 1] != '=' && t[p - 1] != ':'))
@@ -288,7 +340,15 @@ static bool key_named_value(const char *t, size_t q)
     while (line > 0 && t[line - 1] != '\n')
         line--;
     bool named = key_like_ident(t, line, p);
-    size_t depth = 0, stop = q > SCAN_BACK ? q - SCAN_BACK : 0;
+    size_t stop = q > SCAN_BACK ? q - SCAN_BACK : 0;
+    if (open && open->line == line) {
+        for (size_t k = open->at_line.n; k-- > 0 && open->at_line.v[k] >= stop;)
+            if (!opens_object(t, open->at_line.v[k], &named))
+                return false;
+        return named || stop > 0;
+    }
+    /* the '=' or ':' is on an earlier line: count back from its line */
+    size_t depth = 0;
     for (size_t i = line; i > stop;) {
         char c = t[--i];
         if (c == '}') {
@@ -301,21 +361,8 @@ static bool key_named_value(const char *t, size_t q)
             depth--;
             continue;
         }
-        /* the head of this brace: back to the end of the statement */
-        size_t h = i;
-        while (h > 0 && i - h < 512 && t[h - 1] != ';' && t[h - 1] != '}' && t[h - 1] != '{')
-            h--;
-        size_t b = skip_blank_back(t, i);
-        bool object = b > 0 && (t[b - 1] == '=' || t[b - 1] == ':' ||
-                                (t[b - 1] == '(' && (b = skip_blank_back(t, b - 1)) > 0 &&
-                                 t[b - 1] == '='));
-        if (!object) {
-            const char *e = memmem(t + h, i - h, "enum", 4);
-            object = e && (e == t + h || !text_ident_char(e[-1])) && !text_ident_char(e[4]);
-        }
-        if (!object)
+        if (!opens_object(t, i, &named))
             return false;
-        named = named || key_like_ident(t, h, i);
     }
     return named || stop > 0;
 }
@@ -366,13 +413,15 @@ DeferNote *defer_note(const char *t, size_t len)
     nt = arena_alloc(a, sizeof *nt);
     nt->a = a;
     bool reexport = false; /* the last statement keyword was `export` */
+    Arena *scratch = arena_new();
+    Braces open = {0}; /* every byte but an identifier's goes by braces_read */
     for (size_t i = 0; i < len;) {
         char c = t[i];
         if (c == '\'' || c == '"' || c == '`') {
             size_t j = i + 1;
             while (j < len && j - i <= 256 && t[j] != c && t[j] != '\n')
                 j += t[j] == '\\' && j + 1 < len && t[j + 1] != '\n' ? 2 : 1;
-            if (j < len && t[j] == c && j > i + 1 && key_named_value(t, i)) {
+            if (j < len && t[j] == c && j > i + 1 && key_named_value(t, i, &open)) {
                 char *lit = arena_alloc(a, j - i);
                 size_t m = 0;
                 for (size_t k = i + 1; k < j; k++)
@@ -385,6 +434,7 @@ DeferNote *defer_note(const char *t, size_t len)
         }
         size_t s;
         if (!text_ident_char(c) || !text_next_ident(t, len, &i, &s)) {
+            braces_read(scratch, &open, t, i);
             i++;
             continue;
         }
@@ -417,6 +467,7 @@ DeferNote *defer_note(const char *t, size_t len)
             text_ident_char(t[k]) && strncmp(t + k, "type ", 5))
             nt->default_import = true;
     }
+    arena_free(scratch);
     return nt;
 }
 

@@ -11,3 +11,7 @@ export function saveItem(prefix: string, id: string) {
 export function getOrder(id: string) {
   return ddb.send(new PutCommand({ TableName: TABLE, Item: { pk: `ORDER#${id}`, sk: 'META' } }));
 }
+
+export function getShipment(id: string) {
+  return ddb.send(new PutCommand({ TableName: TABLE, Item: { pk: `SHIPMENT#${id}`, sk: 'META' } }));
+}
