@@ -549,6 +549,12 @@ static void precheck_words(void **state)
         "pk", "x.SK", "const userPk = 1", "GSI1", "SortKey", "a = HASH_KEY",
         "key(id) {", "Keys = {",
         "getKey = async (id) => id", "mkKey = id => id", "Ddb", "ynamo",
+        /* every SDK v3 command extraction reads (extract.c, tables.c) */
+        "GetCommand", "GetItemCommand", "PutCommand", "PutItemCommand", "UpdateCommand",
+        "UpdateItemCommand", "DeleteCommand", "DeleteItemCommand", "QueryCommand",
+        "ScanCommand", "BatchGetCommand", "BatchGetItemCommand", "BatchWriteCommand",
+        "BatchWriteItemCommand", "TransactGetCommand", "TransactGetItemsCommand",
+        "TransactWriteCommand", "TransactWriteItemsCommand", "CreateTableCommand",
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (!extract_may_find(keys[i], strlen(keys[i]), c))
@@ -560,6 +566,8 @@ static void precheck_words(void **state)
          * function's name, a member, a comparison, words cut short */
         "pkg", "task", "skip", "monkey(x)", "Object.keys(o)", "key == other", "keyboard(1)",
         "const hotkey = 'a'", "dynam", "Tabl", "p", "",
+        /* other services' commands */
+        "await s3.send(new PutObjectCommand(params));", "new SendEmailCommand(input)",
     };
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         if (extract_may_find(none[i], strlen(none[i]), c))

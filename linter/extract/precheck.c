@@ -33,11 +33,18 @@ static const Word words[] = {
      * expression strings of every data operation, tables in code (CDK,
      * SST, Terraform) and the constants keys are written with. */
     W("ynamo", W_EXACT), W("DYNAMO", W_EXACT), W("ddb", W_EXACT), W("DDB", W_EXACT),
-    W("Ddb", W_EXACT), W("TableName", W_EXACT), W("Command", W_EXACT), W("Key:", W_EXACT),
+    W("Ddb", W_EXACT), W("TableName", W_EXACT), W("Key:", W_EXACT),
     W("Keys:", W_EXACT), W("Item:", W_EXACT), W("xpression", W_EXACT),
     W("begins_with", W_EXACT), W("ppsync", W_EXACT), W("APPSYNC", W_EXACT),
     W("RequestItems", W_EXACT), W("TransactItems", W_EXACT), W("Table(", W_EXACT),
     W("SEPARATOR", W_EXACT), W("PREFIX", W_EXACT), W("mbc", W_EXACT), W("urbine", W_EXACT),
+    /* the SDK v3 commands extraction reads (GetCommand, BatchGetItemCommand,
+     * TransactWriteItemsCommand, CreateTableCommand...), not every
+     * "Command" (PutObjectCommand, SendEmailCommand) */
+    W("GetCommand", W_EXACT), W("PutCommand", W_EXACT), W("UpdateCommand", W_EXACT),
+    W("DeleteCommand", W_EXACT), W("QueryCommand", W_EXACT), W("ScanCommand", W_EXACT),
+    W("WriteCommand", W_EXACT), W("ItemCommand", W_EXACT), W("ItemsCommand", W_EXACT),
+    W("TableCommand", W_EXACT),
     /* mbc-cqrs-serverless services as receivers are named, and the key
      * attributes of table definitions */
     W("dataservice", W_FOLDED), W("commandservice", W_FOLDED), W("historyservice", W_FOLDED),
