@@ -7,6 +7,7 @@
 
 #include "facts.h"
 #include "modules.h"
+#include "tables.h"
 #include "precheck.h"
 #include "walk.h"
 
@@ -539,6 +540,25 @@ static void compute_leads(const Project *p, ModuleMap *mods, bool *leads)
     }
 }
 
+/* Can resolution look a name up through this file's imports? Only for
+ * what it reads of the file (keys, operations, constants, helpers, tables
+ * in code, choices of constants), or through a local name the file
+ * exports (`export { a }`, `export default a`: the name may be an
+ * import). A file with none of these (a component that passed the
+ * pre-check) does not need what it imports. */
+static bool imports_read(const FileIR *ir)
+{
+    if (ir->extracted.n || ir->ops.n || ir->consts.n || ir->helpers.n || ir->choices.n)
+        return true;
+    const FileTables *ft = ir->tables;
+    if (ft && (ft->set.tables.n || ft->consts.n || ft->entities.n || ft->index_calls.n))
+        return true;
+    for (size_t i = 0; i < ir->reexports.n; i++)
+        if (!ir->reexports.v[i].source || !ir->reexports.v[i].source[0])
+            return true;
+    return false;
+}
+
 void defer_extract_reached(Project *p, DeferExtract extract)
 {
     if (!p->precheck || !p->files.n)
@@ -563,8 +583,8 @@ void defer_extract_reached(Project *p, DeferExtract extract)
                 continue;
             read[i] = true;
             reach_file(&r, f->ir);
-            const ImportList *lists[2] = {&f->ir->imports, &f->ir->reexports};
-            for (int l = 0; l < 2; l++)
+            const ImportList *lists[2] = {&f->ir->reexports, &f->ir->imports};
+            for (int l = 0; l < (imports_read(f->ir) ? 2 : 1); l++)
                 for (size_t k = 0; k < lists[l]->n; k++) {
                     long t = modmap_resolve(mods, i, lists[l]->v[k].source);
                     if (t >= 0 && p->files.v[t].deferred) {

@@ -5,7 +5,10 @@
  * what it defines may still be read:
  *   - through an import: resolution looks up the constants and helpers an
  *     extracted file imports, and access.c follows index-name constants by
- *     the module name of their import;
+ *     the module name of their import (the imports of an extracted file
+ *     that holds nothing resolution reads, no key, operation, constant,
+ *     helper or table, nor exports a local name, are not followed; its
+ *     re-exports are);
  *   - by the project facts, which count every constant holding a text that
  *     some key writes inline (magic-string: "the constant X holds the same
  *     text", and the fix it offers only when one constant holds it);
