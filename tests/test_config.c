@@ -893,6 +893,47 @@ static void test_config_find(void **state)
     assert_null(config_find(sub));
 }
 
+/* The finder gives config_find's answer for every directory of a tree,
+ * in any order of asking, asked once or twice. */
+static void test_config_finder(void **state)
+{
+    T *t = *state;
+    const char *dirs[] = {"a/b/c/d", "a/b", "a/b/c", "a", "e/f", "e", "a/b/c/d", "e/f", ""};
+    char d[BUF];
+    snprintf(d, sizeof d, "%s/a/b/c/d", t->dir);
+    mkdirs(d);
+    snprintf(d, sizeof d, "%s/e/f", t->dir);
+    mkdirs(d);
+    write_text(t, "a/keylint.yml", "ignore: []\n");
+    write_text(t, "a/b/c/.keylint.yml", "ignore: []\n");
+    write_text(t, "e/f/.keylint.yml/x", "not a file\n"); /* a directory of that name */
+    for (int order = 0; order < 2; order++) {
+        ConfigFinder *f = config_finder_new();
+        size_t n = sizeof dirs / sizeof *dirs;
+        for (size_t k = 0; k < n; k++) {
+            const char *rel = dirs[order ? n - 1 - k : k];
+            snprintf(d, sizeof d, "%s%s%s", t->dir, *rel ? "/" : "", rel);
+            char *want = config_find(d);
+            const char *got = config_finder_find(f, d);
+            if (want) {
+                assert_non_null(got);
+                assert_string_equal(got, want);
+            } else {
+                assert_null(got);
+            }
+            free(want);
+        }
+        snprintf(d, sizeof d, "%s/a/b/c/d", t->dir);
+        char want[BUF];
+        snprintf(want, sizeof want, "%s/a/b/c/.keylint.yml", t->dir);
+        assert_string_equal(config_finder_find(f, d), want);
+        snprintf(d, sizeof d, "%s/a/b", t->dir);
+        snprintf(want, sizeof want, "%s/a/keylint.yml", t->dir);
+        assert_string_equal(config_finder_find(f, d), want);
+        config_finder_free(f);
+    }
+}
+
 /* ignore: {a,b} groups, `!` taking files back (the last match decides),
  * and unbalanced braces rejected with the file and line. */
 static void test_ignore_braces_and_negation(void **state)
@@ -1185,6 +1226,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_require_suppression_reason, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_config_find, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_config_finder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ignore_braces_and_negation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_config_ignores, setup, teardown),
         cmocka_unit_test(test_glob_table),

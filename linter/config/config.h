@@ -90,6 +90,14 @@ void config_free(Config *c);
  * ancestors; a malloc'd absolute path, or NULL if there is none. */
 char *config_find(const char *dir);
 
+/* config_find for many directories (a walk): each directory asked, and
+ * each ancestor looked in on the way, is answered once. `dir` must be
+ * canonical (realpath's). The path returned is the finder's. */
+typedef struct ConfigFinder ConfigFinder;
+ConfigFinder *config_finder_new(void);
+void config_finder_free(ConfigFinder *f);
+const char *config_finder_find(ConfigFinder *f, const char *dir);
+
 /* The severity of rule `id` under this config, or `fallback` when the
  * config does not set it. */
 Severity config_rule_severity(const Config *c, const char *id,

@@ -250,6 +250,7 @@ typedef struct DirCache {
     Arena *arena;
     NameMap slots;                    /* directory as written -> entry */
     VEC(struct DirEntry { const char *real; const Config *config; }) v;
+    ConfigFinder *configs;            /* the nearest configuration, by real directory */
 } DirCache;
 
 /* The configuration of `path` (as project_config_for gives it) and its
@@ -270,7 +271,10 @@ static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path
             char *real = realpath(dir, NULL);
             cached = real != NULL; /* NULL: vanished meanwhile */
             if (cached) {
-                struct DirEntry e = {arena_strdup(dc->arena, real), project_config_for(p, path)};
+                /* project_config_for, from the directory's real path */
+                const Config *cfg =
+                    p->forced ? p->forced : config_at(p, config_finder_find(dc->configs, real));
+                struct DirEntry e = {arena_strdup(dc->arena, real), cfg};
                 VEC_PUSH(dc->arena, &dc->v, e);
                 slot = dc->v.n - 1;
                 namemap_put(dc->arena, &dc->slots, dir, slot);
@@ -310,7 +314,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
     StrList list = {0};
     walk_paths(paths, n, p->arena, &list, &p->problems);
     size_t from = p->files.n;
-    DirCache dirs = {arena_new(), {0}, {0}};
+    DirCache dirs = {arena_new(), {0}, {0}, config_finder_new()};
     for (size_t i = 0; i < list.n; i++) {
         if (project_file(p, list.v[i]))
             continue;
@@ -324,6 +328,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         index_file(p, p->files.n - 1);
     }
     arena_free(dirs.arena);
+    config_finder_free(dirs.configs);
     extract_files(p, from, NULL, 0, p->precheck);
 }
 
