@@ -4,6 +4,7 @@
  * neither. */
 #include "lsp_server.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "rule.h"
@@ -27,18 +28,26 @@ void lsp_span_offsets(const Doc *d, const LineIndex *rows, const Span *sp, size_
         *end = *start;
 }
 
+/* Built member by member, not with json_pack: publishing builds two
+ * positions for each diagnostic of a file at every edit, and json_pack
+ * reads its format each time. */
 static json_t *position_json(const Server *s, const Doc *d, const LineIndex *lines, size_t off)
 {
     uint32_t line, ch;
     lsp_position(d->text, d->len, lines, off, s->enc, &line, &ch);
-    return json_pack("{s:I, s:I}", "line", (json_int_t)line, "character", (json_int_t)ch);
+    json_t *p = json_object();
+    json_object_set_new_nocheck(p, "line", json_integer(line));
+    json_object_set_new_nocheck(p, "character", json_integer(ch));
+    return p;
 }
 
 json_t *lsp_range_json(const Server *s, const Doc *d, const LineIndex *lines, size_t start,
                        size_t end)
 {
-    return json_pack("{s:o, s:o}", "start", position_json(s, d, lines, start), "end",
-                     position_json(s, d, lines, end));
+    json_t *r = json_object();
+    json_object_set_new_nocheck(r, "start", position_json(s, d, lines, start));
+    json_object_set_new_nocheck(r, "end", position_json(s, d, lines, end));
+    return r;
 }
 
 bool lsp_parse_position(const Server *s, const Doc *d, const LineIndex *lines,
@@ -55,20 +64,40 @@ bool lsp_parse_position(const Server *s, const Doc *d, const LineIndex *lines,
     return true;
 }
 
+/* "message\nhelp: fix", or the message alone */
+static json_t *message_json(const char *message, const char *fix)
+{
+    if (!fix)
+        return json_string(message);
+    static const char help[] = "\nhelp: ";
+    size_t m = strlen(message), h = sizeof help - 1, f = strlen(fix);
+    char *b = malloc(m + h + f + 1);
+    if (!b)
+        abort();
+    memcpy(b, message, m);
+    memcpy(b + m, help, h);
+    memcpy(b + m + h, fix, f + 1);
+    json_t *j = json_stringn(b, m + h + f);
+    free(b);
+    return j;
+}
+
 json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
                       const LineIndex *rows, const Diagnostic *g)
 {
     size_t a, b;
     lsp_span_offsets(d, rows, &g->span, &a, &b);
     json_t *j = json_object();
-    json_object_set_new(j, "range", lsp_range_json(s, d, lines, a, b));
-    json_object_set_new(j, "severity", json_integer(g->severity == SEV_ERROR ? 1 : 2));
-    json_object_set_new(j, "code", json_string(g->rule));
+    json_object_set_new_nocheck(j, "range", lsp_range_json(s, d, lines, a, b));
+    json_object_set_new_nocheck(j, "severity", json_integer(g->severity == SEV_ERROR ? 1 : 2));
+    json_object_set_new_nocheck(j, "code", json_string(g->rule));
     const char *href = lsp_rule_href(s, g->rule);
-    if (href)
-        json_object_set_new(j, "codeDescription", json_pack("{s:s}", "href", href));
-    json_object_set_new(j, "source", json_string("keylint"));
-    json_object_set_new(j, "message", g->fix ? json_sprintf("%s\nhelp: %s", g->message, g->fix)
-                                             : json_string(g->message));
+    if (href) {
+        json_t *cd = json_object();
+        json_object_set_new_nocheck(cd, "href", json_string(href));
+        json_object_set_new_nocheck(j, "codeDescription", cd);
+    }
+    json_object_set_new_nocheck(j, "source", json_string("keylint"));
+    json_object_set_new_nocheck(j, "message", message_json(g->message, g->fix));
     return j;
 }
