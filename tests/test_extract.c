@@ -436,18 +436,26 @@ static int precheck_one(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
+typedef int (*SourceFn)(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+/* `fn` on every file under the repository's `dirs` (KEYLINT_SOURCE_ROOT). */
+static void each_file_under(const char *const *dirs, size_t n, SourceFn fn)
+{
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    assert_non_null(root);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        assert_int_equal(nftw(path, fn, 16, FTW_PHYS), 0);
+    }
+}
+
 static void precheck_clears_only_files_without_keys(void **state)
 {
     (void)state;
-    const char *root = getenv("KEYLINT_SOURCE_ROOT");
-    assert_non_null(root);
     pw = (struct PrecheckWalk){.cfg = config_default()};
     const char *dirs[] = {"fixtures", "tests/extract", "tests/precheck"};
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
-        assert_int_equal(nftw(path, precheck_one, 16, FTW_PHYS), 0);
-    }
+    each_file_under(dirs, sizeof dirs / sizeof *dirs, precheck_one);
     /* tests/precheck's config.ts, entities.ts, prefixes.ts, caller.ts and
      * widget.ts */
     assert_true(pw.cleared >= 5);
@@ -498,16 +506,10 @@ static int same_uncompacted(const char *path, const struct stat *st, int flag, s
 static void uncompacted_ir_reads_the_same(void **state)
 {
     (void)state;
-    const char *root = getenv("KEYLINT_SOURCE_ROOT");
-    assert_non_null(root);
     pw = (struct PrecheckWalk){.cfg = config_default()};
     uncompacted_files = 0;
     const char *dirs[] = {"fixtures", "tests/extract"};
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
-        assert_int_equal(nftw(path, same_uncompacted, 16, FTW_PHYS), 0);
-    }
+    each_file_under(dirs, sizeof dirs / sizeof *dirs, same_uncompacted);
     assert_true(uncompacted_files > 100);
     config_free(pw.cfg);
 }
