@@ -41,6 +41,10 @@ typedef struct T {
     NumMap class_bodies;    /* start byte -> index in member_maps */
     VEC(NameMap) member_maps; /* name -> index in member_values */
     VEC(SynNode) member_values;
+    /* array and object literals held by a variable that the file then
+     * changes (mutated_literal), by node id; found on first need */
+    NumMap mutated;
+    bool mutated_found;
 } T;
 
 static bool is(SynNode n, const char *type) { return syn_is(n, type); }
@@ -83,6 +87,51 @@ static SynNode follow(T *t, SynNode n)
         n = unwrap(v);
     }
     return n;
+}
+
+/* The literal the identifier `target` is bound to, when it is one. */
+static void note_mutated(T *t, SynNode target)
+{
+    if (!is(target, "identifier"))
+        return;
+    bool param, found;
+    SynNode v = unwrap(binding(t, target, ntext(t, target), &param, &found));
+    if (found && !param && (is(v, "array") || is(v, "object")))
+        nummap_set(t->a, &t->mutated, (uint64_t)(uintptr_t)v.id, 1);
+}
+
+/* Does the file change the array or object literal `lit` after a
+ * variable takes it (`KeySchema.push(...)`, `defs[i] = d`, `props.x = 1`,
+ * `Object.assign(props, more)`)? A table read from it is then not whole:
+ * what the literal shows is only where the code starts. */
+static bool mutated_literal(T *t, SynNode lit)
+{
+    if (!t->mutated_found) {
+        t->mutated_found = true;
+        for (size_t i = 0; i < syn_node_count(t->syn); i++) {
+            const char *ty = syn_type_at(t->syn, i);
+            SynNode n = syn_node_at(t->syn, i);
+            if (syn_type_is(ty, "call_expression")) {
+                SynNode fn = unwrap(field(n, "function"));
+                if (!is(fn, "member_expression"))
+                    continue;
+                const char *m = ntext(t, field(fn, "property"));
+                SynNode obj = unwrap(field(fn, "object"));
+                if (!strcmp(m, "push") || !strcmp(m, "unshift") || !strcmp(m, "splice"))
+                    note_mutated(t, obj);
+                else if (!strcmp(m, "assign") && is(obj, "identifier") &&
+                         !strcmp(ntext(t, obj), "Object"))
+                    note_mutated(t, unwrap(syn_child(t->syn, field(n, "arguments"), 0)));
+            } else if (syn_type_is(ty, "assignment_expression") ||
+                       syn_type_is(ty, "augmented_assignment_expression")) {
+                SynNode left = unwrap(field(n, "left"));
+                if (is(left, "member_expression") || is(left, "subscript_expression"))
+                    note_mutated(t, unwrap(field(left, "object")));
+            }
+        }
+    }
+    size_t one;
+    return nummap_get(&t->mutated, (uint64_t)(uintptr_t)lit.id, &one);
 }
 
 static const Import *find_import(T *t, const char *local)
@@ -467,6 +516,7 @@ static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
 {
     DocNode *d = arena_alloc(t->a, sizeof *d);
     SynNode v = unwrap(n);
+    bool changed = false; /* a variable's literal that the file adds to */
     d->span = syn_span(syn_null(v) ? n : v);
     if (syn_null(v)) {
         d->kind = DOC_NULL;
@@ -482,8 +532,10 @@ static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
         }
         SynNode f = follow(t, v);
         if (!syn_eq(f, v) && (is(f, "object") || is(f, "array") || is(f, "string") ||
-                                  is(f, "template_string")))
+                                  is(f, "template_string"))) {
             v = f;
+            changed = (is(f, "object") || is(f, "array")) && mutated_literal(t, f);
+        }
     }
     const char *s;
     if (string_value(t, v, &s)) {
@@ -524,6 +576,7 @@ static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
     if ((is(v, "object") || is(v, "array")) && depth < MAX_DOC_DEPTH && t->doc_budget) {
         t->doc_budget--;
         d->kind = is(v, "object") ? DOC_MAP : DOC_SEQ;
+        d->partial = changed; /* the code adds to it: more than it shows */
         Pend p = {v, d, depth};
         VEC_PUSH(t->a, todo, p);
         return d;

@@ -356,8 +356,8 @@ typedef VEC(AttrDef) AttrDefs;
 /* AttributeDefinitions; false when they cannot be read as a list. */
 static bool read_attr_defs(Reader *R, const DocNode *n, const char *table, AttrDefs *out)
 {
-    if (!n || n->kind != DOC_SEQ)
-        return false;
+    if (!n || n->kind != DOC_SEQ || n->partial)
+        return false; /* partial: code adds definitions (a spread, a push) */
     for (size_t i = 0; i < n->n; i++) {
         const DocNode *e = n->vals[i];
         if (e->kind != DOC_MAP)
@@ -415,6 +415,10 @@ static bool read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
         }
         schema_issue(R->a, R->out, R->path, ks->span, "KeySchema of %s must be a list", what);
         return true;
+    }
+    if (ks->partial) { /* code adds entries (a spread, a push): not known */
+        hash->unknown = range->unknown = true;
+        return false;
     }
     bool bad_type = false, range_first = false;
     const DocNode *first_type = NULL;
