@@ -391,12 +391,18 @@ static struct PrecheckWalk {
     size_t cleared, passed;
 } pw;
 
+/* A .ts, .tsx or .js file of an nftw walk. */
+static bool source_file(const char *path, int flag)
+{
+    const char *dot = strrchr(path, '.');
+    return flag == FTW_F && dot &&
+           (!strcmp(dot, ".ts") || !strcmp(dot, ".tsx") || !strcmp(dot, ".js"));
+}
+
 static int precheck_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)ftw;
-    const char *dot = strrchr(path, '.');
-    if (flag != FTW_F || !dot ||
-        (strcmp(dot, ".ts") && strcmp(dot, ".tsx") && strcmp(dot, ".js")))
+    if (!source_file(path, flag))
         return 0;
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
@@ -471,9 +477,7 @@ static size_t uncompacted_files;
 static int same_uncompacted(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)ftw;
-    const char *dot = strrchr(path, '.');
-    if (flag != FTW_F || !dot ||
-        (strcmp(dot, ".ts") && strcmp(dot, ".tsx") && strcmp(dot, ".js")))
+    if (!source_file(path, flag))
         return 0;
     char *dumps[2] = {NULL, NULL};
     for (int compact = 0; compact < 2; compact++) {
