@@ -1,7 +1,8 @@
 /* The syntax layer: the code hash (comments do not count, code does),
  * incremental parsing (a tree edited and parsed again is the tree a parse
  * from scratch gives, through edits of every kind on real inputs) and
- * fields read from the index (tree-sitter's answers). */
+ * fields read from the index (tree-sitter's answers, and the grammars'
+ * own list of fields that hold tokens). */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* nftw */
 #endif
@@ -13,6 +14,8 @@
 #include <cmocka.h>
 
 #include <ftw.h>
+#include <glob.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +266,54 @@ static void fields_from_index(void **state)
     assert_true(nodes_walked > 20000);
 }
 
+/* The index asks tree-sitter for the field of a token only under the
+ * types syn_token_fields names: those must be exactly the types whose
+ * fields the grammars (node-types.json of each grammar the build uses)
+ * say can hold an unnamed node. */
+static void token_fields_of_grammars(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s/subprojects/tree-sitter-*/package/{typescript/,tsx/,}src/node-types.json",
+             root ? root : ".");
+    glob_t g;
+    assert_int_equal(glob(pattern, GLOB_BRACE, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 3); /* TypeScript, TSX, HCL */
+    size_t named_types = 0, listed = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        json_error_t err;
+        json_t *types = json_load_file(g.gl_pathv[i], 0, &err);
+        if (!types)
+            fail_msg("%s:%d: %s", g.gl_pathv[i], err.line, err.text);
+        size_t k;
+        json_t *ty;
+        json_array_foreach(types, k, ty) {
+            const char *name = json_string_value(json_object_get(ty, "type"));
+            if (!name || !json_is_true(json_object_get(ty, "named")))
+                continue;
+            named_types++;
+            bool tokens = false;
+            const char *field;
+            json_t *spec;
+            json_object_foreach(json_object_get(ty, "fields"), field, spec) {
+                size_t m;
+                json_t *alt;
+                json_array_foreach(json_object_get(spec, "types"), m, alt)
+                    tokens = tokens || json_is_false(json_object_get(alt, "named"));
+            }
+            if (tokens != syn_token_fields(name))
+                fail_msg("%s: %s: node-types.json says %s field holds a token; syn_token_fields says %s",
+                         g.gl_pathv[i], name, tokens ? "a" : "no", tokens ? "no" : "yes");
+            listed += tokens;
+        }
+        json_decref(types);
+    }
+    globfree(&g);
+    assert_true(named_types > 300);
+    assert_true(listed >= 8);
+}
+
 /* Edits whose tree was never kept, a reset, and a NULL reuse: plain
  * parses. */
 static void reuse_edges(void **state)
@@ -299,6 +350,7 @@ int main(void)
         cmocka_unit_test(edit_points),
         cmocka_unit_test(incremental_parse),
         cmocka_unit_test(fields_from_index),
+        cmocka_unit_test(token_fields_of_grammars),
         cmocka_unit_test(reuse_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,6 +158,26 @@ static void find_regions(SynTree *t, SynNode root, NodeVec *roots, NodeVec *tran
 
 /* ---- the index ---------------------------------------------------------------- */
 
+bool syn_token_fields(const char *type)
+{
+    switch (type[0]) { /* most types are none of these by the first character */
+    case 'a':
+        return syn_type_is(type, "augmented_assignment_expression");
+    case 'b':
+        return syn_type_is(type, "binary_expression");
+    case 'f':
+        return syn_type_is(type, "for_in_statement") || syn_type_is(type, "for_statement");
+    case 'i':
+        return syn_type_is(type, "index_signature");
+    case 'l':
+        return syn_type_is(type, "lexical_declaration");
+    case 'u':
+        return syn_type_is(type, "unary_expression") || syn_type_is(type, "update_expression");
+    default:
+        return false;
+    }
+}
+
 /* A comment (an extra the grammar names; an ERROR node can be an extra too) */
 static bool is_comment(SynNode n)
 {
@@ -210,6 +230,7 @@ static void build_index(SynTree *t, SynNode root)
     size_t depth = 0;
     for (bool first = true;; first = false) {
         SynNode n = ts_tree_cursor_current_node(&c);
+        bool named = ts_node_is_named(n);
         uint32_t up = depth ? near.v[depth - 1] : NONE;
         uint32_t pos = NONE;
         bool descend = true;
@@ -218,11 +239,15 @@ static void build_index(SynTree *t, SynNode root)
         /* in a transparent ERROR node only statements (and comments) are read */
         bool comment = is_comment(n);
         if (depth && clear.v[depth - 1] && !comment &&
-            (!ts_node_is_named(n) || !is_statement_like(ts_node_type(n))))
+            (!named || !is_statement_like(ts_node_type(n))))
             unread = true;
-        /* the field this node fills in its parent, when that is indexed */
+        /* the field this node fills in its parent, when that is indexed
+         * (a token fills one only in the few types syn_token_fields names) */
         uint32_t real_parent = depth ? at.v[depth - 1] : NONE;
-        TSFieldId fid = real_parent != NONE ? ts_tree_cursor_current_field_id(&c) : 0;
+        TSFieldId fid = 0;
+        if (real_parent != NONE &&
+            (named || syn_token_fields(types.v[real_parent])))
+            fid = ts_tree_cursor_current_field_id(&c);
         if (unread) {
             Span sp = syn_span(n);
             if (merge && regions.n) {
@@ -230,7 +255,7 @@ static void build_index(SynTree *t, SynNode root)
                 last->span.end_byte = sp.end_byte;
                 last->span.end_row = sp.end_row;
                 last->span.end_col = sp.end_col;
-            } else if (ts_node_is_named(n) || sp.end_byte > sp.start_byte) {
+            } else if (named || sp.end_byte > sp.start_byte) {
                 VEC_PUSH(t->own, &regions, ((SynRegion){sp}));
             }
             merge = regions.n > 0;
@@ -238,7 +263,7 @@ static void build_index(SynTree *t, SynNode root)
         } else if (comment) {
             VEC_PUSH(t->own, &comments, n);
             descend = false;
-        } else if (ts_node_is_named(n) || first) {
+        } else if (named || first) {
             pos = (uint32_t)nodes.n;
             VEC_PUSH(t->own, &nodes, n);
             VEC_PUSH(t->own, &types, ts_node_type(n));

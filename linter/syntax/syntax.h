@@ -156,6 +156,11 @@ SynNode syn_token(const SynTree *t, SynNode n, uint32_t i);
 /* A child by field name (`name` a string literal: its id is cached by
  * pointer); null when the child is in an unread region. */
 SynNode syn_field(const SynTree *t, SynNode n, const char *name);
+/* Node types some of whose fields can hold a token (an operator, `const`,
+ * `;`) rather than a named node: the index asks tree-sitter for the field
+ * of a token only under these. The grammars' node-types.json agree
+ * (tests/test_syntax.c checks it). */
+bool syn_token_fields(const char *type);
 /* For tests: compares, for every node of the index and every field of the
  * language, syn_field's answer from the index with tree-sitter's own;
  * returns the number that differ and sets *compared to the number of
