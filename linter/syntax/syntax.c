@@ -290,11 +290,14 @@ static void build_index(SynTree *t, SynNode root)
         near.v[depth] = pos != NONE ? pos : up;
         clear.v[depth] = mark && mark->id == n.id && mark->pos == 2;
 
-        if (descend && ts_tree_cursor_goto_first_child(&c)) {
-            kids = ts_node_child_count(n);
+        /* a node without children (a token, most often) is not asked for
+         * its first child: O(1) from the count, a failing call is not */
+        if (descend && (kids = ts_node_child_count(n)) > 0 &&
+            ts_tree_cursor_goto_first_child(&c)) {
             depth++;
             continue;
         }
+        kids = 0;
         /* this node's subtree is done; so are its ancestors' that have no
          * next sibling */
         bool moved = false;
