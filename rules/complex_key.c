@@ -80,7 +80,7 @@ static void check(const RuleContext *ctx)
         if (!access_defines_key(f, k))
             continue;
         KfKey key;
-        kf_flatten(a, &k->segs, &key);
+        rule_key_flat(ctx, a, k, &key);
         size_t n = components(&key, sep);
         if (n <= max)
             continue;

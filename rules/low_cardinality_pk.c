@@ -75,8 +75,9 @@ static bool deliberate(Arena *a, const KfKey *key, const Config *cfg)
  * sort key written beside it varies; beside a constant sort key (or none)
  * it is one item (a seed record, a singleton). Keys of one object are
  * extracted next to each other. */
-static bool sibling_sk_varies(Arena *a, const FileIR *f, size_t i)
+static bool sibling_sk_varies(const RuleContext *ctx, Arena *a, size_t i)
 {
+    const FileIR *f = ctx->file;
     const KeyExpr *k = &f->keys.v[i];
     size_t from = i > 4 ? i - 4 : 0;
     for (size_t j = from; j < f->keys.n && j <= i + 4; j++) {
@@ -90,7 +91,7 @@ static bool sibling_sk_varies(Arena *a, const FileIR *f, size_t i)
         if (d > 10 && k->op < 0)
             continue;
         KfKey sk;
-        kf_flatten(a, &o->segs, &sk);
+        rule_key_flat(ctx, a, o, &sk);
         if (kf_hole_count(&sk))
             return true;
     }
@@ -101,14 +102,14 @@ static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
 {
     const KeyExpr *k = &ctx->file->keys.v[idx];
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     if (!key.n || deliberate(a, &key, ctx->config))
         return;
     const char *shown = seglist_label(a, &k->segs);
     size_t holes = kf_hole_count(&key);
     if (!holes) {
         /* a key function returning a literal, or many items in one partition */
-        if (k->site != SITE_HELPER && !sibling_sk_varies(a, ctx->file, idx))
+        if (k->site != SITE_HELPER && !sibling_sk_varies(ctx, a, idx))
             return;
         /* one item's key written out (a sample id in a script) */
         if (kf_text_has_id(&key))

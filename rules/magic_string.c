@@ -345,7 +345,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
     const Config *cfg = ctx->config;
     const ProjectFacts *f = ctx->facts;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     /* A fully literal key in an object that reaches no read or write is a
      * record (sample data, a seed), not a key being built. */
     if (k->site == SITE_OBJECT && kf_hole_count(&key) == 0)

@@ -64,7 +64,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     if (kf_is_helper_output(k))
         return;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     const char *render = NULL;
     for (size_t p = 1; p < key.n; p++) {
         const KfPart *prev = &key.parts[p - 1], *cur = &key.parts[p];

@@ -90,7 +90,7 @@ static void check(const RuleContext *ctx)
         if (*tt && strcmp(tt, "entity:") && !strlist_has(&af->prefixed_tables, tt))
             continue;
         KfKey key;
-        kf_flatten(a, &k->segs, &key);
+        rule_key_flat(ctx, a, k, &key);
         if (key.n != 1 || !key.parts[0].hole)
             continue;
         const Seg *s = kf_part_seg(&key, 0);

@@ -145,7 +145,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
 {
     if (k->role != ROLE_PK)
         return false;
-    kf_flatten(a, &k->segs, key);
+    rule_key_flat(ctx, a, k, key);
     /* Judged: keys built here (some text). A literal key of several
      * components ('ORDER#tenant001') may name its tenant in the text;
      * one of a single component (a constant: 'SETTINGS') does not. */
@@ -213,7 +213,7 @@ static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const K
     if (k->role != ROLE_SK || k->op < 0 || (size_t)k->op >= file->ops.n)
         return;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     const Seg *t = kf_tenant_hole(a, &key, ctx->config);
     if (!t)
         return;

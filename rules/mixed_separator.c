@@ -24,7 +24,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     const ProjectFacts *f = ctx->facts;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     KfBoundary *b;
     size_t nb = kf_boundaries(a, &key, ctx->config, &b);
     if (!nb)

@@ -75,7 +75,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                       NameMap *seen)
 {
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
     const char *sk_entity = NULL;
     if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n)

@@ -74,7 +74,7 @@ static void check(const RuleContext *ctx)
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
         KfKey key;
-        kf_flatten(a, &k->segs, &key);
+        rule_key_flat(ctx, a, k, &key);
         const char *tok = kf_leading_prefix(a, &key);
         if (!tok || !uses(af, tok) || namemap_get(&done, tok, &seen))
             continue;

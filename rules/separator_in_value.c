@@ -59,7 +59,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                                                                    : '@';
     bool versioned_sk = k->role == ROLE_SK && ctx->access && ctx->access->versioned;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     if (kf_hole_count(&key) < 1 || key.n < 2)
         return; /* a bare value: nothing to split */
     for (size_t p = 0; p < key.n; p++) {

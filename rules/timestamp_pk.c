@@ -11,7 +11,7 @@
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     const Seg *first = NULL;
     for (size_t i = 0; i < key.n; i++) {
         if (!key.parts[i].hole)

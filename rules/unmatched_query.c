@@ -85,7 +85,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
     if (!prefix && k->cond != COND_EQ)
         return;
     KfKey key;
-    kf_flatten(a, &k->segs, &key);
+    rule_key_flat(ctx, a, k, &key);
     const char *q = kf_shape(a, &key);
     size_t ql = lit_len(q);
     if (!ql)

@@ -145,7 +145,7 @@ static void check(const RuleContext *ctx)
         if (!reads_data_table(o, ctx->config))
             continue;
         KfKey key;
-        kf_flatten(a, &k->segs, &key);
+        rule_key_flat(ctx, a, k, &key);
         const Seg *why;
         if (!kf_is_versioned(&key, ctx->config, &why))
             continue;

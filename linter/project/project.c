@@ -655,6 +655,12 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
  * analysis; findings go to p->diags. */
 static void check_file(Project *p, const ResolveFile *file)
 {
+    /* the file's keys as parts, read by most rules: flattened once */
+    const KeyExprList *keys = &file->ir->keys;
+    Arena *scratch = arena_new();
+    KfKey *flat = arena_alloc(scratch, (keys->n ? keys->n : 1) * sizeof *flat);
+    for (size_t i = 0; i < keys->n; i++)
+        kf_flatten(scratch, &keys->v[i].segs, &flat[i]);
     for (const RuleDesc *const *r = keylint_rules; *r; r++) {
         Severity sev = config_rule_severity(file->config, (*r)->id, (*r)->default_severity);
         if (sev == SEV_OFF)
@@ -668,9 +674,11 @@ static void check_file(Project *p, const ResolveFile *file)
             .out = &p->diags,
             .tables = model_for(p, file->config),
             .access = p->access,
+            .flat = flat,
         };
         (*r)->check(&ctx);
     }
+    arena_free(scratch);
 }
 
 void project_analyze(Project *p)

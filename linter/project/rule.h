@@ -7,6 +7,7 @@
 #include "config.h"
 #include "diag.h"
 #include "ir.h"
+#include "keyfacts.h"
 
 /* Facts computed once over the whole project (after resolution), read by
  * rules while they check one file. Owned by the project's arena. */
@@ -83,7 +84,21 @@ typedef struct RuleContext {
      * when the caller has none; the rules that need them are then silent. */
     const struct TableModel *tables;
     const struct AccessFacts *access;
+    /* file->keys.v[i] flattened (kf_flatten), once for all the rules; NULL
+     * when the caller has not (rule_key_flat flattens then) */
+    const KfKey *flat;
 } RuleContext;
+
+/* Key `k` read as parts (keyfacts.h): the file's own keys from ctx->flat,
+ * any other flattened in `a`. */
+static inline void rule_key_flat(const RuleContext *ctx, Arena *a, const KeyExpr *k, KfKey *out)
+{
+    const FileIR *f = ctx->file;
+    if (ctx->flat && f && k >= f->keys.v && k < f->keys.v + f->keys.n)
+        *out = ctx->flat[k - f->keys.v];
+    else
+        kf_flatten(a, &k->segs, out);
+}
 
 struct RuleDesc {
     const char *id;             /* kebab-case, stable */
