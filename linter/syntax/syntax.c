@@ -13,11 +13,14 @@ typedef struct Slot {
     uint32_t pos;
 } Slot;
 
+/* Field ids by the address of the name asked for (open addressing; at
+ * most three quarters full, so a probe always ends at an empty slot). */
+enum { FIELD_SLOTS = 128 };
 typedef struct SynFields {
     struct {
         const char *name;
         TSFieldId id;
-    } v[96];
+    } v[FIELD_SLOTS];
     size_t n;
 } SynFields;
 
@@ -774,13 +777,16 @@ SynNode syn_token(const SynTree *t, SynNode n, uint32_t i)
 static TSFieldId field_id(const SynTree *t, const char *name)
 {
     SynFields *f = t->fields;
-    for (size_t i = 0; i < f->n; i++)
+    uintptr_t h = (uintptr_t)name;
+    size_t i = (h ^ (h >> 7)) & (FIELD_SLOTS - 1);
+    for (; f->v[i].name; i = (i + 1) & (FIELD_SLOTS - 1))
         if (f->v[i].name == name)
             return f->v[i].id;
     TSFieldId id = ts_language_field_id_for_name(t->lang, name, (uint32_t)strlen(name));
-    if (f->n < sizeof f->v / sizeof *f->v) {
-        f->v[f->n].name = name;
-        f->v[f->n++].id = id;
+    if (f->n < FIELD_SLOTS * 3 / 4) {
+        f->v[i].name = name;
+        f->v[i].id = id;
+        f->n++;
     }
     return id;
 }
