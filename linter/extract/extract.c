@@ -897,12 +897,12 @@ static bool is_returned(Ex *x, SynNode obj)
     SynNode p = ex_parent(x, obj);
     for (int i = 0; i < 4 && !syn_null(p); i++) {
         const char *t = syn_type(p);
-        if (!strcmp(t, "return_statement"))
+        if (syn_type_is(t, "return_statement"))
             return true;
-        if (!strcmp(t, "arrow_function"))
+        if (syn_type_is(t, "arrow_function"))
             return true;
-        if (strcmp(t, "parenthesized_expression") && strcmp(t, "as_expression") &&
-            strcmp(t, "satisfies_expression"))
+        if (!syn_type_is(t, "parenthesized_expression") && !syn_type_is(t, "as_expression") &&
+            !syn_type_is(t, "satisfies_expression"))
             return false;
         p = ex_parent(x, p);
     }
@@ -1231,11 +1231,11 @@ static bool attribute_types(Ex *x, SynNode obj)
 
 static void visit_objects(Ex *x, SynNode n, const char *t)
 {
-    if (!strcmp(t, "method_definition")) {
+    if (syn_type_is(t, "method_definition")) {
         key_getter(x, n);
         return;
     }
-    if (strcmp(t, "object") || ex_consumed(x, n))
+    if (!syn_type_is(t, "object") || ex_consumed(x, n))
         return;
     if (params_shaped(x, n)) {
         params_op(x, n);

@@ -110,17 +110,17 @@ KeyBuild ex_build_of(Ex *x, SynNode n)
 {
     n = unwrap(n);
     const char *t = syn_type(n);
-    if (!strcmp(t, "template_string"))
+    if (syn_type_is(t, "template_string"))
         return BUILD_TEMPLATE;
-    if (!strcmp(t, "binary_expression"))
+    if (syn_type_is(t, "binary_expression"))
         return BUILD_CONCAT;
-    if (!strcmp(t, "string"))
+    if (syn_type_is(t, "string"))
         return BUILD_LITERAL;
-    if (!strcmp(t, "array"))
+    if (syn_type_is(t, "array"))
         return BUILD_ARRAY;
-    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression"))
+    if (syn_type_is(t, "identifier") || syn_type_is(t, "member_expression"))
         return BUILD_REF;
-    if (!strcmp(t, "call_expression")) {
+    if (syn_type_is(t, "call_expression")) {
         SynNode f = field(n, "function");
         if (is(f, "member_expression") && ex_text_eq(x, field(f, "property"), "join"))
             return BUILD_JOIN;
@@ -144,8 +144,8 @@ bool ex_is_string_like(Ex *x, SynNode n)
 {
     n = unwrap(n);
     const char *t = syn_type(n);
-    return !strcmp(t, "string") || !strcmp(t, "template_string") ||
-           !strcmp(t, "binary_expression") || !strcmp(t, "array");
+    return syn_type_is(t, "string") || syn_type_is(t, "template_string") ||
+           syn_type_is(t, "binary_expression") || syn_type_is(t, "array");
 }
 
 bool ex_lower_contains(const char *s, const char *needle)
@@ -443,7 +443,7 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
         return;
     }
     const char *t = syn_type(n);
-    if (!strcmp(t, "string")) {
+    if (syn_type_is(t, "string")) {
         const char *v;
         if (ex_string_value(x, n, &v) && *v) {
             Span sp = syn_span(n);
@@ -455,7 +455,7 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
         }
         return;
     }
-    if (!strcmp(t, "template_string")) {
+    if (syn_type_is(t, "template_string")) {
         uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
             SynNode c = syn_child(x->syn, n, i);
@@ -475,7 +475,7 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
         }
         return;
     }
-    if (!strcmp(t, "binary_expression")) {
+    if (syn_type_is(t, "binary_expression")) {
         SynNode op = field(n, "operator");
         if (ex_text_eq(x, op, "+")) {
             if (is_sum(x, field(n, "left"), field(n, "right"))) {
@@ -493,27 +493,27 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
         unknown_seg(x, n, out);
         return;
     }
-    if (!strcmp(t, "number")) {
+    if (syn_type_is(t, "number")) {
         push_text(x, out, ex_ntext(x, n), 0, NULL, syn_span(n));
         return;
     }
-    if (!strcmp(t, "identifier") || !strcmp(t, "member_expression") ||
-        !strcmp(t, "this") || !strcmp(t, "subscript_expression") ||
-        !strcmp(t, "shorthand_property_identifier")) {
+    if (syn_type_is(t, "identifier") || syn_type_is(t, "member_expression") ||
+        syn_type_is(t, "this") || syn_type_is(t, "subscript_expression") ||
+        syn_type_is(t, "shorthand_property_identifier")) {
         ex_ref_segs(x, n, out, depth);
         return;
     }
-    if (!strcmp(t, "call_expression")) {
+    if (syn_type_is(t, "call_expression")) {
         call_segs(x, n, out, depth);
         return;
     }
-    if (!strcmp(t, "new_expression")) {
+    if (syn_type_is(t, "new_expression")) {
         const char *ctor = ex_ntext(x, field(n, "constructor"));
         ex_push_seg(x, out, SEG_CALL, !strcmp(ctor, "Date") ? SEGF_DATE : 0,
                  arena_printf(x->a, "new %s", ctor), syn_span(n));
         return;
     }
-    if (!strcmp(t, "array")) {
+    if (syn_type_is(t, "array")) {
         /* Array keys (Turbine) are joined with the separator. */
         uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {

@@ -296,12 +296,12 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
         return;
     }
     const char *ty = syn_type(v);
-    if (!strcmp(ty, "template_string")) {
+    if (syn_type_is(ty, "template_string")) {
         if (!out->literal)
             out->literal = template_pattern(t, v);
         return;
     }
-    if (!strcmp(ty, "binary_expression")) {
+    if (syn_type_is(ty, "binary_expression")) {
         SynNode op = field(v, "operator");
         if (syn_text_eq(t->syn, op, "??") || syn_text_eq(t->syn, op, "||")) {
             name_ref_at(t, field(v, "left"), out, depth + 1);
@@ -309,15 +309,15 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
         }
         return;
     }
-    if (!strcmp(ty, "member_expression") || !strcmp(ty, "subscript_expression")) {
+    if (syn_type_is(ty, "member_expression") || syn_type_is(ty, "subscript_expression")) {
         SynNode obj = unwrap(field(v, "object"));
         if (syn_text_eq(t->syn, obj, "process.env")) {
-            SynNode prop = !strcmp(ty, "member_expression") ? field(v, "property") : field(v, "index");
+            SynNode prop = syn_type_is(ty, "member_expression") ? field(v, "property") : field(v, "index");
             if (!out->env && !string_value(t, prop, &out->env))
                 out->env = ntext(t, prop);
             return;
         }
-        if (is(obj, "this") && !strcmp(ty, "member_expression")) {
+        if (is(obj, "this") && syn_type_is(ty, "member_expression")) {
             SynNode mv = class_member_value(t, v, ntext(t, field(v, "property")));
             if (!syn_null(mv))
                 name_ref_at(t, mv, out, depth + 1);
@@ -329,7 +329,7 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
             out->literal = k;
         return;
     }
-    if (!strcmp(ty, "identifier") || !strcmp(ty, "shorthand_property_identifier")) {
+    if (syn_type_is(ty, "identifier") || syn_type_is(ty, "shorthand_property_identifier")) {
         const char *name = ntext(t, v);
         bool param, found;
         SynNode b = binding(t, v, name, &param, &found);
@@ -344,7 +344,7 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
         }
         return;
     }
-    if (!strcmp(ty, "call_expression")) {
+    if (syn_type_is(ty, "call_expression")) {
         /* requireEnv('TABLE_NAME'), config.get('TABLE_NAME'), getEnv(...) */
         SynNode fn = unwrap(field(v, "function"));
         const char *callee = ntext(t, fn);
@@ -544,19 +544,19 @@ static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
         return d;
     }
     const char *ty = syn_type(v);
-    if (!strcmp(ty, "template_string")) {
+    if (syn_type_is(ty, "template_string")) {
         /* with substitutions: a name pattern, like CloudFormation's !Sub */
         d->kind = DOC_SCALAR;
         d->tag = "Fn::Sub";
         d->text = template_pattern(t, v);
         return d;
     }
-    if (!strcmp(ty, "number") || !strcmp(ty, "true") || !strcmp(ty, "false")) {
+    if (syn_type_is(ty, "number") || syn_type_is(ty, "true") || syn_type_is(ty, "false")) {
         d->kind = DOC_SCALAR;
         d->text = ntext(t, v);
         return d;
     }
-    if (!strcmp(ty, "null") || !strcmp(ty, "undefined")) {
+    if (syn_type_is(ty, "null") || syn_type_is(ty, "undefined")) {
         d->kind = DOC_NULL;
         return d;
     }
@@ -673,16 +673,16 @@ static const char *holder_of(T *t, SynNode expr)
     SynNode p = syn_parent(t->syn, expr);
     for (int i = 0; i < 4 && !syn_null(p); i++) {
         const char *ty = syn_type(p);
-        if (!strcmp(ty, "parenthesized_expression") || !strcmp(ty, "as_expression") ||
-            !strcmp(ty, "satisfies_expression") || !strcmp(ty, "non_null_expression")) {
+        if (syn_type_is(ty, "parenthesized_expression") || syn_type_is(ty, "as_expression") ||
+            syn_type_is(ty, "satisfies_expression") || syn_type_is(ty, "non_null_expression")) {
             p = syn_parent(t->syn, p);
             continue;
         }
-        if (!strcmp(ty, "variable_declarator"))
+        if (syn_type_is(ty, "variable_declarator"))
             return ntext(t, field(p, "name"));
-        if (!strcmp(ty, "assignment_expression"))
+        if (syn_type_is(ty, "assignment_expression"))
             return ntext(t, field(p, "left"));
-        if (!strcmp(ty, "public_field_definition"))
+        if (syn_type_is(ty, "public_field_definition"))
             return arena_printf(t->a, "this.%s", ntext(t, field(p, "name")));
         break;
     }
@@ -1250,9 +1250,9 @@ static void module_consts(T *t, SynNode root)
             if (!is(d, "variable_declarator") || !is(nm, "identifier") || syn_null(v))
                 continue;
             const char *ty = syn_type(v);
-            if (strcmp(ty, "string") && strcmp(ty, "template_string") &&
-                strcmp(ty, "binary_expression") && strcmp(ty, "member_expression") &&
-                strcmp(ty, "subscript_expression") && strcmp(ty, "call_expression"))
+            if (!syn_type_is(ty, "string") && !syn_type_is(ty, "template_string") &&
+                !syn_type_is(ty, "binary_expression") && !syn_type_is(ty, "member_expression") &&
+                !syn_type_is(ty, "subscript_expression") && !syn_type_is(ty, "call_expression"))
                 continue;
             NameRef r = name_ref(t, v);
             if (!r.literal && !r.env && !r.import)
