@@ -30,6 +30,11 @@ static void strings_are_packed(void **state)
     assert_int_equal((uintptr_t)n % 16, 0);
     assert_true(n[0] == 0 && n[1] == 0 && n[2] == 0);
     assert_null(arena_strdup(a, NULL));
+    /* a dotted name is packed too, and reads as printf's would */
+    char *d = arena_dot(a, "Keys", "ORDER");
+    assert_string_equal(d, "Keys.ORDER");
+    assert_string_equal(arena_dot(a, "", ""), ".");
+    assert_string_equal(arena_dot(a, NULL, "x"), arena_printf(a, "%s.%s", (char *)NULL, "x"));
     arena_free(a);
 }
 

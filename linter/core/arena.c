@@ -199,6 +199,18 @@ char *arena_strdup(Arena *a, const char *s)
     return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+char *arena_dot(Arena *a, const char *left, const char *right)
+{
+    left = left ? left : "(null)";
+    right = right ? right : "(null)";
+    size_t l = strlen(left), r = strlen(right);
+    char *p = alloc(a, l + r + 2, 1);
+    memcpy(p, left, l);
+    p[l] = '.';
+    memcpy(p + l + 1, right, r + 1);
+    return p;
+}
+
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
     char small[256];

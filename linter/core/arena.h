@@ -38,6 +38,9 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
+/* `left`.`right` (a dotted name: "Keys.ORDER", "this.table"); NULL reads
+ * as "(null)", as printf's %s has it. */
+char *arena_dot(Arena *a, const char *left, const char *right);
 
 /* Grow an arena-backed array to hold at least `need` elements of `elem`
  * bytes. The old block stays in the arena (at most doubling waste). The

@@ -507,7 +507,7 @@ static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
             if (syn_null(inner))
                 continue;
             int op = ex_add_op(x, kinds[k].kind, api, el,
-                            arena_printf(x->a, "%s.%s", callee, kinds[k].name));
+                            arena_dot(x->a, callee, kinds[k].name));
             params_object(x, inner, op);
         }
     }
@@ -696,7 +696,7 @@ static void mbc_call(Ex *x, SynNode n, const char *recv, const char *method, Syn
         api = API_MBC_DATA;
     else
         return;
-    const char *callee = arena_printf(x->a, "%s.%s", recv, method);
+    const char *callee = arena_dot(x->a, recv, method);
     SynNode a0 = syn_child(x->syn, args, 0);
     if (!strcmp(method, "getItem") || !strcmp(method, "getLatestItem")) {
         int op = ex_add_op(x, OP_GET, api, n, callee);
@@ -774,7 +774,7 @@ static void data_call(Ex *x, SynNode n)
         if (!is(obj, "object") || ex_consumed(x, obj) || !ex_has_any_prop(x, obj, shape))
             return;
         int op = ex_add_op(x, v2[i].kind, API_SDK_V2, n,
-                        arena_printf(x->a, "%s.%s", recv, method));
+                        arena_dot(x->a, recv, method));
         params_object(x, obj, op);
         return;
     }
@@ -793,7 +793,7 @@ static const char *function_name(Ex *x, SynNode fn, bool *exported)
         SynNode body = ex_parent(x, fn), cls = ex_parent(x, body);
         if (!is(body, "class_body") || syn_null(field(cls, "name")))
             return NULL;
-        name = arena_printf(x->a, "%s.%s", ex_ntext(x, field(cls, "name")),
+        name = arena_dot(x->a, ex_ntext(x, field(cls, "name")),
                             ex_ntext(x, field(fn, "name")));
         p = ex_parent(x, cls);
     } else if (is(p, "variable_declarator")) {
@@ -825,7 +825,7 @@ static HelperDef *function_def(Ex *x, SynNode fn)
     if (is(fn, "method_definition")) { /* reachable as this.method too */
         const char *dot = strrchr(name, '.');
         HelperDef self = h;
-        self.name = arena_printf(x->a, "this.%s", dot ? dot + 1 : name);
+        self.name = arena_dot(x->a, "this", dot ? dot + 1 : name);
         self.exported = false;
         fileir_add_helper(x->ir, self);
         /* both entries share nothing mutable but sinks: keep them on the
@@ -1107,7 +1107,7 @@ static void params_op(Ex *x, SynNode obj)
     if (wrapper && !strcmp(wrapper, "Update"))
         kind = OP_UPDATE;
     if (wrapper)
-        callee = arena_printf(x->a, "params.%s", wrapper);
+        callee = arena_dot(x->a, "params", wrapper);
     int op = ex_add_op(x, kind, API_SDK_V3, obj, callee);
     params_object(x, obj, op);
 }
@@ -1135,7 +1135,7 @@ static bool appsync_request(Ex *x, SynNode obj)
         return false;
     ex_consume(x, obj);
     int op = ex_add_op(x, ops[i].kind, API_APPSYNC, obj,
-                       arena_printf(x->a, "appsync.%s", opname));
+                       arena_dot(x->a, "appsync", opname));
     DataOp *d = &x->ir->ops.v[op];
     SynNode index = ex_find_prop(x, obj, "index");
     const char *s;

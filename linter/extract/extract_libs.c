@@ -199,7 +199,7 @@ static bool turbine_query(Ex *x, SynNode call, const char *method)
     if (!key)
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
-                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(x->syn, call, "function")),
+                       arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     x->ir->ops.v[op].index = index_name(x, obj, "index");
     condition_object(x, obj, op, false);
@@ -231,7 +231,7 @@ static bool ddblib_table_call(Ex *x, SynNode call, const char *method)
     if (kind != OP_SCAN && !ex_has_any_prop(x, obj, shape))
         return false;
     int op = ex_add_op(x, kind, API_DDB_LIB, call,
-                       arena_printf(x->a, "%s.%s", ex_receiver_name(x, syn_field(x->syn, call, "function")),
+                       arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     ex_consume(x, obj);
     const char *index = index_name(x, obj, "indexName");
@@ -323,7 +323,7 @@ static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root
         if (strcmp(fn, fns[i].name))
             continue;
         SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
-        int op = ex_add_op(x, fns[i].kind, API_APPSYNC, call, arena_printf(x->a, "appsync.%s", fn));
+        int op = ex_add_op(x, fns[i].kind, API_APPSYNC, call, arena_dot(x->a, "appsync", fn));
         if (!syn_is(obj, "object"))
             return true;
         ex_consume(x, obj);

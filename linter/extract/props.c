@@ -25,13 +25,13 @@ static const char *member_path(Ex *x, SynNode n, int depth)
         return ex_ntext(x, n);
     if (is(n, "member_expression")) {
         const char *o = member_path(x, field(n, "object"), depth + 1);
-        return o ? arena_printf(x->a, "%s.%s", o, ex_ntext(x, field(n, "property"))) : NULL;
+        return o ? arena_dot(x->a, o, ex_ntext(x, field(n, "property"))) : NULL;
     }
     if (is(n, "subscript_expression")) {
         const char *o = member_path(x, field(n, "object"), depth + 1);
         const char *k;
         if (o && ex_string_value(x, field(n, "index"), &k))
-            return arena_printf(x->a, "%s.%s", o, k);
+            return arena_dot(x->a, o, k);
     }
     return NULL;
 }

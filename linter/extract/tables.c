@@ -683,7 +683,7 @@ static const char *holder_of(T *t, SynNode expr)
         if (syn_type_is(ty, "assignment_expression"))
             return ntext(t, field(p, "left"));
         if (syn_type_is(ty, "public_field_definition"))
-            return arena_printf(t->a, "this.%s", ntext(t, field(p, "name")));
+            return arena_dot(t->a, "this", ntext(t, field(p, "name")));
         break;
     }
     return NULL;

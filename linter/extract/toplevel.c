@@ -95,7 +95,7 @@ static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported,
          * values and names, not constants (module-level params objects) */
         if (!pn || pn[0] == ':' || pn[0] == '#')
             continue;
-        const char *name = arena_printf(x->a, "%s.%s", prefix, pn);
+        const char *name = arena_dot(x->a, prefix, pn);
         SynNode v = unwrap(field(p, "value"));
         if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
             add_const(x, name, v, exported);
@@ -120,7 +120,7 @@ static void enum_declaration(Ex *x, SynNode n, bool exported)
         const char *s;
         if (ex_string_value(x, field(m, "name"), &s))
             mn = s;
-        add_const(x, arena_printf(x->a, "%s.%s", ename, mn), v, exported);
+        add_const(x, arena_dot(x->a, ename, mn), v, exported);
     }
 }
 
@@ -336,7 +336,7 @@ static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(x->syn, obj, i);
         if (is(p, "method_definition")) {
-            helper_function(x, arena_printf(x->a, "%s.%s", prefix, ex_ntext(x, field(p, "name"))),
+            helper_function(x, arena_dot(x->a, prefix, ex_ntext(x, field(p, "name"))),
                             p, exported);
             continue;
         }
@@ -345,7 +345,7 @@ static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported
         SynNode v = unwrap(field(p, "value"));
         const char *pn = ex_prop_name(x, p);
         if (pn && (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")))
-            helper_function(x, arena_printf(x->a, "%s.%s", prefix, pn), v, exported);
+            helper_function(x, arena_dot(x->a, prefix, pn), v, exported);
     }
 }
 
@@ -388,10 +388,10 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
                 ex_text_eq(x, syn_token(x->syn, m, 0), "get"))
                 continue; /* key getters are the entity's keys (visit_objects) */
             size_t before = x->ir->helpers.n;
-            helper_function(x, arena_printf(x->a, "%s.%s", cname, mname), m, exported);
+            helper_function(x, arena_dot(x->a, cname, mname), m, exported);
             if (x->ir->helpers.n > before) {
                 HelperDef self = x->ir->helpers.v[x->ir->helpers.n - 1];
-                self.name = arena_printf(x->a, "this.%s", mname);
+                self.name = arena_dot(x->a, "this", mname);
                 self.exported = false;
                 fileir_add_helper(x->ir, self);
             }
