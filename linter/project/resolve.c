@@ -173,7 +173,7 @@ typedef struct Ctx {
     const Config *cfg;  /* its configuration */
     FileIR *ir;         /* the file being resolved */
     KeyRole role;       /* of the key being resolved */
-    NameMap uses;       /* its helper_uses, as "file-length:file name" */
+    NameMap uses;       /* its helper_uses, by use_key(file index, name) */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -215,11 +215,22 @@ static void mark(Ctx *c, Seg *s)
  * key, or one field of its returned object) resolved where the helper is
  * defined, its parameters replaced by the call's (resolved) arguments. The
  * helper's own text takes the call's position. */
+/* The key of c->uses: the file's index in 16 hex digits, then the name. */
+static const char *use_key(Arena *a, size_t file, const char *name)
+{
+    size_t n = strlen(name);
+    char *k = arena_alloc(a, 16 + n + 1);
+    for (int i = 15; i >= 0; i--, file >>= 4)
+        k[i] = "0123456789abcdef"[file & 15];
+    memcpy(k + 16, name, n + 1);
+    return k;
+}
+
 static void mark_used(Ctx *c, Found f)
 {
     const char *file = c->r->files[f.file].abspath;
     unsigned bit = 1u << c->role;
-    const char *key = arena_printf(c->a, "%zu:%s%s", strlen(file), file, f.h->name);
+    const char *key = use_key(c->a, f.file, f.h->name);
     size_t at;
     if (namemap_get(&c->uses, key, &at)) {
         c->ir->helper_uses.v[at].roles |= bit;
