@@ -822,6 +822,23 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
 
 /* ---- the table an operation runs on ------------------------------------------ */
 
+enum { STEM_MAX = 128 };
+static void name_stem(const char *s, char *out, size_t cap);
+
+/* The stems of the names a table goes by for table_by_env_name: its
+ * logical id, its variable's last component, its physical name (a
+ * missing one: empty). */
+static void table_stems(const TableDef *t, char stems[3][STEM_MAX])
+{
+    const char *var = t->var ? strrchr(t->var, '.') : NULL;
+    const char *cands[] = {t->id, var ? var + 1 : t->var, t->name};
+    for (size_t c = 0; c < 3; c++) {
+        stems[c][0] = '\0';
+        if (cands[c])
+            name_stem(cands[c], stems[c], STEM_MAX);
+    }
+}
+
 static void index_tables(Arena *a, TableModel *m)
 {
     for (size_t i = 0; i < m->set.tables.n; i++) {
@@ -832,6 +849,41 @@ static void index_tables(Arena *a, TableModel *m)
     for (size_t i = m->set.tables.n; i-- > 0;) /* the last one wins */
         if (m->set.tables.v[i].var)
             namemap_put(a, &m->by_var_tail, last_component(m->set.tables.v[i].var), i);
+    /* environment bindings, chained by variable in their order */
+    m->env_next = arena_alloc(a, (m->set.env.n ? m->set.env.n : 1) * sizeof *m->env_next);
+    size_t *last = arena_alloc(a, (m->set.env.n ? m->set.env.n : 1) * sizeof *last);
+    for (size_t i = 0; i < m->set.env.n; i++) {
+        size_t first;
+        m->env_next[i] = SIZE_MAX;
+        if (!namemap_get(&m->env_by_var, m->set.env.v[i].var, &first)) {
+            namemap_put(a, &m->env_by_var, m->set.env.v[i].var, i);
+            last[i] = i;
+        } else {
+            m->env_next[last[first]] = i;
+            last[first] = i;
+        }
+    }
+    /* stems: a table counts once for a stem, however many of its names
+     * give it */
+    m->stem_table = arena_alloc(a, (3 * m->set.tables.n + 1) * sizeof *m->stem_table);
+    size_t nstems = 0;
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        if (m->set.tables.v[i].same_as)
+            continue;
+        char stems[3][STEM_MAX];
+        table_stems(&m->set.tables.v[i], stems);
+        for (size_t c = 0; c < 3; c++) {
+            size_t k;
+            if (!stems[c][0])
+                continue;
+            if (!namemap_get(&m->by_stem, stems[c], &k)) {
+                namemap_put(a, &m->by_stem, arena_strdup(a, stems[c]), nstems);
+                m->stem_table[nstems++] = i;
+            } else if (m->stem_table[k] != i) {
+                m->stem_table[k] = SIZE_MAX;
+            }
+        }
+    }
 }
 
 static const TableDef *table_by_var(const TableModel *m, const char *var)
@@ -957,25 +1009,23 @@ static void name_stem(const char *s, char *out, size_t cap)
  * readable. NULL when none or several do. */
 static const TableDef *table_by_env_name(const TableModel *m, const char *env)
 {
-    char want[128], have[128];
+    char want[STEM_MAX];
     name_stem(env, want, sizeof want);
     if (strlen(want) < 3)
         return NULL;
+    size_t k;
+    if (m->by_stem.cap)
+        return namemap_get(&m->by_stem, want, &k) && m->stem_table[k] != SIZE_MAX
+                   ? &m->set.tables.v[m->stem_table[k]]
+                   : NULL;
     const TableDef *hit = NULL;
     for (size_t i = 0; i < m->set.tables.n; i++) {
         const TableDef *t = &m->set.tables.v[i];
         if (t->same_as)
             continue;
-        const char *var = t->var ? strrchr(t->var, '.') : NULL;
-        const char *cands[] = {t->id, var ? var + 1 : t->var, t->name};
-        bool match = false;
-        for (size_t c = 0; c < 3 && !match; c++) {
-            if (!cands[c])
-                continue;
-            name_stem(cands[c], have, sizeof have);
-            match = !strcmp(want, have);
-        }
-        if (match) {
+        char stems[3][STEM_MAX];
+        table_stems(t, stems);
+        if (!strcmp(want, stems[0]) || !strcmp(want, stems[1]) || !strcmp(want, stems[2])) {
             if (hit)
                 return NULL;
             hit = t;
@@ -1037,7 +1087,12 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
         const TableDef *hit = NULL;
         const EnvBinding *via = NULL;
         bool ambiguous = false;
-        for (size_t i = 0; i < m->set.env.n; i++) {
+        /* the bindings of r.env, chained when the model is indexed */
+        bool chained = m->env_by_var.cap > 0;
+        size_t i = 0;
+        if (chained && !namemap_get(&m->env_by_var, r.env, &i))
+            i = SIZE_MAX;
+        for (; i < m->set.env.n; i = chained ? m->env_next[i] : i + 1) {
             const EnvBinding *b = &m->set.env.v[i];
             if (strcmp(b->var, r.env))
                 continue;

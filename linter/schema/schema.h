@@ -164,6 +164,13 @@ typedef struct TableModel {
      * first) and by the variable's last component (the last), once the
      * model is complete (access_model); empty maps: look by scanning */
     NameMap by_id, by_var, by_var_tail;
+    /* set.env by variable: the first binding of each, the next with the
+     * same variable in env_next (SIZE_MAX: none); and the tables by the
+     * stems of their id, variable and name (access.c's name_stem):
+     * stem_table[k] for the stem mapped to k, SIZE_MAX when several
+     * tables have it. Empty maps: look by scanning. */
+    NameMap env_by_var, by_stem;
+    size_t *env_next, *stem_table;
 } TableModel;
 
 /* Copies into c->to (copy.h): what a file's tables in code keep once it
