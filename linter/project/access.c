@@ -726,6 +726,11 @@ static void access_index(AccessFacts *af, Arena *a)
             if (f->tables->consts.v[i].exported)
                 file_list_add(af, a, &af->table_consts, f->tables->consts.v[i].name, fi);
     }
+    for (size_t fi = 0; fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++)
+            namemap_put(a, &af->entity_files, last_component(f->tables->entities.v[i].entity), fi);
+    }
 }
 
 /* An exported constant's name reference, from the module the import
@@ -949,14 +954,13 @@ static const char *receiver_of(Arena *a, const char *callee)
 
 static const char *entity_table(const AccessFacts *af, const char *entity)
 {
-    for (size_t fi = 0; af && fi < af->nfiles; fi++) {
-        const FileIR *f = af->files[fi];
-        if (!f || !f->tables)
-            continue;
-        for (size_t i = 0; i < f->tables->entities.n; i++)
-            if (!strcmp(last_component(f->tables->entities.v[i].entity), last_component(entity)))
-                return f->tables->entities.v[i].table;
-    }
+    size_t fi;
+    if (!af || !namemap_get(&af->entity_files, last_component(entity), &fi))
+        return NULL;
+    const FileTables *ft = af->files[fi]->tables;
+    for (size_t i = 0; i < ft->entities.n; i++)
+        if (!strcmp(last_component(ft->entities.v[i].entity), last_component(entity)))
+            return ft->entities.v[i].table;
     return NULL;
 }
 

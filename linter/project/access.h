@@ -77,6 +77,9 @@ typedef struct AccessFacts {
      * constants (tables.h) by name. Lists of indices in files, each in
      * file order. */
     NameMap files_by_stem, table_consts;
+    /* The first file with an entity of each name (its last component:
+     * `Posts` of `entities.Posts`). */
+    NameMap entity_files;
     VEC(FileList) lists;
     FileList index_files;
 } AccessFacts;
