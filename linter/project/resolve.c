@@ -211,10 +211,6 @@ static void mark(Ctx *c, Seg *s)
         s->flags |= SEGF_TENANT | SEGF_COMMON_TENANT;
 }
 
-/* The segments a helper call stands for: the helper's `body` (its returned
- * key, or one field of its returned object) resolved where the helper is
- * defined, its parameters replaced by the call's (resolved) arguments. The
- * helper's own text takes the call's position. */
 /* The key of c->uses: the file's index in 16 hex digits, then the name. */
 static const char *use_key(Arena *a, size_t file, const char *name)
 {
@@ -226,6 +222,8 @@ static const char *use_key(Arena *a, size_t file, const char *name)
     return k;
 }
 
+/* Note in the file's helper_uses that the key being resolved calls
+ * helper `f` (once per helper, with the role of every key that does). */
 static void mark_used(Ctx *c, Found f)
 {
     const char *file = c->r->files[f.file].abspath;
@@ -290,6 +288,10 @@ static bool from_args(const ArgSegs *as, const Seg *o)
     return false;
 }
 
+/* The segments a helper call stands for: the helper's `body` (its returned
+ * key, or one field of its returned object) resolved where the helper is
+ * defined, its parameters replaced by the call's (resolved) arguments. The
+ * helper's own text takes the call's position. */
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
                           SegList *args, SegList *out, int depth)
 {
