@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # keylint's npm packages, as a TypeScript team installs them:
-#   1. scripts/npm-pack builds the linux-x64 and linux-arm64 binaries and
-#      packs the three tarballs (into the build directory); each binary is
-#      of its architecture and needs no shared library but libc.
+#   1. The three tarballs scripts/npm-pack packed (meson's npm-dist target,
+#      in the build directory): each binary is of its architecture and
+#      needs no shared library but libc.
 #   2. A fresh TypeScript project installs the launcher and this machine's
 #      binary from the tarballs (npm, offline): `npx keylint --version`,
 #      `npx keylint src` exits 1 on a finding and 0 once it is fixed,
@@ -10,13 +10,13 @@
 #      exit codes and signals through; a missing platform package and an
 #      unsupported platform get one line saying how to build from source.
 #   3. The linux-arm64 binary lints the bundled example under qemu.
-# Usage: npm_test.sh SOURCE_ROOT WORK_DIR
+# Usage: npm_test.sh SOURCE_ROOT DIST_DIR
 # Exits 77 (meson: skipped) only when the cross toolchain is not installed
 # (scripts/setup --cross-arm64, or --with-test-tools, installs it).
 set -u
 
 root=$1
-work=$2
+dist=$2
 for tool in aarch64-linux-gnu-gcc qemu-aarch64-static npm node readelf; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "SKIP: $tool is not installed (scripts/setup --cross-arm64 installs it)"
@@ -62,13 +62,10 @@ export NO_COLOR=1
 export npm_config_cache=$tmp/npm-cache npm_config_update_notifier=false
 export npm_config_audit=false npm_config_fund=false
 
-# --- 1. pack ------------------------------------------------------------------
-dist=$work/dist
-if ! "$root/scripts/npm-pack" --builddir "$work" --out "$dist" >"$tmp/pack.log" 2>&1; then
-    cat "$tmp/pack.log" >&2
-    bad "scripts/npm-pack failed"
-    printf '%d passed, %d failed\n' "$passed" "$failed"
-    exit 1
+# --- 1. the tarballs ---------------------------------------------------------------
+if [ ! -d "$dist" ]; then
+    echo "SKIP: $dist was not packed: the cross toolchain was missing when the build was configured"
+    exit 77
 fi
 version=$(meson introspect --projectinfo "$root/meson.build" |
           python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')

@@ -12,12 +12,18 @@
 #   3. The hooks as a user gets them: a git copy of this checkout used as a
 #      hook repository (cloned by pre-commit from a local path), whose
 #      keylint hook builds keylint in pre-commit's own clone.
-# Usage: precommit_test.sh KEYLINT SOURCE_ROOT
+#   4. Its keylint-node hook (language: node): pre-commit installs the
+#      repository's package.json with npm (offline), with this platform's
+#      binary package from the tarball scripts/npm-pack packed (in
+#      additional_dependencies, as the registry would serve it), and builds
+#      nothing.
+# Usage: precommit_test.sh KEYLINT SOURCE_ROOT [NPM_DIST_DIR]
 # Exits 77 (meson: skipped) when pre-commit is not installed.
 set -u
 
 keylint=$1
 root=$2
+npm_dist=${3:-}
 if ! command -v pre-commit >/dev/null 2>&1; then
     echo "SKIP: pre-commit is not installed (scripts/setup --with-test-tools installs it)"
     exit 77
@@ -124,7 +130,9 @@ mkdir -p "$repo/src" && cd "$repo" || exit 1
 git init -q .
 {
     printf 'repos:\n  - repo: local\n    hooks:\n'
-    sed -e 's/^/      /' -e "s|entry: scripts/keylint-hook|entry: $src/scripts/keylint-hook|" \
+    # the hooks that install nothing (keylint-node: part 4)
+    sed -e '/^- id: keylint-node$/,$d' -e 's/^/      /' \
+        -e "s|entry: scripts/keylint-hook|entry: $src/scripts/keylint-hook|" \
         "$root/.pre-commit-hooks.yaml"
 } >.pre-commit-config.yaml
 grep -q "entry: $src/scripts/keylint-hook" .pre-commit-config.yaml && ok ||
@@ -232,5 +240,44 @@ git add src/keys.ts
 commit "user: clean commit" 0 -m "keys"
 lacks "user: second use does not build" "$out" "building keylint"
 
+# --- 4. the node hook: keylint's npm package instead of a build --------------
+version=$(meson introspect --projectinfo "$root/meson.build" |
+          python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+case $(uname -m) in x86_64) native=x64 ;; aarch64) native=arm64 ;; *) native= ;; esac
+binary_tgz=$npm_dist/keylint-linux-$native-$version.tgz
+if [ -z "$npm_dist" ] || [ ! -f "$binary_tgz" ]; then
+    echo "keylint-node: not tested: no $binary_tgz (scripts/npm-pack; scripts/setup --cross-arm64)"
+else
+    node_user=$tmp/user-node
+    mkdir -p "$node_user/src" && cd "$node_user" || exit 1
+    git init -q .
+    printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: keylint-node\n        additional_dependencies: ["%s"]\n' \
+        "$hooks" "$rev" "$binary_tgz" >.pre-commit-config.yaml
+    pre-commit install >/dev/null 2>&1 || bad "pre-commit install (node) failed"
+    git add .pre-commit-config.yaml
+    commit "node: config" 0 -m "config"
+    # npm without the network: the binary package comes from the tarball
+    export npm_config_offline=true npm_config_cache=$tmp/npm-cache
+    export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+    printf '%s' "$BAD" >src/bad.ts
+    git add src/bad.ts
+    commit "node: bad commit" 1 -m "bad"
+    has "node: the hook ran" "$out" "keylint (npm)"
+    has "node: finding printed" "$out" "src/bad.ts:3:"
+    has "node: rule printed" "$out" "[missing-delimiter]"
+    lacks "node: nothing built" "$out" "building keylint"
+    env_bin=$(ls -d "$PRE_COMMIT_HOME"/repo*/node_env-*/bin 2>/dev/null | head -n 1)
+    [ -n "$env_bin" ] && [ -x "$env_bin/keylint" ] && ok ||
+        bad "node: no keylint in pre-commit's node environment"
+    ls -d "$PRE_COMMIT_HOME"/repo*/node_env-*/lib/node_modules/@keylint/linux-$native >/dev/null 2>&1 &&
+        ok || bad "node: @keylint/linux-$native not installed in the environment"
+    git rm -q --cached src/bad.ts && rm src/bad.ts
+    printf '%s' "$GOOD" >src/keys.ts
+    git add src/keys.ts
+    commit "node: clean commit" 0 -m "keys"
+    has "node: clean commit passes" "$out" "Passed"
+fi
+
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
+
