@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The composite GitHub Action (action.yml), run the way a runner would.
 
-usage: action_test.py YAML2JSON SOURCE_ROOT
+usage: action_test.py YAML2JSON SOURCE_ROOT [NPM_DIST_DIR]
 
 Reads action.yml (through tests/yaml2json, libyaml: no YAML parser is
 assumed here), checks its shape (inputs, outputs, no ${{ }} inside a `run:`
@@ -13,7 +13,10 @@ $GITHUB_OUTPUT per step, $GITHUB_STEP_SUMMARY, $RUNNER_TEMP, RUNNER_OS.
 and their `with:` recorded; the dependency install step (id `deps`) is
 skipped (the test machine has the packages). The build step really builds
 keylint in the copy. Each workflow checks the annotations, the job summary,
-the action's outputs and whether the job fails.
+the action's outputs and whether the job fails. With NPM_DIST_DIR (the
+tarballs of scripts/npm-pack), the action's npm mode too: `package:` with
+the tarballs (npm offline) and `version:` from a registry on loopback
+(tests/npm_registry.py) serving them, and no build.
 
 Standard library only.
 """
@@ -337,8 +340,75 @@ def show(result):
     return "\n".join(lines)
 
 
+def npm_mode(runner, tmp, root, npm_dist, action_path):
+    """Workflows with `package:` and `version:`: keylint from npm, no build."""
+    version = json.load(open(os.path.join(root, "npm", "keylint", "package.json")))["version"]
+    native = {"x86_64": "x64", "aarch64": "arm64"}.get(os.uname().machine, "")
+    # no build to fall back on: the lint must run the installed package
+    build = os.path.join(action_path, "build")
+    os.rename(build, build + ".off")
+    os.environ.update({"npm_config_cache": os.path.join(tmp, "npm-cache"),
+                       "npm_config_update_notifier": "false"})
+    try:
+        ws = workspace(tmp, "ws7", {"src/a.ts": A_TS, "src/clean.ts": CLEAN_TS})
+        dist = os.path.join(ws, "dist")
+        os.makedirs(dist)
+        for name in (f"keylint-{version}.tgz", f"keylint-linux-{native}-{version}.tgz"):
+            shutil.copy(os.path.join(npm_dist, name), dist)
+        os.environ["npm_config_offline"] = "true"
+        r = runner.run(ws, {"paths": "src", "package": f"dist/keylint-{version}.tgz\n"
+                                                     f"dist/keylint-linux-{native}-{version}.tgz"})
+        del os.environ["npm_config_offline"]
+        detail = show(r)
+        ok(r["steps"]["npm"]["ran"] and r["steps"]["npm"]["rc"] == 0, "6: package: npm installs", detail)
+        ok(f"keylint {version}" in r["steps"]["npm"].get("stdout", ""), "6: package: the installed keylint runs", detail)
+        for sid in ("cache-key", "cache", "deps", "build"):
+            ok(r["steps"][sid].get("skipped") == "condition", f"6: package: step {sid} skipped", detail)
+        save = [x for x in r["order"] if x.get("uses", "").startswith("actions/cache/save@")]
+        ok(save[0].get("skipped") == "condition", "6: package: no cache save")
+        ok("node_modules/.bin/keylint" in r["steps"]["lint"]["env"].get("NPM_KEYLINT", ""),
+           "6: package: the lint runs the npm keylint", detail)
+        out = r["steps"]["lint"].get("stdout", "")
+        ok("::error file=src/a.ts,line=3,col=90," in out, "6: package: error annotation", out)
+        ok(r["outputs"]["errors"] == "1" and r["failed"] and r["order"][-1]["rc"] == 1,
+           "6: package: outputs and the job fails", detail)
+
+        # `version:` from a registry that serves the tarballs (the published
+        # package, as npm resolves it: the launcher, then its optional
+        # dependency for this platform)
+        port_file = os.path.join(tmp, "registry.port")
+        reg = subprocess.Popen([sys.executable, os.path.join(root, "tests", "npm_registry.py"),
+                                npm_dist, port_file])
+        try:
+            for _ in range(100):
+                if os.path.exists(port_file):
+                    break
+                subprocess.run(["sleep", "0.1"])
+            port = open(port_file).read().strip()
+            os.environ["npm_config_registry"] = f"http://127.0.0.1:{port}/"
+            ws = workspace(tmp, "ws8", {"src/clean.ts": CLEAN_TS})
+            r = runner.run(ws, {"paths": "src", "version": version})
+            detail = show(r)
+            ok(r["steps"]["npm"].get("rc") == 0, "7: version: npm installs keylint@" + version, detail)
+            ok(f"npm install keylint@{version}" in r["steps"]["npm"].get("stdout", ""),
+               "7: version: installs the named version", detail)
+            ok(r["steps"]["build"].get("skipped") == "condition", "7: version: no build", detail)
+            ok(not r["failed"] and r["outputs"]["errors"] == "0", "7: version: a clean project passes", detail)
+            r = runner.run(ws, {"paths": "src", "version": "9.9.9"})
+            ok(r["failed"] and r["steps"]["npm"].get("rc") not in (None, 0), "7: an unknown version fails",
+               show(r))
+            ok(not r["steps"]["lint"]["ran"], "7: nothing is linted after a failed install", show(r))
+        finally:
+            del os.environ["npm_config_registry"]
+            reg.terminate()
+            reg.wait()
+    finally:
+        os.rename(build + ".off", build)
+
+
 def main():
     yaml2json, root = sys.argv[1], sys.argv[2]
+    npm_dist = sys.argv[3] if len(sys.argv) > 3 else ""
     p = subprocess.run([yaml2json, os.path.join(root, "action.yml")], capture_output=True, text=True)
     if not ok(p.returncode == 0, "action.yml parses", p.stderr):
         return 1
@@ -347,7 +417,7 @@ def main():
     # ---- shape -------------------------------------------------------------
     ok(action["runs"]["using"] == "composite", "composite action")
     for name in ["paths", "config", "format", "fail-on", "sarif-file", "upload-sarif",
-                 "baseline", "working-directory"]:
+                 "baseline", "working-directory", "version", "package"]:
         ok(name in action.get("inputs", {}), f"input {name}")
     for name in ["errors", "warnings", "sarif-file"]:
         ok(name in action.get("outputs", {}), f"output {name}")
@@ -480,6 +550,12 @@ def main():
         pwned = [f for f in os.listdir(ws) if f.startswith("PWNED")]
         ok(not pwned, "5: no input was executed", str(pwned))
         ok(r["failed"] and r["order"][-1]["rc"] == 2, "5: bad inputs are a usage error (exit 2)", show(r))
+
+        # ---- 6. npm mode: the packed tarballs, or a version from a registry -------
+        if npm_dist and os.path.isdir(npm_dist):
+            npm_mode(runner, tmp, root, npm_dist, action_path)
+        else:
+            print("npm mode not tested: no npm tarballs (scripts/npm-pack; scripts/setup --cross-arm64)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
