@@ -110,7 +110,27 @@ lacks config-off "$out" "magic-string"
 printf 'separatr: "#"\n' >"$proj/.keylint.yml"
 run config-unknown-key 2 "$keylint" src
 has config-unknown-key "$err" ".keylint.yml:1:1: error: unknown key 'separatr'"
-has config-run-goes-on "$out" "[missing-delimiter]"
+# a wrong configuration stops the run before any finding, and is named as
+# findings are: relative to the current directory
+[ -z "$out" ] && ok || bad "config-unknown-key: findings printed under a wrong configuration: $out"
+lacks config-relative "$err" "$proj/.keylint.yml"
+run config-relative-sub 2 "$keylint" ../proj/src
+has config-relative-sub "$err" ".keylint.yml:1:1:"
+lacks config-relative-sub "$err" "$proj/.keylint.yml"
+run config-baseline-write 2 "$keylint" --baseline-write "$tmp/never.json" src
+[ ! -e "$tmp/never.json" ] && ok || bad "a baseline written under a wrong configuration"
+# a string where a list is expected, an unclosed [ in a glob: errors
+printf 'ignore: src/a.ts\n' >"$proj/.keylint.yml"
+run config-string-list 2 "$keylint" src
+has config-string-list "$err" ".keylint.yml:1:9: error: 'ignore' must be a list of strings (got 'src/a.ts'); write [src/a.ts]"
+printf 'tenant: { names: orgId }\n' >"$proj/.keylint.yml"
+run config-string-list-nested 2 "$keylint" src
+has config-string-list-nested "$err" "'tenant.names' must be a list of strings"
+printf 'ignore: ["src/[abc"]\n' >"$proj/.keylint.yml"
+run config-unclosed-class 2 "$keylint" src
+has config-unclosed-class "$err" "the glob 'src/[abc' has a '[' without its ']'"
+printf 'ignore: ["src/[ab].ts", "src/[!x]*.ts"]\n' >"$proj/.keylint.yml"
+run config-closed-class 0 "$keylint" src
 printf 'rules: [unclosed\n' >"$proj/.keylint.yml"
 run config-syntax 2 "$keylint" src
 has config-syntax "$err" ".keylint.yml:"
@@ -132,8 +152,19 @@ run bad-input 2 "$keylint" src
 has binary "$err" "src/bin.ts: error: binary file; skipped"
 has latin1 "$err" "src/latin1.ts:1:"
 has latin1 "$err" "not valid UTF-8"
-has syntax "$err" "src/template.ts:1:"
-has syntax "$err" "syntax error"
+# a note goes with the report it belongs to (stdout here), errors to stderr
+has syntax "$out" "src/template.ts:1:"
+has syntax "$out" "syntax error"
+lacks syntax-not-stderr "$err" "src/template.ts"
+run note-in-file 2 "$keylint" --format concise src
+has note-in-file "$out" "src/template.ts:1:1: note: "
+run note-with-output 2 "$keylint" --format concise -o "$tmp/concise.txt" src
+has note-with-output "$(cat "$tmp/concise.txt")" "src/template.ts:1:1: note: "
+lacks note-with-output "$err" "note:"
+run note-json 2 "$keylint" --format json src
+has note-json "$out" '"level": "note"'
+run note-quiet 2 "$keylint" --quiet src
+lacks note-quiet "$out" "note:"
 has goes-on "$out" "[missing-delimiter]"
 count=$(printf '%s\n' "$err" | grep -c 'src/bin.ts')
 [ "$count" -eq 1 ] && ok || bad "binary file reported $count times"
@@ -592,9 +623,64 @@ has precheck-constant-next-line "$out" "the constant EntityPrefix.SHIPMENT holds
 # widget.ts has nothing for keylint: never parsed (panel.ts, which imports
 # it, passes the pre-check but holds nothing that resolution reads), so its
 # syntax error is named only when every file is parsed
-lacks precheck-unparsed "$err" "widget.ts"
+lacks precheck-unparsed "$out$err" "widget.ts"
 run no-precheck 1 "$keylint" --no-precheck "$root/tests/precheck"
-has no-precheck "$err" "widget.ts:2:"
+has no-precheck "$out" "widget.ts:2:"
+
+# --- what ESLint and ruff users reach for --------------------------------------
+cd "$proj" || exit 1
+# --quiet: errors only (warnings hidden, still counted by --fail-on warning)
+run quiet 1 "$keylint" --quiet src
+has quiet "$out" "[missing-delimiter]"
+lacks quiet "$out" "[magic-string]"
+has quiet-summary "$out" "1 error, 0 warnings in 2 files"
+run quiet-short 1 "$keylint" -q --format concise src
+lacks quiet-short "$out" "warning:"
+printf 'export const USER_PREFIX = "USER#";\nexport const f = (db: any, id: string) => db.put({ pk: `USER#${id}`, sk: "A" });\n' >"$tmp/warn-only.ts"
+mkdir -p "$tmp/w" && cp "$tmp/warn-only.ts" "$tmp/w/w.ts"
+run quiet-clean 0 "$keylint" --quiet "$tmp/w"
+run quiet-fail-on-warning 1 "$keylint" --quiet --fail-on warning "$tmp/w"
+# a finding with a suggestion: a help: line under it
+run help-line 1 "$keylint" src
+has help-line "$out" "  help: replace 'USER#' with \${USER_PREFIX}"
+# the summary: how many --fix can fix; the time where a person reads it
+has summary-fixable "$out" "1 error, 1 warning in 2 files; 1 fixable with --fix (--fix-dry-run shows the diff)"
+lacks summary-no-time-in-pipe "$out" " s)"
+run summary-time 1 "$keylint" --format json src
+if [[ $err =~ "1 error, 1 warning in 2 files ("[0-9]+\.[0-9][0-9]" s); 1 fixable with --fix" ]]; then ok; else
+    bad "summary-time: no duration on stderr: $err"; fi
+if command -v script >/dev/null 2>&1; then
+    tty_out=$(script -qec "$keylint --format concise src" /dev/null 2>&1)
+    [[ $tty_out =~ "in 2 files ("[0-9]+\.[0-9][0-9]" s)" ]] && ok || bad "summary-time on a terminal: $tty_out"
+fi
+run summary-nothing-fixable 0 "$keylint" src/clean.ts
+lacks summary-nothing-fixable "$out" "fixable"
+# did you mean, for --explain and --rule as for the configuration
+run explain-typo 2 "$keylint" --explain magic-strin
+has explain-typo "$err" "unknown rule 'magic-strin'; did you mean 'magic-string'?"
+run rule-typo 2 "$keylint" --rule magc-string=off src
+has rule-typo "$err" "unknown rule 'magc-string' in --rule; did you mean 'magic-string'?"
+run explain-far 2 "$keylint" --explain zzzzzz
+lacks explain-far "$err" "did you mean"
+# baseline: stale entries said, and pruned without recording new findings
+printf 'export const x = (ddb: any, a: string, b: string) => ddb.get({ Key: { pk: `X#${a}`, sk: `${a}${b}` } });\n' >src/extra.ts
+run stale-write 0 "$keylint" --baseline-write "$tmp/stale.json" src
+cp src/a.ts "$tmp/a.ts.keep"
+rm src/extra.ts
+run stale-said 0 "$keylint" --baseline "$tmp/stale.json" src
+has stale-said "$err" "keylint: 1 stale entry in the baseline ($tmp/stale.json): the finding is fixed or gone"
+has stale-said "$err" "--baseline-prune $tmp/stale.json drops it"
+printf 'export const h = (ddb: any, a: string, b: string) => ddb.get({ Key: { pk: `ORDER#${a}`, sk: `${a}${b}` } });\n' >>src/a.ts
+run prune 1 "$keylint" --baseline-prune "$tmp/stale.json" --format concise src
+has prune "$err" "removed 1 stale entry from $tmp/stale.json (2 findings kept)"
+has prune-reports-new "$out" "src/a.ts:4:"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["entries"]; assert sorted(x["path"] for x in e)==["src/a.ts","src/a.ts"], e' \
+    "$tmp/stale.json" && ok || bad "prune: the baseline should keep a.ts's two entries only: $(cat "$tmp/stale.json")"
+run prune-again 1 "$keylint" --baseline "$tmp/stale.json" src
+lacks prune-again "$err" "stale"
+run prune-changed 2 "$keylint" --baseline-prune "$tmp/stale.json" --changed src/a.ts
+has prune-changed "$err" "--baseline-prune judges every entry"
+cp "$tmp/a.ts.keep" src/a.ts
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -69,6 +69,7 @@ BAD = {
     "max-key-components zero": "max-key-components: 0\n",
     "wrapper without call": "wrappers: [{ operation: query }]\n",
     "wrapper operation": "wrappers: [{ call: x, operation: fly }]\n",
+    "a string for a list": "ignore: src/a.ts\n",
 }
 with tempfile.TemporaryDirectory() as tmp:
     for what, text in BAD.items():

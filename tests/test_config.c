@@ -342,14 +342,14 @@ static void test_lists_replace_defaults(void **state)
     assert_int_equal(c->max_key_components, 5);
     config_free(c);
 
-    /* A scalar is a one-element list; an empty value or [] an empty list;
-     * an empty mapping changes nothing. */
-    c = load_text(t, "mutable-fields: status\n"
+    /* An empty value or [] is an empty list; an empty mapping changes
+     * nothing. */
+    c = load_text(t, "mutable-fields: [status]\n"
                      "scan-allowed: []\n"
                      "ignore:\n"
                      "tenant: {}\n"
                      "tables:\n"
-                     "  data: main-table\n"
+                     "  data: [main-table]\n"
                      "rules:\n"
                      "access-patterns: []\n");
     if (!c)
@@ -555,7 +555,9 @@ static void test_error_wrong_type(void **state)
                              "access-patterns: orders\n"    /* 8 */
                              "max-key-components: five\n"   /* 9 */
                              "tables:\n"                    /* 10 */
-                             "  history: { a: b }\n"));     /* 11 */
+                             "  history: { a: b }\n"        /* 11 */
+                             "ignore: src/a.ts\n"           /* 12 */
+                             "scan-allowed: [\"x/[ab\"]\n"));  /* 13 */
     assert_problem(t, 1, "'mutable-fields' must be a list of strings",
                    "a mapping");
     assert_problem(t, 4, "'schemas' must be a list of strings", "item 2");
@@ -568,7 +570,11 @@ static void test_error_wrong_type(void **state)
     assert_problem(t, 9, "'max-key-components' must be a positive integer",
                    "'five'");
     assert_problem(t, 11, "'tables.history' must be a list of strings");
-    assert_int_equal(t->probs.items.n, 8);
+    /* a string is not a list of one: `ignore: a, b` would be one pattern */
+    assert_problem(t, 12, "'ignore' must be a list of strings (got 'src/a.ts')",
+                   "write [src/a.ts]");
+    assert_problem(t, 13, "the glob 'x/[ab' has a '[' without its ']'");
+    assert_int_equal(t->probs.items.n, 10);
 
     static const char *const bad_numbers[] = {"0", "-3", "+3", "1.5",
                                               "99999999999", "[5]"};

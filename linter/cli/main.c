@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "access.h"
@@ -52,13 +53,19 @@ static const char usage_text[] =
     "      --report FORMAT=FILE\n"
     "                        also write the report as FORMAT (json, sarif, text\n"
     "                        or concise) to FILE, from the same run; repeatable\n"
+    "  -q, --quiet           report errors only: no warnings, no notes\n"
     "      --fail-on LEVEL   exit 1 on findings at this level or above:\n"
     "                        error (default) or warning\n"
     "      --max-warnings N  also exit 1 when there are more than N warnings\n"
     "      --exit-zero       exit 0 whatever the findings and unreadable\n"
     "                        files (usage and configuration errors still\n"
     "                        exit 2)\n"
-    "      --baseline FILE   report only findings that FILE does not record\n"
+    "      --baseline FILE   report only findings that FILE does not record;\n"
+    "                        say how many of its entries are stale (their\n"
+    "                        finding is gone)\n"
+    "      --baseline-prune FILE\n"
+    "                        as --baseline FILE, and drop its stale entries\n"
+    "                        from FILE (recording nothing new)\n"
     "      --baseline-write FILE\n"
     "                        record every current finding in FILE (a baseline)\n"
     "                        instead of reporting them, and exit 0\n"
@@ -114,21 +121,63 @@ static const char usage_text[] =
     "linted outside the error, with a note naming the lines not read; notes\n"
     "never change the exit code.\n";
 
+/* `path` as findings show it: relative to the current directory when it
+ * is below it (a configuration found upward is named by its absolute path). */
+static const char *shown_path(const char *path, const char *cwd)
+{
+    size_t n = cwd ? strlen(cwd) : 0;
+    if (n > 1 && path[0] == '/' && !strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
+        return path + n + 1;
+    return path;
+}
+
+static void print_problem(FILE *out, const Problem *p, const char *cwd)
+{
+    if (p->path[0]) {
+        fputs_escaped(out, shown_path(p->path, cwd));
+        if (p->line)
+            fprintf(out, ":%u:%u", p->line, p->col);
+    } else {
+        fputs("keylint", out);
+    }
+    fprintf(out, ": %s: ", problem_level(p));
+    fputs_escaped(out, p->message);
+    fputc('\n', out);
+}
+
+/* The problems of `pr` of the kinds wanted (notes or the others) on `out`. */
+static void print_problems_of(FILE *out, const Problems *pr, bool notes)
+{
+    char *cwd = getcwd(NULL, 0);
+    for (size_t i = 0; i < pr->items.n; i++)
+        if ((pr->items.v[i].kind == PROBLEM_NOTE) == notes)
+            print_problem(out, &pr->items.v[i], cwd);
+    free(cwd);
+}
+
 static void print_problems(const Problems *pr)
 {
-    for (size_t i = 0; i < pr->items.n; i++) {
-        const Problem *p = &pr->items.v[i];
-        if (p->path[0]) {
-            fputs_escaped(stderr, p->path);
-            if (p->line)
-                fprintf(stderr, ":%u:%u", p->line, p->col);
-        } else {
-            fputs("keylint", stderr);
+    print_problems_of(stderr, pr, false);
+    print_problems_of(stderr, pr, true);
+}
+
+/* ", did you mean 'x'?" for the rule id closest to `id` (within two edits),
+ * or "". */
+static const char *closest_rule(const char *id, size_t n, char *buf, size_t size)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (const char *const *r = rule_ids(); *r; r++) {
+        size_t d = edit_distance(id, n, *r, strlen(*r));
+        if (d < best_d) {
+            best = *r;
+            best_d = d;
         }
-        fprintf(stderr, ": %s: ", problem_level(p));
-        fputs_escaped(stderr, p->message);
-        fputc('\n', stderr);
     }
+    if (!best)
+        return "";
+    snprintf(buf, size, "; did you mean '%s'?", best);
+    return buf;
 }
 
 /* --init [DIR]: write DIR/.keylint.yml (default: the current directory)
@@ -209,8 +258,9 @@ static bool parse_rule_override(const char *arg, RuleOverrides *o)
             o->v[o->n++] = (RuleOverride){*id, sev};
             return true;
         }
-    fprintf(stderr, "keylint: error: unknown rule '%.*s' in --rule (see --list-rules)\n", (int)n,
-            arg);
+    char hint[96];
+    fprintf(stderr, "keylint: error: unknown rule '%.*s' in --rule%s (see --list-rules)\n",
+            (int)n, arg, closest_rule(arg, n, hint, sizeof hint));
     return false;
 }
 
@@ -244,7 +294,9 @@ static int explain(const char *id)
 {
     const RuleDesc *r = rule_find(id);
     if (!r) {
-        fprintf(stderr, "keylint: error: unknown rule '%s' (see --list-rules)\n", id);
+        char hint[96];
+        fprintf(stderr, "keylint: error: unknown rule '%s'%s (see --list-rules)\n", id,
+                closest_rule(id, strlen(id), hint, sizeof hint));
         return EXIT_USAGE;
     }
     const char *docs = rule_docs(id);
@@ -443,6 +495,18 @@ static void files_under(Arena *a, const Project *p, const StrList *targets, StrL
     }
 }
 
+/* A configuration file (--config, or one found) that could not be read
+ * or is wrong: the run stops before any finding. */
+static bool config_failed(const Project *p, const char *forced)
+{
+    if (forced && !p->forced)
+        return true;
+    for (size_t i = 0; i < p->configs.n; i++)
+        if (p->configs.v[i].path[0] && !p->configs.v[i].config)
+            return true;
+    return false;
+}
+
 /* --require-reason: the flag wins over every configuration's
  * require-suppression-reason. */
 static void require_reasons(Project *p)
@@ -494,6 +558,9 @@ typedef struct Run {
     bool exit_zero;
     const char *baseline;   /* --baseline FILE */
     const char *baseline_write;
+    bool baseline_prune;    /* --baseline-prune FILE: drop its stale entries */
+    bool quiet;             /* --quiet: errors only */
+    struct timespec started;
     size_t files_checked;   /* --changed: the files reported on */
     bool changed;
     /* --report FORMAT=FILE: more reports of the same run */
@@ -567,11 +634,67 @@ static const char *lookup_any(void *ctx, const char *path, size_t *len)
     return e.text;
 }
 
+/* The summary line's options: the findings --fix can fix and, where a
+ * person reads it (a terminal, or stderr beside a machine report or a
+ * report file), how long the run took. A report on stdout stays the same
+ * from run to run. */
+static ReportOptions summary_options(const Run *run, FILE *sum, const DiagList *shown)
+{
+    ReportOptions so = {.format = REPORT_TEXT, .color = want_color(run->color, sum)};
+    for (size_t i = 0; i < shown->items.n; i++)
+        so.fixable += shown->items.v[i].has_edit;
+    if (sum == stderr || isatty(fileno(sum))) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        so.timed = true;
+        so.seconds = (double)(now.tv_sec - run->started.tv_sec) +
+                     (double)(now.tv_nsec - run->started.tv_nsec) / 1e9;
+    }
+    return so;
+}
+
+/* After baseline_filter: say how many entries of the baseline no finding
+ * used (fixed, or the code is gone), or with --baseline-prune write the
+ * baseline again with only the entries that were used. False when it
+ * cannot be written. */
+static bool baseline_stale_report(const Run *run, const Baseline *bl, const FindingList *all,
+                                  const bool *keep)
+{
+    size_t stale = baseline_stale(bl);
+    if (!run->baseline_prune) {
+        if (stale)
+            fprintf(stderr,
+                    "keylint: %zu stale entr%s in the baseline (%s): the finding%s fixed or "
+                    "gone; --baseline-prune %s drops %s\n",
+                    stale, stale == 1 ? "y" : "ies", run->baseline,
+                    stale == 1 ? " is" : "s are", run->baseline, stale == 1 ? "it" : "them");
+        return true;
+    }
+    FindingList used = {.arena = arena_new()};
+    for (size_t i = 0; i < all->items.n; i++)
+        if (!keep[i])
+            VEC_PUSH(used.arena, &used.items, all->items.v[i]);
+    Problems werr;
+    problems_init(&werr);
+    bool ok = baseline_write(run->baseline, &used, &werr);
+    if (ok)
+        fprintf(stderr, "keylint: removed %zu stale entr%s from %s (%zu finding%s kept)\n", stale,
+                stale == 1 ? "y" : "ies", run->baseline, used.items.n,
+                used.items.n == 1 ? "" : "s");
+    else
+        print_problems(&werr);
+    problems_free(&werr);
+    findings_free(&used);
+    return ok;
+}
+
 /* Report the project's findings; returns the exit code for them (0 or 1),
  * or EXIT_USAGE when the report could not be written. */
 static int report(Project *p, const Run *run, Baseline *bl, const Problems *problems)
 {
     int rc = EXIT_CLEAN;
+    Problems quiet_problems; /* --quiet: no notes */
+    problems_init(&quiet_problems);
     char *root = findings_root();
     FindingList all;
     Sources sources = {.p = p, .arena = arena_new()};
@@ -590,6 +713,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
             rc = EXIT_USAGE;
         }
         problems_free(&werr);
+        problems_free(&quiet_problems);
         findings_free(&all);
         arena_free(sources.arena);
         free(root);
@@ -601,11 +725,17 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     if (!keep)
         abort();
     size_t baselined = baseline_filter(bl, &all, keep);
+    if (bl && !run->changed && !baseline_stale_report(run, bl, &all, keep))
+        rc = EXIT_USAGE;
     FindingList shown = {.arena = arena_new()};
     DiagList shown_diags; /* views of p->diags (diag_push_view) */
     diag_init(&shown_diags);
+    size_t warnings = 0;
     for (size_t i = 0; i < all.items.n; i++) {
         if (!keep[i])
+            continue;
+        warnings += all.items.v[i].diag->severity == SEV_WARNING;
+        if (run->quiet && all.items.v[i].diag->severity != SEV_ERROR)
             continue;
         VEC_PUSH(shown.arena, &shown.items, all.items.v[i]);
         diag_push_view(&shown_diags, all.items.v[i].diag);
@@ -625,6 +755,14 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         }
         out = rf.f;
     }
+    for (size_t i = 0; run->quiet && i < problems->items.n; i++) {
+        const Problem *q = &problems->items.v[i];
+        if (q->kind != PROBLEM_NOTE)
+            problems_add_kind(&quiet_problems, q->kind, q->path, q->line, q->col, "%s",
+                              q->message);
+    }
+    if (run->quiet)
+        problems = &quiet_problems;
     OutputInput in = {
         .findings = &shown,
         .problems = problems,
@@ -642,6 +780,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
             .color = out == stdout && want_color(run->color, stdout),
         };
         report_text(out, &shown_diags, &ro, lookup_any, &sources);
+        print_problems_of(out, problems, true); /* notes go with the report */
         break;
     }
     case FMT_JSON:
@@ -689,6 +828,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
                 ReportOptions xo = {.format = run->extra[i].format == FMT_TEXT ? REPORT_TEXT
                                                                               : REPORT_CONCISE};
                 report_text(xf.f, &shown_diags, &xo, lookup_any, &sources);
+                print_problems_of(xf.f, problems, true);
                 break;
             }
             }
@@ -710,7 +850,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     /* The summary line: after a text report on stdout, on stdout; otherwise
      * on stderr, so that stdout (or the file) carries only the report. */
     FILE *sum = human && !run->output ? stdout : stderr;
-    ReportOptions so = {.format = REPORT_TEXT, .color = want_color(run->color, sum)};
+    ReportOptions so = summary_options(run, sum, &shown_diags);
     report_summary(sum, &shown_diags, run->changed ? run->files_checked : project_linted_files(p),
                    &so);
     if (baselined)
@@ -718,13 +858,11 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
                 baselined == 1 ? "" : "s", run->baseline);
 
     if (rc == EXIT_CLEAN && !run->exit_zero) {
-        size_t warnings = 0;
-        for (size_t i = 0; i < shown_diags.items.n; i++) {
+        for (size_t i = 0; i < shown_diags.items.n; i++)
             if (shown_diags.items.v[i].severity >= run->fail_on)
                 rc = EXIT_FINDINGS;
-            if (shown_diags.items.v[i].severity == SEV_WARNING)
-                warnings++;
-        }
+        if (run->quiet && run->fail_on == SEV_WARNING && warnings)
+            rc = EXIT_FINDINGS; /* hidden, not forgiven */
         if (run->max_warnings >= 0 && warnings > (size_t)run->max_warnings) {
             fprintf(stderr, "keylint: %zu warning%s, more than --max-warnings %ld\n",
                     warnings, warnings == 1 ? "" : "s", run->max_warnings);
@@ -732,6 +870,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         }
     }
 done:
+    problems_free(&quiet_problems);
     diag_free(&shown_diags);
     findings_free(&shown);
     findings_free(&all);
@@ -854,6 +993,7 @@ int main(int argc, char **argv)
         OPT_FIX,
         OPT_FIX_DRY_RUN,
         OPT_NO_PRECHECK,
+        OPT_BASELINE_PRUNE,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -864,6 +1004,8 @@ int main(int argc, char **argv)
         {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
         {"baseline", required_argument, NULL, OPT_BASELINE},
         {"baseline-write", required_argument, NULL, OPT_BASELINE_WRITE},
+        {"baseline-prune", required_argument, NULL, OPT_BASELINE_PRUNE},
+        {"quiet", no_argument, NULL, 'q'},
         {"require-reason", no_argument, NULL, OPT_REQUIRE_REASON},
         {"changed", no_argument, NULL, OPT_CHANGED},
         {"color", required_argument, NULL, OPT_COLOR},
@@ -890,10 +1032,11 @@ int main(int argc, char **argv)
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
+    clock_gettime(CLOCK_MONOTONIC, &run.started);
     int c;
     opterr = 0;
     long jobs = 0;
-    while ((c = getopt_long(argc, argv, ":c:f:o:j:hV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:f:o:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             config = optarg;
@@ -946,6 +1089,13 @@ int main(int argc, char **argv)
             break;
         case OPT_BASELINE_WRITE:
             run.baseline_write = optarg;
+            break;
+        case OPT_BASELINE_PRUNE:
+            run.baseline = optarg;
+            run.baseline_prune = true;
+            break;
+        case 'q':
+            run.quiet = true;
             break;
         case OPT_REQUIRE_REASON:
             require_reason = true;
@@ -1071,6 +1221,11 @@ int main(int argc, char **argv)
                         "with --dump-ir, --access-patterns or --baseline-write\n");
         return EXIT_USAGE;
     }
+    if (run.baseline_prune && (changed || from_stdin || run.baseline_write || dump)) {
+        fprintf(stderr, "keylint: error: --baseline-prune judges every entry: it runs over the "
+                        "whole project, not with --changed, '-', --baseline-write or --dump-ir\n");
+        return EXIT_USAGE;
+    }
     if (fix && (from_stdin || fix_dry)) {
         fprintf(stderr, "keylint: error: --fix writes files: not with '-' (standard input) "
                         "nor with --fix-dry-run\n");
@@ -1159,6 +1314,14 @@ relint:;
         project_problems_of(p, check.v, check.n, &problems);
     else
         project_problems(p, &problems);
+    if (config_failed(p, config)) {
+        /* a run under a wrong configuration means nothing: no findings */
+        print_problems_of(stderr, &problems, false);
+        problems_free(&problems);
+        baseline_free(bl);
+        project_free(p);
+        return EXIT_USAGE;
+    }
     if ((fix && !fixed) || fix_dry) {
         size_t nfiles, n = fix_files(p, fix_dry, &nfiles, &problems);
         if (fix_dry || n) {
@@ -1187,6 +1350,7 @@ relint:;
         }
     }
     int rc = EXIT_CLEAN;
+    bool human_report = false;
     if (dump) {
         const SourceFile *f = project_file(p, dump);
         if (f && f->ir)
@@ -1198,8 +1362,12 @@ relint:;
         rc = access_print_patterns(stdout, p) ? EXIT_FINDINGS : EXIT_CLEAN;
     } else {
         rc = report(p, &run, bl, &problems);
+        human_report = run.format == FMT_TEXT || run.format == FMT_CONCISE;
     }
-    print_problems(&problems);
+    /* the errors on stderr; the notes there too unless the report holds them */
+    print_problems_of(stderr, &problems, false);
+    if (!human_report && !run.quiet)
+        print_problems_of(stderr, &problems, true);
     /* notes never change the exit code; an input that could not be read
      * does, unless --exit-zero; a wrong configuration always does */
     if (problems_have(&problems, PROBLEM_CONFIG) ||

@@ -497,8 +497,8 @@ static int lookup_key(Loader *L, const yaml_node_t *key,
     return -1;
 }
 
-/* A list of strings (a single string is a one-element list, an empty value
- * an empty list). Replaces *out. */
+/* A list of strings (an empty value is an empty list; a single string is
+ * an error: `ignore: a, b` is one pattern, not two). Replaces *out. */
 static void read_list(Loader *L, const yaml_node_t *n, const char *key,
                       StrList *out)
 {
@@ -510,12 +510,10 @@ static void read_list(Loader *L, const yaml_node_t *n, const char *key,
     }
     if (n->type == YAML_SCALAR_NODE) {
         if (!is_null(n)) {
-            if (!n->data.scalar.length || has_nul(n)) {
-                problem_at(L, n->start_mark,
-                           "'%s' must be a list of non-empty strings", key);
-                return;
-            }
-            strlist_push(L->c->arena, &list, string_value(L, n));
+            problem_at(L, n->start_mark,
+                       "'%s' must be a list of strings (got %s); write [%s]", key,
+                       describe(L, n), show(L, scalar_text(n), n->data.scalar.length));
+            return;
         }
         *out = list;
         return;
@@ -545,6 +543,29 @@ static void read_list(Loader *L, const yaml_node_t *n, const char *key,
 }
 
 enum { MAX_GLOB_EXPANSIONS = 256 };
+
+/* A `[` that opens a character class no `]` closes (`src/[abc`): glob_match
+ * would take it as a literal '[', which is never what was meant. */
+static bool glob_unclosed_class(const char *p)
+{
+    for (; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+        } else if (*p == '[') {
+            const char *q = p + 1;
+            if (*q == '!' || *q == '^')
+                q++;
+            if (*q == ']') /* `[]...]`: the first ']' is a member */
+                q++;
+            while (*q && *q != ']' && *q != '/')
+                q++;
+            if (*q != ']')
+                return true;
+            p = q;
+        }
+    }
+    return false;
+}
 
 /* The closing brace of the group opening at p[0] == '{', NULL if none;
  * *alts set when it holds a top-level comma. Backslash escapes. */
@@ -647,8 +668,8 @@ static void read_globs(Loader *L, const yaml_node_t *n, const char *key, StrList
     read_list(L, n, key, &raw);
     for (size_t i = 0; i < raw.n; i++) {
         StrList one = {0};
-        const char *why = NULL;
-        if (!expand_braces(L->c->arena, raw.v[i], &one, &why)) {
+        const char *why = glob_unclosed_class(raw.v[i]) ? "a '[' without its ']'" : NULL;
+        if (why || !expand_braces(L->c->arena, raw.v[i], &one, &why)) {
             problem_at(L, n->start_mark, "'%s': the glob '%s' has %s", key, raw.v[i], why);
             continue;
         }

@@ -183,6 +183,14 @@ size_t baseline_filter(Baseline *b, const FindingList *f, bool *keep)
     return absorbed;
 }
 
+size_t baseline_stale(const Baseline *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; b && i < b->entries.n; i++)
+        n += b->entries.v[i].count;
+    return n;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 typedef struct Group {

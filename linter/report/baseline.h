@@ -38,6 +38,10 @@ size_t baseline_size(const Baseline *b);
  * once per baseline. */
 size_t baseline_filter(Baseline *b, const FindingList *f, bool *keep);
 
+/* After baseline_filter: how many recorded findings no finding used (the
+ * counts left), the entries that are stale. */
+size_t baseline_stale(const Baseline *b);
+
 /* Write every finding of `f` as a baseline to `path` (atomically: a
  * temporary file in the same directory, then rename). Returns false after
  * adding a Problem naming the file. */

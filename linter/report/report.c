@@ -259,8 +259,13 @@ void report_summary(FILE *out, const DiagList *d, size_t files_linted,
             warnings++;
     }
     bool color = o && o->color;
-    fprintf(out, "%s%zu error%s, %zu warning%s in %zu file%s%s\n",
+    fprintf(out, "%s%zu error%s, %zu warning%s in %zu file%s%s",
             color ? C_BOLD : "", errors, errors == 1 ? "" : "s", warnings,
             warnings == 1 ? "" : "s", files_linted,
             files_linted == 1 ? "" : "s", color ? C_RESET : "");
+    if (o && o->timed)
+        fprintf(out, " (%.2f s)", o->seconds);
+    if (o && o->fixable)
+        fprintf(out, "; %zu fixable with --fix (--fix-dry-run shows the diff)", o->fixable);
+    fputc('\n', out);
 }

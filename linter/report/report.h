@@ -14,6 +14,11 @@ typedef enum ReportFormat {
 typedef struct ReportOptions {
     ReportFormat format;
     bool color;
+    /* the summary line only: the findings --fix can fix (said when not
+     * 0), and the run's duration (said when timed) */
+    size_t fixable;
+    bool timed;
+    double seconds;
 } ReportOptions;
 
 /* Source text of a display path, for snippets; NULL if unavailable. */
