@@ -29,7 +29,7 @@ def parse_help(text):
         if in_opts and not after:
             # "  -c, --config FILE   text" or "      --long ARG   text": an
             # option line is indented 2 (with a short form) or 6
-            m = re.match(r"^  (?:(-\w), |    )(--[\w-]+)(?: ([A-Z][A-Z=]*))?(?:\s+(.*))?$", line)
+            m = re.match(r"^  (?:(-\w), |    )(--[\w-]+)(?: (\[?[A-Z][A-Z=]*\]?))?(?:\s+(.*))?$", line)
             if m:
                 cur = [m.group(1), m.group(2), m.group(3), (m.group(4) or "").strip()]
                 opts.append(cur)
@@ -93,30 +93,81 @@ def long_opts(keylint):
     return opts
 
 
+def lsp_options(keylint):
+    """The options of `keylint lsp --help`."""
+    return sorted(set(re.findall(r"^\s+(?:-\w, )?(--[\w-]+)", run(keylint, "lsp", "--help"), re.M)))
+
+
 def bash(keylint):
     opts = long_opts(keylint)
     words = " ".join(sorted({o[1] for o in opts} | {o[0] for o in opts if o[0]}))
     ids = " ".join(rules(keylint))
+    lsp = " ".join(lsp_options(keylint))
+    # bash splits the line at the characters of COMP_WORDBREAKS ('=' among
+    # them): `--rule scan=of` reaches the function as `--rule scan = of`.
+    # The function reads the word under the cursor from COMP_LINE instead,
+    # whitespace-separated, and answers with what follows bash's own
+    # current word, so that `=` works whatever COMP_WORDBREAKS holds.
     return f"""# bash completion for keylint (generated from keylint --help)
 _keylint() {{
-    local cur prev
-    cur=${{COMP_WORDS[COMP_CWORD]}}
-    prev=${{COMP_WORDS[COMP_CWORD-1]}}
-    case $prev in
-        -f|--format) COMPREPLY=($(compgen -W "text concise json sarif github" -- "$cur")); return ;;
-        --fail-on) COMPREPLY=($(compgen -W "error warning" -- "$cur")); return ;;
-        --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --explain) COMPREPLY=($(compgen -W "{ids}" -- "$cur")); return ;;
-        --rule) COMPREPLY=($(compgen -W "$(for r in {ids}; do printf '%s=off %s=warning %s=error ' "$r" "$r" "$r"; done)" -- "$cur")); return ;;
-        -j|--jobs|--max-warnings) return ;;
-        -c|--config|-o|--output|--baseline|--baseline-write|--dump-ir|--print-config|--stdin-filename|--report)
-            COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    esac
-    if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "{words}" -- "$cur"))
-    else
-        COMPREPLY=($(compgen -f -- "$cur"))
+    local line=${{COMP_LINE:0:COMP_POINT}} token cur prev opt= word=${{COMP_WORDS[COMP_CWORD]}}
+    local -a words reply
+    read -r -a words <<<"$line"
+    [[ $line == *[[:space:]] || -z $line ]] && words+=("")
+    token=${{words[${{#words[@]}}-1]}}
+    cur=$token
+    prev=${{words[${{#words[@]}}-2]:-}}
+    # `--option=value` is `--option value`
+    if [[ $cur == --*=* ]]; then
+        prev=${{cur%%=*}}
+        opt=$prev=
+        cur=${{cur#*=}}
     fi
+    if [[ ${{words[1]:-}} == lsp && ${{#words[@]}} -gt 2 ]]; then
+        reply=($(compgen -W "{lsp}" -- "$cur"))
+    else
+        case $prev in
+            -f|--format) reply=($(compgen -W "text concise json sarif github" -- "$cur")) ;;
+            --fail-on) reply=($(compgen -W "error warning" -- "$cur")) ;;
+            --color) reply=($(compgen -W "auto always never" -- "$cur")) ;;
+            --explain) reply=($(compgen -W "{ids}" -- "$cur")) ;;
+            --rule)
+                if [[ $cur == *=* ]]; then
+                    reply=($(compgen -P "${{cur%%=*}}=" -W "off warning error" -- "${{cur#*=}}"))
+                else
+                    reply=($(compgen -S = -W "{ids}" -- "$cur"))
+                fi ;;
+            --report)
+                if [[ $cur == *=* ]]; then
+                    reply=($(compgen -P "${{cur%%=*}}=" -f -- "${{cur#*=}}"))
+                else
+                    reply=($(compgen -S = -W "json sarif text concise" -- "$cur"))
+                fi ;;
+            -j|--jobs|--max-warnings) reply=() ;;
+            --init) reply=($(compgen -d -- "$cur")) ;;
+            -c|--config|-o|--output|--baseline|--baseline-write|--baseline-prune|--dump-ir|--print-config|--stdin-filename)
+                reply=($(compgen -f -- "$cur")) ;;
+            *)
+                if [[ $cur == -* ]]; then
+                    reply=($(compgen -W "{words}" -- "$cur"))
+                elif [[ ${{#words[@]}} -eq 2 ]]; then
+                    reply=($(compgen -W "lsp" -- "$cur") $(compgen -f -- "$cur"))
+                else
+                    reply=($(compgen -f -- "$cur"))
+                fi ;;
+        esac
+    fi
+    # what bash replaces is its own current word, the end of the token
+    # (`o` of `scan=o` when bash split at the '='): drop what comes before
+    local drop=$(( ${{#token}} - ${{#word}} )) r full
+    (( drop < 0 )) && drop=0
+    COMPREPLY=()
+    for r in "${{reply[@]}}"; do
+        full=$opt$r
+        COMPREPLY+=("${{full:$drop}}")
+    done
+    [[ ${{#reply[@]}} -eq 1 && ${{reply[0]}} == *= ]] && compopt -o nospace 2>/dev/null
+    return 0
 }}
 complete -o filenames -F _keylint keylint
 """

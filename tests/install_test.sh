@@ -36,26 +36,55 @@ if command -v man >/dev/null; then
         [[ $page == *"$opt"* ]] && ok || bad "man page lacks $opt"
     done
     [[ $page == *"EXIT STATUS"* ]] && ok || bad "man page lacks EXIT STATUS"
+    # an option's argument as --help writes it, optional ones too
+    grep -qE '^ +--init \[DIR\]$' <<<"$page" && ok || bad "man page: no '--init [DIR]' entry"
+    grep -qE '^ +--rule RULE=SEV$' <<<"$page" && ok || bad "man page: no '--rule RULE=SEV' entry"
 fi
 
-# bash: complete options, formats and rule ids
-complete_words() { # LINE: what bash would offer after LINE
-    bash --norc --noprofile -c '
-        source "$1"; shift
-        read -r -a COMP_WORDS <<<"$*"
-        [[ $* == *" " ]] && COMP_WORDS+=("")
+# bash: what a completion turns the line into, with the words split as bash
+# splits them (COMP_WORDBREAKS: '=' and ':' are words of their own, so
+# `--rule scan=o` reaches the function as `--rule scan = o`)
+complete_line() { # LINE: each line bash would show after a TAB
+    (cd "$dest/cwd" && bash --norc --noprofile -c '
+        set -f
+        source "$1"; line=$2
+        COMP_LINE=$line COMP_POINT=${#line} COMP_WORDS=()
+        for tok in $line; do
+            while [[ -n $tok ]]; do
+                [[ $tok =~ ^([=:]+|[^=:]+)(.*)$ ]]
+                COMP_WORDS+=("${BASH_REMATCH[1]}")
+                tok=${BASH_REMATCH[2]}
+            done
+        done
+        [[ $line == *" " ]] && COMP_WORDS+=("")
         COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-        _keylint
-        printf "%s\n" "${COMPREPLY[@]}"' _ "$root/share/bash-completion/completions/keylint" "$@"
+        _keylint 2>/dev/null
+        cw=${COMP_WORDS[COMP_CWORD]}
+        for r in "${COMPREPLY[@]}"; do printf "%s\n" "${line:0:${#line}-${#cw}}$r"; done' \
+        _ "$root/share/bash-completion/completions/keylint" "$1")
 }
-out=$(complete_words "keylint --ex")
-[[ $out == *"--explain"* && $out == *"--exit-zero"* ]] && ok || bad "bash: --ex gives: $out"
-out=$(complete_words "keylint --format s")
-[[ $out == "sarif" ]] && ok || bad "bash: --format s gives: $out"
-out=$(complete_words "keylint --explain magic")
-[[ $out == "magic-string" ]] && ok || bad "bash: --explain magic gives: $out"
-out=$(complete_words "keylint --rule scan=o")
-[[ $out == "scan=off" ]] && ok || bad "bash: --rule scan=o gives: $out"
+mkdir -p "$dest/cwd" && touch "$dest/cwd/report.json"
+expect_line() { # LINE EXPECTED...: the completions, exactly
+    local line=$1 got want
+    shift
+    got=$(complete_line "$line")
+    want=$(printf '%s\n' "$@")
+    [ "$got" = "$want" ] && ok || bad "bash: '$line' completes to: $got (expected: $want)"
+}
+out=$(complete_line "keylint --ex")
+[[ $out == *"keylint --explain"* && $out == *"keylint --exit-zero"* ]] && ok || bad "bash: --ex gives: $out"
+expect_line "keylint --format s" "keylint --format sarif"
+expect_line "keylint --explain magic" "keylint --explain magic-string"
+expect_line "keylint --rule magic-s" "keylint --rule magic-string="
+expect_line "keylint --rule scan=o" "keylint --rule scan=off"
+expect_line "keylint --rule scan=" "keylint --rule scan=off" "keylint --rule scan=warning" "keylint --rule scan=error"
+expect_line "keylint --rule=scan=w" "keylint --rule=scan=warning"
+expect_line "keylint --report sa" "keylint --report sarif="
+expect_line "keylint --report json=rep" "keylint --report json=report.json"
+expect_line "keylint --fail-on=w" "keylint --fail-on=warning"
+expect_line "keylint ls" "keylint lsp"
+expect_line "keylint lsp --v" "keylint lsp --verbose"
+expect_line "keylint --baseline-prune rep" "keylint --baseline-prune report.json"
 
 if command -v zsh >/dev/null; then
     zsh -n "$root/share/zsh/site-functions/_keylint" && ok || bad "zsh: the completion does not parse"
