@@ -113,6 +113,29 @@ builds=$(grep -c 'building keylint' <<<"$h")
 ls "$KEYLINT_HOOK_CACHE" | grep -q '\.tmp\.' && bad "temporary files left in the cache" || ok
 out=$(cd "$work" && "$src/scripts/keylint-hook" src/bad.ts 2>&1)
 lacks "second use does not build" "$out" "building keylint"
+has "first use says so" "$h" "first use: building keylint"
+
+# where there is no flock (macOS): the same, locked with mkdir. The build
+# directory is kept, so that this build only links again.
+nofl=$tmp/no-flock-bin
+mkdir -p "$nofl"
+for d in ${PATH//:/ }; do
+    for f in "$d"/*; do
+        n=${f##*/}
+        [ "$n" = flock ] || [ -e "$nofl/$n" ] || ln -s "$f" "$nofl/$n" 2>/dev/null
+    done
+done
+rm -f "$KEYLINT_HOOK_CACHE/keylint" "$KEYLINT_HOOK_CACHE/keylint.stamp"
+(cd "$work" && PATH=$nofl "$src/scripts/keylint-hook" src/bad.ts >"$tmp/n1.out" 2>&1; echo "rc=$?" >>"$tmp/n1.out") &
+(cd "$work" && PATH=$nofl "$src/scripts/keylint-hook" src/bad.ts >"$tmp/n2.out" 2>&1; echo "rc=$?" >>"$tmp/n2.out") &
+wait
+h=$(cat "$tmp/n1.out" "$tmp/n2.out")
+[ "$(grep -c 'building keylint' <<<"$h")" -eq 1 ] && ok || bad "no flock: expected one build: $h"
+[ "$(grep -c '^rc=1$' <<<"$h")" -eq 2 ] && ok || bad "no flock: both runs should exit 1: $h"
+[ "$(grep -c 'src/bad.ts:3:.*\[missing-delimiter\]' <<<"$h")" -eq 2 ] && ok ||
+    bad "no flock: both runs should report the finding: $h"
+[ ! -e "$KEYLINT_HOOK_CACHE/lock.d" ] && ok || bad "no flock: the lock directory was left behind"
+PATH=$nofl command -v flock >/dev/null && bad "no flock: flock still on PATH" || ok
 
 # a keylint that dies of a signal fails the hook (exit 2, with a message),
 # whichever hook runs it
