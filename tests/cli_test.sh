@@ -681,6 +681,13 @@ lacks prune-again "$err" "stale"
 run prune-changed 2 "$keylint" --baseline-prune "$tmp/stale.json" --changed src/a.ts
 has prune-changed "$err" "--baseline-prune judges every entry"
 cp "$tmp/a.ts.keep" src/a.ts
+# each JSON finding and each SARIF rule links its rule's page
+run help-uri-json 1 env KEYLINT_DOCS_URL='https://docs.example/keylint/{rule}' "$keylint" --format json src
+has help-uri-json "$out" '"helpUri": "https://docs.example/keylint/missing-delimiter"'
+run help-uri-sarif 1 env KEYLINT_DOCS_URL='https://docs.example/r/' "$keylint" --format sarif src
+has help-uri-sarif "$out" '"helpUri": "https://docs.example/r/versioned-sk-read.md"'
+run help-uri-default 1 "$keylint" --format json src
+has help-uri-default "$out" "\"helpUri\": \"file://$root/docs/rules/magic-string.md\""
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -140,7 +140,10 @@ static void json_exact(void **state)
     problems_add(&fx->pr, "src/bad.ts", 3, 7, "syntax error");
     OutputInput in = input(fx);
     in.baselined = 4;
+    /* each finding links its rule's page ($KEYLINT_DOCS_URL's, here) */
+    setenv("KEYLINT_DOCS_URL", "https://example.com/rules/{rule}.html", 1);
     char *out = render(output_json, &in);
+    unsetenv("KEYLINT_DOCS_URL");
     char fp[3][32];
     for (size_t i = 0; i < 3; i++)
         snprintf(fp[i], sizeof fp[i], "%s", fx->f.items.v[i].fingerprint);
@@ -162,7 +165,8 @@ static void json_exact(void **state)
         "      \"column\": 17,\n"
         "      \"endLine\": 1,\n"
         "      \"endColumn\": 29,\n"
-        "      \"fingerprint\": \"%s\"\n"
+        "      \"fingerprint\": \"%s\",\n"
+        "      \"helpUri\": \"https://example.com/rules/magic-string.html\"\n"
         "    },\n"
         "    {\n"
         "      \"rule\": \"missing-delimiter\",\n"
@@ -174,6 +178,7 @@ static void json_exact(void **state)
         "      \"endLine\": 1,\n"
         "      \"endColumn\": 45,\n"
         "      \"fingerprint\": \"%s\",\n"
+        "      \"helpUri\": \"https://example.com/rules/missing-delimiter.html\",\n"
         "      \"fix\": \"put '#' between them\"\n"
         "    },\n"
         "    {\n"
@@ -185,7 +190,8 @@ static void json_exact(void **state)
         "      \"column\": 27,\n"
         "      \"endLine\": 2,\n"
         "      \"endColumn\": 29,\n"
-        "      \"fingerprint\": \"%s\"\n"
+        "      \"fingerprint\": \"%s\",\n"
+        "      \"helpUri\": \"https://example.com/rules/magic-string.html\"\n"
         "    }\n"
         "  ],\n"
         "  \"problems\": [\n"
@@ -300,6 +306,13 @@ static void sarif_structure(void **state)
         assert_string_equal(str(rj, "help.markdown"), rule_docs((*r)->id));
         assert_string_equal(str(rj, "defaultConfiguration.level"),
                             severity_name((*r)->default_severity));
+        /* helpUri: the rule's page in the source tree this test was built in */
+        char page[128];
+        snprintf(page, sizeof page, "/docs/rules/%s.md", (*r)->id);
+        const char *uri = str(rj, "helpUri");
+        assert_true(!strncmp(uri, "file:///", 8));
+        assert_true(strlen(uri) > strlen(page) &&
+                    !strcmp(uri + strlen(uri) - strlen(page), page));
         json_t *name = json_object_get(rj, "name");
         if (name)
             assert_true(strcasecmp(json_string_value(name), (*r)->id) != 0);

@@ -1,9 +1,11 @@
 #include "output.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "rule.h"
 
@@ -72,6 +74,56 @@ static json_t *json_edit(Arena *a, uint32_t line, uint32_t col, uint32_t end_lin
     return e;
 }
 
+/* Where the rule pages are: $KEYLINT_DOCS_URL (a URL with "{rule}", or a
+ * prefix to which "<rule>.md" is added), else the docs/rules directory of
+ * the source tree the binary was built in (an ancestor of the
+ * executable's directory), of the rule docs installed beside it
+ * (../share/doc/keylint/rules) or at KEYLINT_DOCDIR. In `a`; NULL: none. */
+typedef struct DocsBase {
+    const char *url; /* a URL template, or */
+    const char *dir; /* a directory holding <rule>.md */
+} DocsBase;
+
+static DocsBase docs_base(Arena *a)
+{
+    const char *env = getenv("KEYLINT_DOCS_URL");
+    if (env && *env)
+        return (DocsBase){.url = env};
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    for (int up = 0; n > 0 && up < 5; up++) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe)
+            break;
+        *slash = '\0';
+        n = slash - exe;
+        static const char *const under[] = {"docs/rules", "share/doc/keylint/rules"};
+        for (size_t i = 0; i < sizeof under / sizeof *under; i++) {
+            const char *dir = arena_printf(a, "%s/%s", exe, under[i]);
+            if (access(arena_printf(a, "%s/magic-string.md", dir), R_OK) == 0)
+                return (DocsBase){.dir = dir};
+        }
+    }
+    if (access(KEYLINT_DOCDIR "/magic-string.md", R_OK) == 0)
+        return (DocsBase){.dir = KEYLINT_DOCDIR};
+    return (DocsBase){0};
+}
+
+/* The URL of rule `id`'s page (helpUri), or NULL. */
+static const char *rule_doc_url(Arena *a, DocsBase b, const char *id)
+{
+    if (b.url) {
+        const char *at = strstr(b.url, "{rule}");
+        return at ? arena_printf(a, "%.*s%s%s", (int)(at - b.url), b.url, id, at + 6)
+                  : arena_printf(a, "%s%s.md", b.url, id);
+    }
+    const char *path = b.dir ? arena_printf(a, "%s/%s.md", b.dir, id) : NULL;
+    if (!path || access(path, R_OK) != 0)
+        return NULL;
+    return arena_printf(a, "file://%s", uri_encode_path(a, path));
+}
+
 bool output_json(FILE *out, const OutputInput *in)
 {
     Arena *a = arena_new();
@@ -82,6 +134,7 @@ bool output_json(FILE *out, const OutputInput *in)
     json_object_set_new(tool, "version", json_string(KEYLINT_VERSION));
     json_object_set_new(doc, "tool", tool);
 
+    DocsBase docs = docs_base(a);
     json_t *arr = json_array();
     for (size_t i = 0; i < in->findings->items.n; i++) {
         const Finding *f = &in->findings->items.v[i];
@@ -96,6 +149,9 @@ bool output_json(FILE *out, const OutputInput *in)
         json_object_set_new(o, "endLine", json_integer(f->end_line));
         json_object_set_new(o, "endColumn", json_integer(f->end_col));
         json_object_set_new(o, "fingerprint", json_string(f->fingerprint));
+        const char *help = g->rule ? rule_doc_url(a, docs, g->rule) : NULL;
+        if (help)
+            json_object_set_new(o, "helpUri", jstr(a, help));
         if (g->fix)
             json_object_set_new(o, "fix", jstr(a, g->fix));
         if (f->has_edit) {
@@ -222,6 +278,7 @@ static char *sentence(Arena *a, const char *s)
 static json_t *sarif_rules(Arena *a)
 {
     json_t *rules = json_array();
+    DocsBase docs = docs_base(a);
     for (const RuleDesc *const *r = keylint_rules; *r; r++) {
         const char *doc = rule_docs((*r)->id);
         json_t *o = json_object();
@@ -243,6 +300,9 @@ static json_t *sarif_rules(Arena *a)
         json_object_set_new(help, "text", jstr(a, text));
         json_object_set_new(help, "markdown", jstr(a, text));
         json_object_set_new(o, "help", help);
+        const char *uri = rule_doc_url(a, docs, (*r)->id);
+        if (uri)
+            json_object_set_new(o, "helpUri", jstr(a, uri));
         json_t *cfg = json_object();
         json_object_set_new(cfg, "level", json_string(sarif_level((*r)->default_severity)));
         json_object_set_new(o, "defaultConfiguration", cfg);
