@@ -6,6 +6,7 @@
 # (/usr/bin/time). Then the language server's edit latency (lsp_bench).
 #
 # usage: bench/scale.sh [--build DIR] [--corpus DIR] [--copies N] [--runs N]
+#                       [--markdown]
 #
 #   --build DIR   the meson build directory (default: build)
 #   --corpus DIR  services already on disk (each a directory); default: the
@@ -13,6 +14,8 @@
 #                 git at their pinned commits (needs the network)
 #   --copies N    the large corpus is N copies of the small one (default 10)
 #   --runs N      the best of N runs is kept (default 3)
+#   --markdown    print the corpus table as Markdown (the table of
+#                 docs/performance.md)
 #
 # The corpus is the files keylint lints by default (TypeScript and
 # JavaScript sources, no declaration files, tests, node_modules or build
@@ -25,9 +28,11 @@ build=$root/build
 corpus=
 copies=10
 runs=3
+markdown=0
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --markdown) markdown=1; shift ;;
     --corpus) corpus=$(cd "$2" && pwd); shift 2 ;;
     --copies) copies=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
@@ -89,8 +94,13 @@ measure() {
     echo "$best $rss"
 }
 
-printf '%-6s %7s %9s | %-24s | %-24s | %s\n' corpus files MB 'parse-only s (RSS MiB)' \
-    'keylint -j1 ratio (MiB)' 'keylint -j2 ratio (MiB)'
+if [ "$markdown" = 1 ]; then
+    echo "| corpus | files | source (MB) | parse-only, s (peak MiB) | keylint, 1 thread (peak MiB) | keylint, 2 threads (peak MiB) |"
+    echo "|---|---|---|---|---|---|"
+else
+    printf '%-6s %7s %9s | %-24s | %-24s | %s\n' corpus files MB 'parse-only s (RSS MiB)' \
+        'keylint -j1 ratio (MiB)' 'keylint -j2 ratio (MiB)'
+fi
 for size in 1x "${copies}x"; do
     dir=$work/$size
     list_sources "$dir" >"$work/list-$size"
@@ -101,9 +111,15 @@ for size in 1x "${copies}x"; do
     read -r k2 k2rss < <(measure "$keylint" -j 2 --format concise --exit-zero -o /dev/null "$dir")
     ratio() { awk -v a="$1" -v b="$pt" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'; }
     mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
-    printf '%-6s %7s %9s | %8.2f s (%4s MiB)       | %6s (%4s MiB)           | %6s (%4s MiB)\n' \
-        "$size" "$files" "$mb" "$pt" "$(mib "$prss")" "$(ratio "$k1")" "$(mib "$k1rss")" \
-        "$(ratio "$k2")" "$(mib "$k2rss")"
+    if [ "$markdown" = 1 ]; then
+        printf '| %s | %s | %s | %.2f (%s) | %s parse-only (%s) | %s (%s) |\n' \
+            "$size" "$files" "$mb" "$pt" "$(mib "$prss")" "$(ratio "$k1")" "$(mib "$k1rss")" \
+            "$(ratio "$k2")" "$(mib "$k2rss")"
+    else
+        printf '%-6s %7s %9s | %8.2f s (%4s MiB)       | %6s (%4s MiB)           | %6s (%4s MiB)\n' \
+            "$size" "$files" "$mb" "$pt" "$(mib "$prss")" "$(ratio "$k1")" "$(mib "$k1rss")" \
+            "$(ratio "$k2")" "$(mib "$k2rss")"
+    fi
 done
 
 echo
