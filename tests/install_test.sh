@@ -21,6 +21,7 @@ root=$dest$prefix
 for f in bin/keylint share/man/man1/keylint.1 share/bash-completion/completions/keylint \
          share/zsh/site-functions/_keylint share/fish/vendor_completions.d/keylint.fish \
          share/doc/keylint/rules/magic-string.md share/doc/keylint/references.md \
+         share/doc/keylint/usage.md share/doc/keylint/ci.md share/doc/keylint/editors.md \
          share/doc/keylint/LICENSE; do
     [ -s "$root/$f" ] && ok || bad "not installed: $f"
 done
