@@ -689,5 +689,60 @@ has help-uri-sarif "$out" '"helpUri": "https://docs.example/r/versioned-sk-read.
 run help-uri-default 1 "$keylint" --format json src
 has help-uri-default "$out" "\"helpUri\": \"file://$root/docs/rules/magic-string.md\""
 
+# --- per-path settings: overrides ----------------------------------------------
+mono=$tmp/apps-monorepo
+mkdir -p "$mono/apps/shop/src" "$mono/apps/yoga/src"
+cat >"$mono/apps/shop/src/orders.ts" <<'EOF'
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+export const ORDER = 'ORDER#';
+export const getOrder = (ddb: any, tenantCode: string, id: string) =>
+  ddb.send(new GetCommand({ TableName: 'shop', Key: { pk: `${ORDER}${tenantCode}#${id}`, sk: 'META' } }));
+export const putOrder = (ddb: any, tenantCode: string, id: string) =>
+  ddb.send(new PutCommand({ TableName: 'shop', Item: { pk: `${ORDER}${tenantCode}#${id}`, sk: 'META' } }));
+EOF
+sed -e 's/ORDER/CLASS/g' -e 's/tenantCode/studioId/g' -e 's/shop/yoga/g' -e 's/Order/Class/g' \
+    "$mono/apps/shop/src/orders.ts" >"$mono/apps/yoga/src/classes.ts"
+printf '{"name":"shop"}\n' >"$mono/apps/shop/package.json"
+printf '{"name":"yoga"}\n' >"$mono/apps/yoga/package.json"
+cd "$mono" || exit 1
+run overrides-none 0 "$keylint" --format concise .
+has overrides-none "$out" "apps/yoga/src/classes.ts:4:59: warning: partition key CLASS#{studioId}#{id} has no tenant segment"
+# --init in a monorepo whose apps differ: an override per app
+run init-monorepo 0 "$keylint" --init .
+has init-monorepo "$(cat .keylint.yml)" '  - files: ["apps/yoga/**"]'
+has init-monorepo "$(cat .keylint.yml)" '    tenant: { names: ["studioId"] }'
+has init-monorepo "$(cat .keylint.yml)" '    tenant: { names: ["tenantCode"] }'
+run init-monorepo-clean 0 "$keylint" --format concise .
+lacks init-monorepo-clean "$out" "missing-tenant"
+# an override's settings apply to the files it names, over the file's own
+cat >.keylint.yml <<'EOF'
+rules: { magic-string: off }
+overrides:
+  - files: ["apps/yoga/**"]
+    tenant: { names: [studioId] }
+  - files: ["apps/*/src/orders.ts"]
+    rules: { complex-key: error }
+    max-key-components: 2
+EOF
+run overrides 1 "$keylint" --format concise .
+lacks overrides-yoga "$out" "apps/yoga"
+has overrides-shop "$out" "apps/shop/src/orders.ts:6:60: error: partition key ORDER#{tenantCode}#{id} has 3 components (max-key-components: 2)"
+run overrides-print 0 "$keylint" --print-config apps/yoga/src/classes.ts
+has overrides-print "$out" '"studioId"'
+run overrides-print-base 0 "$keylint" --print-config other.ts
+lacks overrides-print-base "$out" '"studioId"'
+# mistakes in overrides: named, and the run stops
+printf 'overrides:\n  - tenant: { names: [x] }\n' >.keylint.yml
+run overrides-no-files 2 "$keylint" .
+has overrides-no-files "$err" ".keylint.yml:2:5: error: 'overrides' entry 1 has no 'files'"
+printf 'overrides:\n  - files: ["apps/**"]\n    schemas: [t.yaml]\n' >.keylint.yml
+run overrides-project-key 2 "$keylint" .
+has overrides-project-key "$err" "unknown key 'schemas' in 'overrides' entry 1"
+printf 'overrides:\n  - files: "apps/**"\n    rules: { scan: loud }\n' >.keylint.yml
+run overrides-bad-values 2 "$keylint" .
+has overrides-bad-values "$err" "'overrides.files' must be a list of strings"
+has overrides-bad-values "$err" ".keylint.yml:3:"
+cd "$proj" || exit 1
+
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -70,6 +70,13 @@ BAD = {
     "wrapper without call": "wrappers: [{ operation: query }]\n",
     "wrapper operation": "wrappers: [{ call: x, operation: fly }]\n",
     "a string for a list": "ignore: src/a.ts\n",
+    "override without files": "overrides: [{ rules: { scan: off } }]\n",
+    "project key in an override": "overrides: [{ files: [a/**], schemas: [t.yaml] }]\n",
+    "bad value in an override": "overrides: [{ files: [a/**], rules: { scan: loud } }]\n",
+}
+GOOD = {
+    "overrides": "overrides:\n  - files: [apps/yoga/**]\n    tenant: { names: [studioId] }\n"
+                 "    rules: { scan: error }\n",
 }
 with tempfile.TemporaryDirectory() as tmp:
     for what, text in BAD.items():
@@ -78,6 +85,12 @@ with tempfile.TemporaryDirectory() as tmp:
         doc = as_json(path)
         ok(doc is not None and not validator.is_valid(doc), f"{what}: the schema accepts it")
         ok(not keylint_accepts(path), f"{what}: keylint accepts it")
+    for what, text in GOOD.items():
+        path = os.path.join(tmp, ".keylint.yml")
+        open(path, "w").write(text)
+        doc = as_json(path)
+        ok(doc is not None and validator.is_valid(doc), f"{what}: the schema refuses it")
+        ok(keylint_accepts(path), f"{what}: keylint refuses it")
 
 ids = subprocess.run([keylint, "--list-rules"], capture_output=True, text=True).stdout.split("\n")
 ids = sorted(l.split()[0] for l in ids if l.strip())

@@ -379,6 +379,65 @@ static void test_lists_replace_defaults(void **state)
     config_free(c);
 }
 
+/* overrides: which entries match a path; a derived configuration has the
+ * file's settings with the matching entries' over them, in order. */
+static void test_overrides(void **state)
+{
+    T *t = *state;
+    Config *c = load_text(t, "tenant: { names: [tenantCode] }\n"
+                             "max-key-components: 4\n"
+                             "overrides:\n"
+                             "  - files: [\"apps/yoga/**\"]\n"
+                             "    tenant: { names: [studioId] }\n"
+                             "    rules: { scan: error }\n"
+                             "  - files: [\"**/legacy.ts\"]\n"
+                             "    max-key-components: 9\n"
+                             "    rules: { scan: off }\n");
+    if (!c)
+        dump_problems(&t->probs);
+    assert_non_null(c);
+    assert_int_equal(c->overrides.n, 2);
+    assert_strlist(&c->tenant_names, LIST("tenantCode")); /* not the overrides' */
+    char *dir = strdup(c->dir);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/apps/yoga/src/a.ts", dir);
+    assert_int_equal(config_override_mask(c, path), 1);
+    snprintf(path, sizeof path, "%s/apps/yoga/legacy.ts", dir);
+    assert_int_equal(config_override_mask(c, path), 3);
+    snprintf(path, sizeof path, "%s/apps/shop/src/a.ts", dir);
+    assert_int_equal(config_override_mask(c, path), 0);
+
+    Config *d = config_derive(c, 1, &t->probs);
+    assert_non_null(d);
+    assert_ptr_equal(config_root(d), c);
+    assert_strlist(&d->tenant_names, LIST("studioId"));
+    assert_int_equal(d->max_key_components, 4);
+    assert_int_equal(config_rule_severity(d, "scan", SEV_WARNING), SEV_ERROR);
+    config_free(d);
+    d = config_derive(c, 3, &t->probs); /* the second over the first */
+    assert_non_null(d);
+    assert_strlist(&d->tenant_names, LIST("studioId"));
+    assert_int_equal(d->max_key_components, 9);
+    assert_int_equal(config_rule_severity(d, "scan", SEV_WARNING), SEV_OFF);
+    config_free(d);
+    assert_int_equal(t->probs.items.n, 0);
+    free(dir);
+    config_free(c);
+
+    /* mistakes: no files, a project-wide key, a bad value, not a list */
+    assert_null(load_text(t, "overrides:\n"                      /* 1 */
+                             "  - rules: { scan: off }\n"         /* 2 */
+                             "  - files: [a/**]\n"                /* 3 */
+                             "    schemas: [t.yaml]\n"            /* 4 */
+                             "  - files: [b/**]\n"                /* 5 */
+                             "    rules: { scan: loud }\n"        /* 6 */
+                             "  - just a string\n"));             /* 7 */
+    assert_problem(t, 2, "'overrides' entry 1 has no 'files'");
+    assert_problem(t, 4, "unknown key 'schemas' in 'overrides' entry 2");
+    assert_problem(t, 6, "scan");
+    assert_problem(t, 7, "'overrides' entry 4 must be a mapping");
+}
+
 static void test_tenant_required_values(void **state)
 {
     T *t = *state;
@@ -1204,6 +1263,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_example, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lists_replace_defaults, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_overrides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tenant_required_values, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rules_without_registry, setup,

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keyfacts.h"
 #include "schema.h"
@@ -18,7 +19,8 @@ static char *scalar(const char *s)
     return out ? out : strdup("\"\"");
 }
 
-static void put_list(FILE *out, const char *indent, const StrList *l)
+/* `[a, b]`, each a scalar. */
+static void put_items(FILE *out, const StrList *l)
 {
     fputc('[', out);
     for (size_t i = 0; i < l->n; i++) {
@@ -26,9 +28,17 @@ static void put_list(FILE *out, const char *indent, const StrList *l)
         fprintf(out, "%s%s", i ? ", " : "", v);
         free(v);
     }
-    fputs("]\n", out);
+    fputc(']', out);
+}
+
+static void put_list(FILE *out, const char *indent, const StrList *l)
+{
+    put_items(out, l);
+    fputc('\n', out);
     (void)indent;
 }
+
+static const char *relative_to(const char *dir, const char *path);
 
 typedef struct NameCount {
     const char *name;
@@ -38,13 +48,29 @@ typedef struct NameCount {
 /* The value names in the project's partition keys that carry a tenant
  * (by keylint's defaults: tenantCode, tenantId, ... or anything with
  * "tenant"), most used first. */
-static void tenant_names(Arena *a, const Project *p, StrList *out)
+/* Whether `path` is `dir` or below it. */
+static bool is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* A file of the project, read, and under `under` (NULL: any). */
+static const FileIR *file_ir(const Project *p, size_t f, const char *under)
+{
+    const SourceFile *sf = &p->files.v[f];
+    if (!sf->ir || sf->removed || (under && (!sf->abspath || !is_under(sf->abspath, under))))
+        return NULL;
+    return sf->ir;
+}
+
+static void tenant_names(Arena *a, const Project *p, const char *under, StrList *out)
 {
     VEC(NameCount) seen = {0};
     for (size_t f = 0; f < p->files.n; f++) {
-        const FileIR *ir = p->files.v[f].ir;
+        const FileIR *ir = file_ir(p, f, under);
         const Config *cfg = p->files.v[f].config;
-        if (!ir || p->files.v[f].removed)
+        if (!ir)
             continue;
         for (size_t k = 0; k < ir->keys.n; k++) {
             const KeyExpr *ke = &ir->keys.v[k];
@@ -77,6 +103,126 @@ static void tenant_names(Arena *a, const Project *p, StrList *out)
     }
 }
 
+/* An app that names its tenant otherwise: the value name that most of
+ * its partition keys (two at least) carry as their first value, or NULL. */
+static const char *guess_tenant(Arena *a, const Project *p, const char *under)
+{
+    VEC(NameCount) seen = {0};
+    size_t keys = 0;
+    for (size_t f = 0; f < p->files.n; f++) {
+        const FileIR *ir = file_ir(p, f, under);
+        for (size_t k = 0; ir && k < ir->keys.n; k++) {
+            const KeyExpr *ke = &ir->keys.v[k];
+            if (ke->role != ROLE_PK)
+                continue;
+            keys++;
+            for (size_t s = 0; s < ke->segs.n; s++) {
+                if (ke->segs.v[s].kind != SEG_REF)
+                    continue;
+                const char *name = kf_last_component(a, ke->segs.v[s].text);
+                size_t i = 0;
+                while (i < seen.n && strcmp(seen.v[i].name, name))
+                    i++;
+                if (i == seen.n)
+                    VEC_PUSH(a, &seen, ((NameCount){name, 0}));
+                seen.v[i].n++;
+                break; /* the first value only */
+            }
+        }
+    }
+    size_t best = seen.n;
+    for (size_t i = 0; i < seen.n; i++)
+        if (best == seen.n || seen.v[i].n > seen.v[best].n)
+            best = i;
+    return best < seen.n && seen.v[best].n >= 2 && 2 * seen.v[best].n > keys ? seen.v[best].name
+                                                                             : NULL;
+}
+
+/* The apps of a monorepo: the directories below `dir` holding a
+ * package.json that holds files of the project (the nearest one of each
+ * file), in the order first seen. */
+static void find_apps(Arena *a, const Project *p, const char *dir, StrList *apps)
+{
+    for (size_t f = 0; f < p->files.n; f++) {
+        const char *abs = p->files.v[f].abspath;
+        if (!abs || p->files.v[f].removed || !is_under(abs, dir))
+            continue;
+        char *cur = arena_strdup(a, abs);
+        for (char *slash = strrchr(cur, '/'); slash && slash - cur > (ptrdiff_t)strlen(dir);
+             slash = strrchr(cur, '/')) {
+            *slash = '\0';
+            if (access(arena_printf(a, "%s/package.json", cur), F_OK) == 0) {
+                if (!strlist_has(apps, cur))
+                    strlist_push(a, apps, cur);
+                break;
+            }
+        }
+    }
+}
+
+/* One app's tenant settings. */
+typedef struct AppTenant {
+    const char *dir;
+    StrList names;
+    bool guessed;
+} AppTenant;
+
+static bool same_names(const StrList *x, const StrList *y)
+{
+    if (x->n != y->n)
+        return false;
+    for (size_t i = 0; i < x->n; i++)
+        if (strcmp(x->v[i], y->v[i]))
+            return false;
+    return true;
+}
+
+/* In a monorepo whose apps carry their tenant in different names (or one
+ * carries none): an `overrides:` entry per app with its own. Returns
+ * whether it wrote them. */
+static bool write_app_overrides(FILE *out, Arena *a, const Project *p, const char *dir)
+{
+    StrList apps = {0};
+    find_apps(a, p, dir, &apps);
+    if (apps.n < 2)
+        return false;
+    AppTenant *at = arena_alloc(a, apps.n * sizeof *at);
+    bool differ = false;
+    for (size_t i = 0; i < apps.n; i++) {
+        at[i] = (AppTenant){.dir = apps.v[i]};
+        tenant_names(a, p, apps.v[i], &at[i].names);
+        if (!at[i].names.n) {
+            const char *g = guess_tenant(a, p, apps.v[i]);
+            if (g) {
+                strlist_push(a, &at[i].names, g);
+                at[i].guessed = true;
+            }
+        }
+        differ |= i > 0 && !same_names(&at[i].names, &at[0].names);
+    }
+    if (!differ)
+        return false;
+    fputs("\n# The apps of this monorepo carry the tenant in different names: each\n"
+          "# gets its own (an app without one is not judged multi-tenant).\n"
+          "overrides:\n",
+          out);
+    for (size_t i = 0; i < apps.n; i++) {
+        char *glob = scalar(arena_printf(a, "%s/**", relative_to(dir, at[i].dir)));
+        fprintf(out, "  - files: [%s]\n", glob);
+        free(glob);
+        if (at[i].guessed)
+            fputs("    # guessed: the value most partition keys of this app begin with\n", out);
+        if (at[i].names.n) {
+            fputs("    tenant: { names: ", out);
+            put_items(out, &at[i].names);
+            fputs(" }\n", out);
+        } else {
+            fputs("    tenant: { required: false }\n", out);
+        }
+    }
+    return true;
+}
+
 /* `path` relative to `dir` when it is below it. */
 static const char *relative_to(const char *dir, const char *path)
 {
@@ -92,7 +238,7 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
     char sep = p->facts.dominant_separator ? p->facts.dominant_separator : '#';
     char sep_text[2] = {sep, '\0'};
     StrList tenants = {0};
-    tenant_names(a, p, &tenants);
+    tenant_names(a, p, NULL, &tenants);
     StrList schemas = {0};
     for (size_t m = 0; m < p->models.n; m++) {
         const TableModel *tm = p->models.v[m].model;
@@ -149,5 +295,6 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
           "\n# Rule severities (keylint --list-rules).\n"
           "# rules: { magic-string: warning, missing-tenant: error }\n",
           out);
+    write_app_overrides(out, a, p, dir);
     arena_free(a);
 }

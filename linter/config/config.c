@@ -350,6 +350,8 @@ bool config_ignores(const Config *c, const char *path)
 
 typedef struct Loader {
     Config *c;
+    uint64_t apply;         /* config_derive: the overrides to apply */
+    yaml_node_t *overrides; /* the `overrides:` value, read last */
     Problems *problems;
     const char *path;       /* as given, for Problems */
     const char *name;       /* its last component, for messages */
@@ -973,6 +975,8 @@ static void read_rules(Loader *L, const yaml_node_t *value)
     const yaml_node_t *map = as_mapping(L, value, "rules");
     if (!map)
         return;
+    /* duplicates within this mapping; an override's come after the file's */
+    size_t first = L->c->rules.n;
     FOR_PAIRS (pair, map) {
         yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
         if (!k || !v)
@@ -991,7 +995,7 @@ static void read_rules(Loader *L, const yaml_node_t *value)
                        suggestion(L, id, L->known_rules));
             ok = false;
         } else {
-            for (size_t i = 0; i < L->c->rules.n; i++) {
+            for (size_t i = first; i < L->c->rules.n; i++) {
                 if (!strcmp(L->c->rules.v[i].id, id)) {
                     problem_at(L, k->start_mark,
                                "duplicate rule '%s' in 'rules' (first set on "
@@ -1068,6 +1072,7 @@ enum TopKey {
     K_MAX_KEY_COMPONENTS,
     K_WRAPPERS,
     K_REQUIRE_SUPPRESSION_REASON,
+    K_OVERRIDES,
     K_COUNT
 };
 
@@ -1086,8 +1091,141 @@ static const char *const top_keys[K_COUNT + 1] = {
     [K_MAX_KEY_COMPONENTS] = "max-key-components",
     [K_WRAPPERS] = "wrappers",
     [K_REQUIRE_SUPPRESSION_REASON] = "require-suppression-reason",
+    [K_OVERRIDES] = "overrides",
     [K_COUNT] = NULL,
 };
+
+/* The keys an `overrides:` entry takes: `files`, and the settings that can
+ * differ from file to file (not schemas, access patterns, ignore). */
+static const char *const override_keys[] = {
+    "files", "separator", "version-separator", "tenant", "mutable-fields",
+    "key-attributes", "tables", "scan-allowed", "rules", "max-key-components",
+    "wrappers", "require-suppression-reason", NULL,
+};
+
+static void read_top(Loader *L, int key, yaml_node_t *v);
+
+/* `overrides:`: a list of mappings, each `files` (globs) and settings.
+ * Checked when the file is read (settings into a scratch Config); applied
+ * by config_derive for the entries of L->apply, in order, after the rest
+ * of the file. */
+static void read_overrides(Loader *L, yaml_node_t *n)
+{
+    if (is_null(n))
+        return;
+    if (n->type != YAML_SEQUENCE_NODE) {
+        problem_at(L, n->start_mark, "'overrides' must be a list of mappings (got %s)",
+                   describe(L, n));
+        return;
+    }
+    size_t idx = 0;
+    for (yaml_node_item_t *it = n->data.sequence.items.start;
+         it < n->data.sequence.items.top; it++, idx++) {
+        yaml_node_t *item = get_node(L, *it);
+        if (!item)
+            continue;
+        if (item->type != YAML_MAPPING_NODE) {
+            problem_at(L, item->start_mark,
+                       "'overrides' entry %zu must be a mapping with 'files' (got %s)",
+                       idx + 1, describe(L, item));
+            continue;
+        }
+        if (idx >= CONFIG_MAX_OVERRIDES) {
+            problem_at(L, item->start_mark, "more than %d 'overrides' entries",
+                       CONFIG_MAX_OVERRIDES);
+            return;
+        }
+        bool apply = L->apply >> idx & 1;
+        Config *scratch = L->apply ? NULL : config_new();
+        Config *target = L->c;
+        ConfigOverride ov = {.line = node_line(item)};
+        uint32_t seen[sizeof override_keys / sizeof *override_keys] = {0};
+        const char *where = arena_printf(L->c->arena, "in 'overrides' entry %zu", idx + 1);
+        FOR_PAIRS (pair, item) {
+            yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
+            if (!k || !v)
+                continue;
+            int ki = lookup_key(L, k, override_keys, seen, where);
+            if (ki < 0)
+                continue;
+            if (ki == 0) {
+                read_globs(L, v, "overrides.files", &ov.files);
+                continue;
+            }
+            if (!apply && !scratch)
+                continue;
+            int top = 0;
+            while (top_keys[top] && strcmp(top_keys[top], override_keys[ki]))
+                top++;
+            L->c = apply ? target : scratch;
+            read_top(L, top, v);
+            L->c = target;
+        }
+        if (!seen[0])
+            problem_at(L, item->start_mark, "'overrides' entry %zu has no 'files'", idx + 1);
+        config_free(scratch);
+        VEC_PUSH(L->c->arena, &L->c->overrides, ov);
+    }
+}
+
+
+/* One top-level setting (also one of an `overrides:` entry) into L->c. */
+static void read_top(Loader *L, int key, yaml_node_t *v)
+{
+    Config *c = L->c;
+    switch ((enum TopKey)key) {
+    case K_SEPARATOR:
+        read_separator(L, v, "separator", &c->separator, &L->separator);
+        break;
+    case K_VERSION_SEPARATOR:
+        read_separator(L, v, "version-separator", &c->version_separator,
+                       &L->version_separator);
+        break;
+    case K_TENANT:
+        read_tenant(L, v);
+        break;
+    case K_MUTABLE_FIELDS:
+        read_list(L, v, "mutable-fields", &c->mutable_fields);
+        break;
+    case K_KEY_ATTRIBUTES:
+        read_key_attributes(L, v);
+        break;
+    case K_SCHEMAS:
+        read_list(L, v, "schemas", &c->schemas);
+        c->schemas_given = true;
+        break;
+    case K_TABLES:
+        read_tables(L, v);
+        break;
+    case K_SCAN_ALLOWED:
+        c->scan_allowed.n = 0; /* replaces the defaults */
+        read_globs(L, v, "scan-allowed", &c->scan_allowed);
+        break;
+    case K_ACCESS_PATTERNS:
+        read_access_patterns(L, v);
+        break;
+    case K_RULES:
+        read_rules(L, v);
+        break;
+    case K_IGNORE:
+        /* extends the defaults; `!pattern` takes files back */
+        read_globs(L, v, "ignore", &c->ignore);
+        break;
+    case K_MAX_KEY_COMPONENTS:
+        read_max_key_components(L, v);
+        break;
+    case K_WRAPPERS:
+        read_wrappers(L, v);
+        break;
+    case K_REQUIRE_SUPPRESSION_REASON:
+        read_bool(L, v, "require-suppression-reason",
+                  &c->require_suppression_reason);
+        break;
+    case K_COUNT:
+    default:
+        break;
+    }
+}
 
 static void read_root(Loader *L, yaml_node_t *root)
 {
@@ -1106,59 +1244,14 @@ static void read_root(Loader *L, yaml_node_t *root)
         yaml_node_t *k = get_node(L, pair->key), *v = get_node(L, pair->value);
         if (!k || !v)
             continue;
-        switch ((enum TopKey)lookup_key(L, k, top_keys, seen, where)) {
-        case K_SEPARATOR:
-            read_separator(L, v, "separator", &c->separator, &L->separator);
-            break;
-        case K_VERSION_SEPARATOR:
-            read_separator(L, v, "version-separator", &c->version_separator,
-                           &L->version_separator);
-            break;
-        case K_TENANT:
-            read_tenant(L, v);
-            break;
-        case K_MUTABLE_FIELDS:
-            read_list(L, v, "mutable-fields", &c->mutable_fields);
-            break;
-        case K_KEY_ATTRIBUTES:
-            read_key_attributes(L, v);
-            break;
-        case K_SCHEMAS:
-            read_list(L, v, "schemas", &c->schemas);
-            c->schemas_given = true;
-            break;
-        case K_TABLES:
-            read_tables(L, v);
-            break;
-        case K_SCAN_ALLOWED:
-            c->scan_allowed.n = 0; /* replaces the defaults */
-            read_globs(L, v, "scan-allowed", &c->scan_allowed);
-            break;
-        case K_ACCESS_PATTERNS:
-            read_access_patterns(L, v);
-            break;
-        case K_RULES:
-            read_rules(L, v);
-            break;
-        case K_IGNORE:
-            /* extends the defaults; `!pattern` takes files back */
-            read_globs(L, v, "ignore", &c->ignore);
-            break;
-        case K_MAX_KEY_COMPONENTS:
-            read_max_key_components(L, v);
-            break;
-        case K_WRAPPERS:
-            read_wrappers(L, v);
-            break;
-        case K_REQUIRE_SUPPRESSION_REASON:
-            read_bool(L, v, "require-suppression-reason",
-                      &c->require_suppression_reason);
-            break;
-        case K_COUNT:
-        default:
-            break;
-        }
+        int key = lookup_key(L, k, top_keys, seen, where);
+        if (key == K_OVERRIDES)
+            L->overrides = v; /* read last: it applies over the rest */
+        else if (key >= 0)
+            read_top(L, key, v);
     }
+    if (L->overrides)
+        read_overrides(L, L->overrides);
     if ((L->separator || L->version_separator) &&
         !strcmp(c->separator, c->version_separator)) {
         yaml_node_t *at =
@@ -1291,6 +1384,7 @@ Config *config_load(const char *path, const char *const *known_rules,
 
     Config *c = config_new();
     c->path = arena_strdup(c->arena, path);
+    c->known_rules = known_rules;
     char *dir = dir_of(path);
     c->dir = arena_strdup(c->arena, dir ? dir : "");
     free(dir);
@@ -1337,9 +1431,67 @@ Config *config_load(const char *path, const char *const *known_rules,
         }
     }
     yaml_parser_delete(&parser);
+    if (!L.errors && c->overrides.n) { /* config_derive reads it again */
+        c->text = arena_strndup(c->arena, buf, len);
+        c->text_len = len;
+    }
     free(buf);
 
     if (L.errors) {
+        config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+const Config *config_root(const Config *c)
+{
+    return c && c->base ? c->base : c;
+}
+
+uint64_t config_override_mask(const Config *c, const char *abs)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; c && abs && i < c->overrides.n && i < CONFIG_MAX_OVERRIDES; i++)
+        if (c->overrides.v[i].files.n && abs_path_matches(c, &c->overrides.v[i].files, abs))
+            mask |= (uint64_t)1 << i;
+    return mask;
+}
+
+Config *config_derive(const Config *base, uint64_t mask, Problems *problems)
+{
+    if (!base || !base->text)
+        return NULL;
+    Config *c = config_new();
+    c->path = arena_strdup(c->arena, base->path);
+    c->dir = arena_strdup(c->arena, base->dir);
+    c->base = base;
+    c->known_rules = base->known_rules;
+    const char *slash = strrchr(base->path, '/');
+    Loader L = {
+        .c = c,
+        .apply = mask,
+        .problems = problems,
+        .path = c->path,
+        .name = slash && slash[1] ? slash + 1 : c->path,
+        .known_rules = base->known_rules,
+    };
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    bool ok = yaml_parser_initialize(&parser);
+    if (ok) {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)base->text, base->text_len);
+        ok = yaml_parser_load(&parser, &doc);
+        if (ok) {
+            L.doc = &doc;
+            yaml_node_t *root = yaml_document_get_root_node(&doc);
+            if (root)
+                read_root(&L, root);
+            yaml_document_delete(&doc);
+        }
+        yaml_parser_delete(&parser);
+    }
+    if (!ok || L.errors) {
         config_free(c);
         return NULL;
     }

@@ -40,10 +40,25 @@ typedef struct Wrapper {
     uint32_t line;
 } Wrapper;
 
+/* `overrides:` entry: settings for the files its globs match. */
+typedef struct ConfigOverride {
+    StrList files;   /* globs, relative to the configuration's dir */
+    uint32_t line;
+} ConfigOverride;
+
+enum { CONFIG_MAX_OVERRIDES = 64 };
+
 typedef struct Config {
     Arena *arena;
     const char *path; /* the file read, NULL for built-in defaults */
     const char *dir;  /* absolute directory the file is in ("" for defaults) */
+    /* The file's configuration when this one is it with some of its
+     * overrides applied (config_derive); NULL for the file's own. */
+    const struct Config *base;
+    VEC(ConfigOverride) overrides;
+    const char *text; /* the file's text, kept when it has overrides */
+    size_t text_len;
+    const char *const *known_rules;
 
     const char *separator;         /* default "#" */
     const char *version_separator; /* default "@" */
@@ -85,6 +100,17 @@ Config *config_load(const char *path, const char *const *known_rules,
                     Problems *problems);
 
 void config_free(Config *c);
+
+/* The overrides of `c` whose `files` match `abs` (an absolute path), as
+ * bits in order; 0 when none does. */
+uint64_t config_override_mask(const Config *c, const char *abs);
+
+/* `base` with the overrides of `mask` applied in order, each over the
+ * last (a new Config, `->base` = base); NULL after a Problem. */
+Config *config_derive(const Config *base, uint64_t mask, Problems *problems);
+
+/* The configuration file's own configuration (c itself unless derived). */
+const Config *config_root(const Config *c);
 
 /* The nearest `.keylint.yml` (then `keylint.yml`) in `dir` or one of its
  * ancestors; a malloc'd absolute path, or NULL if there is none. */

@@ -104,14 +104,35 @@ static const Config *config_at(Project *p, const char *cfgpath)
     return e.config ? e.config : p->defaults;
 }
 
+/* `c` with the overrides whose `files` match `abspath` applied: one
+ * derived configuration per configuration file and set of overrides,
+ * owned by the project like the file's (p->configs, keyed by the file's
+ * path and the set); `c` itself when none matches. */
+static const Config *with_overrides(Project *p, const Config *c, const char *abspath)
+{
+    uint64_t mask = c && c->overrides.n ? config_override_mask(c, abspath) : 0;
+    if (!mask)
+        return c;
+    const char *key = arena_printf(p->arena, "%s\x1f%llx", c->path, (unsigned long long)mask);
+    for (size_t i = 0; i < p->configs.n; i++)
+        if (!strcmp(p->configs.v[i].path, key))
+            return p->configs.v[i].config ? p->configs.v[i].config : c;
+    ConfigEntry e = {key, config_derive(c, mask, &p->problems)};
+    VEC_PUSH(p->arena, &p->configs, e);
+    return e.config ? e.config : c;
+}
+
 const Config *project_config_for(Project *p, const char *path)
 {
-    if (p->forced)
-        return p->forced;
     char *abs = absolute(path);
+    if (p->forced) {
+        const Config *fc = with_overrides(p, p->forced, abs);
+        free(abs);
+        return fc;
+    }
     char *dir = dir_of(abs ? abs : path);
     char *found = config_find(dir);
-    const Config *c = config_at(p, found);
+    const Config *c = with_overrides(p, config_at(p, found), abs);
     free(found);
     free(dir);
     free(abs);
@@ -321,6 +342,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         const char *abspath;
         bool resolved;
         const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath, &resolved);
+        cfg = with_overrides(p, cfg, abspath);
         if (resolved ? config_ignores_resolved(cfg, abspath) : config_ignores(cfg, list.v[i]))
             continue;
         SourceFile f = {.path = list.v[i], .abspath = abspath, .config = cfg};
@@ -552,8 +574,11 @@ size_t project_linted_files(const Project *p)
 
 /* ---- tables (access-pattern rules) ----------------------------------------- */
 
+/* One table model per configuration file: a configuration with overrides
+ * applied shares its file's (config_root). */
 static const TableModel *model_for(const Project *p, const Config *cfg)
 {
+    cfg = config_root(cfg);
     for (size_t i = 0; i < p->models.n; i++)
         if (p->models.v[i].config == cfg)
             return p->models.v[i].model;
@@ -573,7 +598,7 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
     const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
     const char **abspaths = arena_alloc(p->analysis, (n ? n : 1) * sizeof *abspaths);
     for (size_t i = 0; i < n; i++) {
-        cfgs[i] = rf[i].config;
+        cfgs[i] = config_root(rf[i].config);
         abspaths[i] = rf[i].abspath;
     }
     for (size_t i = 0; i <= n; i++) {
