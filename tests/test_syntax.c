@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bindings.h"
 #include "syntax.h"
 #include "walk.h"
 
@@ -343,10 +344,134 @@ static void reuse_edges(void **state)
     arena_free(a);
 }
 
+/* What `name` means at the first '@' of `src` (the '@' is read as a
+ * space): its kind, and for an import where it comes from. */
+static BindingKind bound_at(const char *src, const char *name, const char **source)
+{
+    Arena *a = arena_new();
+    char *text = strdup(src);
+    assert_non_null(text);
+    char *at = strchr(text, '@');
+    assert_non_null(at);
+    *at = ' ';
+    SynTree *t = syn_parse(text, strlen(text), SYN_TYPESCRIPT, a, NULL);
+    assert_non_null(t);
+    Bindings *b = bindings_build(t, a);
+    Binding r = bindings_at(b, (uint32_t)(at - text), name);
+    static char src_copy[64];
+    if (source) {
+        snprintf(src_copy, sizeof src_copy, "%s", r.source ? r.source : "");
+        *source = src_copy;
+    }
+    syn_free(t);
+    arena_free(a);
+    free(text);
+    return r.kind;
+}
+
+static void bindings_scopes(void **state)
+{
+    (void)state;
+    const char *from = NULL;
+    /* free, imported, a module constant */
+    assert_int_equal(bound_at("f(@X);", "X", NULL), BINDING_NONE);
+    assert_int_equal(bound_at("import { X } from './keys';\nf(@X);", "X", &from), BINDING_IMPORT);
+    assert_string_equal(from, "./keys");
+    assert_int_equal(bound_at("import { Y as X } from \"./a'b\";\nf(@X);", "X", &from),
+                     BINDING_IMPORT);
+    assert_string_equal(from, "./a'b");
+    assert_int_equal(bound_at("export const X = 'A#';\nfunction g() { return @X; }", "X", NULL),
+                     BINDING_CONST);
+    /* other module-level bindings */
+    const char *module[] = {
+        "let X = 'a';\nf(@X);",
+        "var X = 'a';\nf(@X);",
+        "const { X } = obj;\nf(@X);",
+        "const [a, { b: X }] = obj;\nf(@X);",
+        "function X() {}\nf(@X);",
+        "class X {}\nf(@X);",
+        "enum X { A = 'a' }\nf(@X);",
+        "import * as X from './o';\nf(@X);",
+        "import X from './o';\nf(@X);",
+        "const X = 'a';\nvar X;\nf(@X);",
+        "f(@X);\nfunction g() {}\nvar X = 1;",
+    };
+    for (size_t i = 0; i < sizeof module / sizeof *module; i++) {
+        BindingKind k = bound_at(module[i], "X", NULL);
+        if (k != BINDING_MODULE && k != BINDING_IMPORT)
+            fail_msg("%s: %d", module[i], (int)k);
+        assert_true(i < 7 || i > 8 || k == BINDING_IMPORT);
+    }
+    /* bindings around the place */
+    const char *local[] = {
+        "import { X } from './k';\nfunction g(X) { return @X; }",
+        "import { X } from './k';\nfunction g(id: string, X = 'L#') { return `${@X}`; }",
+        "import { X } from './k';\nconst g = (X) => @X;",
+        "import { X } from './k';\nconst g = X => @X;",
+        "import { X } from './k';\nfunction g({ a, X }) { return @X; }",
+        "import { X } from './k';\nfunction g([, ...X]) { return @X; }",
+        "import { X } from './k';\nfunction g() { const X = 'L'; return @X; }",
+        "import { X } from './k';\nfunction g() { if (a) { var X = 1; } return @X; }",
+        "import { X } from './k';\nfunction g() { function X() {} return @X; }",
+        "import { X } from './k';\nfunction g() { class X {} return @X; }",
+        "import { X } from './k';\ntry { f(); } catch (X) { @X; }",
+        "import { X } from './k';\nfor (const X of xs) { @X; }",
+        "import { X } from './k';\nfor (let X = 0; X < 2; X++) { @X; }",
+        "import { X } from './k';\nconst g = function X() { return @X; };",
+        "import { X } from './k';\nconst C = class X { m() { return @X; } };",
+        "import { X } from './k';\nswitch (a) { case 1: let X = 2; @X; }",
+        "import { X } from './k';\nclass C { m(X: string) { return @X; } }",
+    };
+    for (size_t i = 0; i < sizeof local / sizeof *local; i++)
+        if (bound_at(local[i], "X", NULL) != BINDING_LOCAL)
+            fail_msg("not local: %s", local[i]);
+    /* what does not bind a value name there */
+    const char *not_local[] = {
+        "import { X } from './k';\nfunction g() { const o = { X: 1 }; return @X; }",
+        "import { X } from './k';\nfunction g() { return o.X + @X; }",
+        "import { X } from './k';\nfunction g() { { const X = 1; } return @X; }",
+        "import { X } from './k';\nfunction g() { type X = string; interface X {} return @X; }",
+        "import { X } from './k';\nclass C { X() {} m() { return @X; } }",
+        "import { X } from './k';\nclass C { X = 1; m() { return @X; } }",
+        "import { X } from './k';\nfunction g(a = X) { return @X; }",
+        "import { X } from './k';\nconst g = () => { const { a: b } = X; return @X; };",
+        "import { X } from './k';\nfunction h() { const X = 1; }\nfunction g() { return @X; }",
+    };
+    for (size_t i = 0; i < sizeof not_local / sizeof *not_local; i++)
+        if (bound_at(not_local[i], "X", NULL) != BINDING_IMPORT)
+            fail_msg("not the import: %s", not_local[i]);
+}
+
+static void bindings_type_only_and_free_uses(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    const char *src = "import type { T } from './t';\nimport { type U, V } from './u';\n"
+                      "const o = { W };\nf(W, o.W, T, V);\nfunction g(W) { return W; }\n";
+    SynTree *t = syn_parse(src, strlen(src), SYN_TYPESCRIPT, a, NULL);
+    assert_non_null(t);
+    Bindings *b = bindings_build(t, a);
+    uint32_t end = (uint32_t)strlen(src) - 1;
+    assert_true(bindings_at(b, end, "T").type_only);
+    assert_true(bindings_at(b, end, "U").type_only);
+    assert_false(bindings_at(b, end, "V").type_only);
+    assert_int_equal(bindings_at(b, end, "V").kind, BINDING_IMPORT);
+    /* `{ W }` and `f(W ...)` read a global W; `o.W` does not, nor the
+     * parameter and its use */
+    assert_int_equal(bindings_free_uses(b, "W"), 2);
+    assert_int_equal(bindings_free_uses(b, "W"), 2); /* cached */
+    assert_int_equal(bindings_free_uses(b, "V"), 0);
+    assert_int_equal(bindings_free_uses(b, "Z"), 0);
+    syn_free(t);
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(code_hash),
+        cmocka_unit_test(bindings_scopes),
+        cmocka_unit_test(bindings_type_only_and_free_uses),
         cmocka_unit_test(edit_points),
         cmocka_unit_test(incremental_parse),
         cmocka_unit_test(fields_from_index),
