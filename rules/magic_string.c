@@ -125,13 +125,16 @@ static bool find_prefix(Arena *a, const KfKey *key, size_t p, size_t m,
 }
 
 /* ---- machine-applicable edits (Diagnostic.has_edit) ----------------------
- * Offered only when unambiguous: the inline text sits in a template
- * literal of the key itself, written exactly as its text (no escapes, one
- * line), and the constant that replaces it is declared in or imported into
- * this file and is the only project constant holding that text (for a
- * hard-coded separator: the separator constant the project's keys use).
- * The edit writes `${NAME}` over the inline text; anything else keeps the
- * suggestion in `fix` only. */
+ * Proposed only when the key keeps its text: the inline text sits in a
+ * template literal of the key itself, written exactly as its text (no
+ * escapes, one line), and the constant that replaces it holds that text
+ * at run time (facts_const_fixed: a `const`, never assigned or mutated)
+ * and is the only project constant holding it (for a hard-coded
+ * separator: the separator constant the project's keys use). The edit
+ * writes `${NAME}` over the inline text and says where NAME must come
+ * from (Diagnostic.need); the fix proof (project/fixproof.h) keeps it only
+ * when NAME means that constant where it is written, and adds its
+ * import. Anything else keeps the suggestion in `fix` only. */
 
 /* `name` ("ORDER_PREFIX", "Prefix.ORDER") can be written in this file. */
 static bool name_in_scope(const FileIR *ir, const char *name)
@@ -147,69 +150,6 @@ static bool name_in_scope(const FileIR *ir, const char *name)
     return fileir_const(ir, name, false) != NULL;
 }
 
-/* ".ts" and ".tsx" files (not declarations): where an import without
- * an extension resolves as written. */
-static bool typescript_module(const char *path)
-{
-    size_t n = path ? strlen(path) : 0;
-    if (n > 5 && !strcmp(path + n - 5, ".d.ts"))
-        return false;
-    return (n > 3 && !strcmp(path + n - 3, ".ts")) || (n > 4 && !strcmp(path + n - 4, ".tsx"));
-}
-
-/* The module specifier that imports `to` from `from` (display paths of
- * the same project): "./keys", "../shared/keys", "./constants" for
- * constants/index.ts. */
-static const char *relative_specifier(Arena *a, const char *from, const char *to)
-{
-    const char *fs = strrchr(from, '/');
-    size_t fdir = fs ? (size_t)(fs - from) + 1 : 0; /* with the slash */
-    /* the common directory prefix */
-    size_t common = 0;
-    for (size_t i = 0; i < fdir && from[i] == to[i]; i++)
-        if (from[i] == '/')
-            common = i + 1;
-    StrBuf sb;
-    sb_init(&sb, a);
-    size_t ups = 0;
-    for (size_t i = common; i < fdir; i++)
-        ups += from[i] == '/';
-    if (!ups)
-        sb_printf(&sb, "./");
-    for (size_t i = 0; i < ups; i++)
-        sb_printf(&sb, "../");
-    const char *rest = to + common;
-    size_t n = strlen(rest);
-    n -= !strcmp(rest + n - 4, ".tsx") ? 4 : 3; /* typescript_module(to) */
-    if (n >= 6 && !strncmp(rest + n - 6, "/index", 6))
-        n -= 6;
-    else if (n == 5 && !strncmp(rest, "index", 5))
-        n = 0;
-    char *spec = arena_printf(a, "%s%.*s", sb_str(&sb), (int)n, rest);
-    size_t sl = strlen(spec);
-    if (sl > 1 && spec[sl - 1] == '/')
-        spec[sl - 1] = '\0';
-    return spec;
-}
-
-/* The import statement that brings `name`'s constant (holding `text`)
- * into this file, when it is exported by another TypeScript module of the
- * project and the file has imports to put it after; NULL otherwise. */
-static const char *import_for(const RuleContext *ctx, const char *name, const char *text)
-{
-    const FileIR *ir = ctx->file;
-    const char *module = facts_const_module(ctx->facts, text, name);
-    if (!module || !ir->import_insert_at || !typescript_module(ir->path) || !typescript_module(module) ||
-        !strcmp(module, ir->path))
-        return NULL;
-    size_t hl = strcspn(name, ".");
-    char *head = arena_strndup(ctx->out->arena, name, hl);
-    if (fileir_import(ir, head) || fileir_const(ir, head, false))
-        return NULL; /* the name means something else here */
-    return arena_printf(ctx->out->arena, "import { %s } from '%s';\n", head,
-                        relative_specifier(ctx->out->arena, ir->path, module));
-}
-
 /* A constant this file can use: its own, one it imports, or one another
  * module exports. A module-local constant of another file is not named:
  * it may hold the text by chance (`CDN_PENDING_PK = 'SYSTEM'` for one
@@ -219,17 +159,44 @@ static bool usable_const(const RuleContext *ctx, const char *text, const char *n
     return name && (name_in_scope(ctx->file, name) || facts_const_module(ctx->facts, text, name));
 }
 
+/* Where the constant `name` holding `text` comes from for this file
+ * (Diagnostic.need): false when no edit can name it. */
+static bool const_need(const RuleContext *ctx, const char *name, const char *text, Diagnostic *d)
+{
+    const FileIR *ir = ctx->file;
+    Arena *out = ctx->out->arena;
+    size_t hl = strcspn(name, ".");
+    char *head = arena_strndup(out, name, hl);
+    const Import *im = fileir_import(ir, head);
+    d->need.name = head;
+    d->need.exported = head;
+    if (fileir_const(ir, name, false) && !im) { /* the file's own */
+        if (!facts_const_fixed(ctx->facts, text, name))
+            return false;
+        d->need.module = arena_strdup(out, ir->path);
+        return true;
+    }
+    if (im && im->source && im->source[0] != '.' && im->source[0] != '/') {
+        /* a package's constant the file imports (the framework's
+         * KEY_SEPARATOR): its text is what resolution read for it */
+        d->need.package = arena_strdup(out, im->source);
+        d->need.exported = arena_strdup(out, im->imported);
+        return im->imported && strcmp(im->imported, "*") && strcmp(im->imported, "default");
+    }
+    const char *module = facts_const_module(ctx->facts, text, name);
+    if (!module || !facts_const_fixed(ctx->facts, text, name))
+        return false;
+    d->need.module = arena_strdup(out, module);
+    return true;
+}
+
 /* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
- * with `${name}`, when the segment is template text written as is; with
- * an import of the constant when the file does not have it. */
+ * with `${name}`, when the segment is template text written as is. */
 static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s,
                           size_t off, const char *old, const char *name,
                           Diagnostic *d)
 {
     if (k->build != BUILD_TEMPLATE)
-        return;
-    const char *import = NULL;
-    if (!name_in_scope(ctx->file, name) && !(import = import_for(ctx, name, old)))
         return;
     const Span *in = k->via ? &k->via_span : &k->span;
     const Span *ss = &s->span;
@@ -238,6 +205,10 @@ static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s
         ss->end_byte - ss->start_byte != tl || ss->start_row != ss->end_row ||
         off + ol > tl || strncmp(s->text + off, old, ol))
         return;
+    if (!const_need(ctx, name, old, d)) {
+        d->need.name = d->need.module = d->need.package = d->need.exported = NULL;
+        return;
+    }
     Span e = *ss;
     e.start_byte += (uint32_t)off;
     e.start_col += (uint32_t)off;
@@ -247,10 +218,6 @@ static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s
     d->edit_span = e;
     d->edit_old = arena_strdup(ctx->out->arena, old);
     d->edit_text = arena_printf(ctx->out->arena, "${%s}", name);
-    if (import) {
-        d->insert_at = ctx->file->import_insert_at;
-        d->insert_text = import;
-    }
 }
 
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,

@@ -69,42 +69,45 @@ static const char *fix_arg(const KeyExpr *k, const Seg *why)
     return "sk";
 }
 
-/* The name removeSortKeyVersion is callable by in this file: its local
- * name when imported (under any alias), `ns.removeSortKeyVersion` for a
- * namespace import of the framework; NULL when it is not imported. A
- * quick fix that needed a new import would also need the import
- * statement's position, which the IR does not carry, so none is offered
- * then (the suggestion stays in `fix`). */
-static const char *remover_name(Arena *a, const FileIR *ir)
+#define FRAMEWORK "@mbc-cqrs-serverless/core"
+
+/* How this file calls the framework's removeSortKeyVersion, and where
+ * that name must come from (Diagnostic.need): its local name when it is
+ * imported from the framework (under any alias), `ns.removeSortKeyVersion`
+ * for a namespace import of the framework, or the plain name with an
+ * import the fix proof adds when the file imports something else from the
+ * framework; NULL when the file does not use the framework (a local
+ * function of that name is not the framework's). */
+static const char *remover(Arena *a, const FileIR *ir, Diagnostic *d)
 {
+    bool framework = false;
     for (size_t i = 0; i < ir->imports.n; i++) {
         const Import *im = &ir->imports.v[i];
-        if (im->imported && im->local && !strcmp(im->imported, "removeSortKeyVersion"))
-            return im->local;
+        if (!im->imported || !im->local || !im->source || strcmp(im->source, FRAMEWORK))
+            continue;
+        framework = true;
+        if (!strcmp(im->imported, "removeSortKeyVersion")) {
+            d->need.name = arena_strdup(a, im->local);
+            d->need.exported = "removeSortKeyVersion";
+            d->need.package = FRAMEWORK;
+            return d->need.name;
+        }
     }
     for (size_t i = 0; i < ir->imports.n; i++) {
         const Import *im = &ir->imports.v[i];
         if (im->imported && im->local && im->source && !strcmp(im->imported, "*") &&
-            !strcmp(im->source, "@mbc-cqrs-serverless/core"))
+            !strcmp(im->source, FRAMEWORK)) {
+            d->need.name = arena_strdup(a, im->local);
+            d->need.exported = "*";
+            d->need.package = FRAMEWORK;
             return arena_printf(a, "%s.removeSortKeyVersion", im->local);
+        }
     }
-    return NULL;
-}
-
-/* The import of removeSortKeyVersion for a file that uses the framework
- * (imports from @mbc-cqrs-serverless/core) without it, where nothing else
- * of the file goes by that name; NULL otherwise. */
-static const char *remover_import(const FileIR *ir)
-{
-    bool framework = false;
-    for (size_t i = 0; i < ir->imports.n && !framework; i++)
-        framework = ir->imports.v[i].source &&
-                    !strcmp(ir->imports.v[i].source, "@mbc-cqrs-serverless/core");
-    if (!framework || !ir->import_insert_at || fileir_import(ir, "removeSortKeyVersion") ||
-        fileir_const(ir, "removeSortKeyVersion", false) ||
-        fileir_helper(ir, "removeSortKeyVersion", false))
+    if (!framework)
         return NULL;
-    return "import { removeSortKeyVersion } from '@mbc-cqrs-serverless/core';\n";
+    d->need.name = d->need.exported = "removeSortKeyVersion";
+    d->need.package = FRAMEWORK;
+    return "removeSortKeyVersion";
 }
 
 /* The sort key as written at the read: a variable (the key flowed through
@@ -130,8 +133,6 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
-    const char *remover = NULL; /* remover_name, once it is needed */
-    bool remover_known = false;
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];
         if (k->site != SITE_READ && k->site != SITE_CONDITION)
@@ -159,26 +160,18 @@ static void check(const RuleContext *ctx)
             render, describe(a, why, render, ctx->config), o->callee ? o->callee : "a read",
             arg);
         d->fix = arena_printf(ctx->out->arena, "removeSortKeyVersion(%s)", arg);
-        /* Machine-applicable: wrap the value read in removeSortKeyVersion
-         * when it is imported and the value's text is known. */
-        if (!remover_known) {
-            remover = remover_name(a, file);
-            remover_known = true;
-        }
+        /* Machine-applicable: wrap the value read in the framework's
+         * removeSortKeyVersion when its text is known. */
         const char *old = value_text(k);
-        const char *import = NULL;
-        if (!remover && old)
-            import = remover_import(file);
-        if ((remover || import) && old) {
+        const char *callee = old ? remover(ctx->out->arena, file, d) : NULL;
+        if (callee) {
             d->has_edit = true;
             d->edit_span = k->span;
             d->edit_old = arena_strdup(ctx->out->arena, old);
-            d->edit_text = arena_printf(ctx->out->arena, "%s(%s)",
-                                        remover ? remover : "removeSortKeyVersion", old);
-            if (import) {
-                d->insert_at = file->import_insert_at;
-                d->insert_text = import;
-            }
+            d->edit_text = arena_printf(ctx->out->arena, "%s(%s)", callee, old);
+            /* it changes the key (by intent): never applied unasked */
+            d->unsafe = true;
+            d->unsafe_why = "it changes the sort key the read uses (drops its version)";
         }
     }
     arena_free(a);

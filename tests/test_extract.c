@@ -184,6 +184,7 @@ static const char *const KEPT_SOURCE =
     "// keylint-disable-next-line magic-string\n"
     "export const ORDER = 'ORDER#';\n"
     "const Prefix = { USER: 'USER#' } as const;\n"
+    "export let Legacy = 'LEGACY#';\n"
     "export function orderPk(tenant: string, id: string) { return `${ORDER}${tenant}#${id}`; }\n"
     "function put(prefix: string, id: string) {\n"
     "  return client.send(new PutCommand({ TableName: process.env.TABLE ?? 'app',\n"
@@ -191,6 +192,7 @@ static const char *const KEPT_SOURCE =
     "}\n"
     "export async function list(tenant: string) {\n"
     "  console.log('ORDER#', tenant);\n"
+    "  Legacy = tenant;\n"
     "  save('USER#', tenant);\n"
     "  keys.write('ITEM#', tenant);\n"
     "  put('ORDER#', tenant);\n"
@@ -246,10 +248,12 @@ static const char *describe(Arena *a, const FileIR *ir)
         sb_printf(&b, "import %s %s %s\n", ir->imports.v[i].local, ir->imports.v[i].imported,
                   ir->imports.v[i].source);
     for (size_t i = 0; i < ir->consts.n; i++) {
-        sb_printf(&b, "const %s ", ir->consts.v[i].name);
+        sb_printf(&b, "const %s%s ", ir->consts.v[i].name, ir->consts.v[i].fixed ? "" : "?");
         describe_segs(&b, &ir->consts.v[i].value);
         sb_append(&b, "\n");
     }
+    for (size_t i = 0; i < ir->mutated.n; i++)
+        sb_printf(&b, "assigns %s\n", ir->mutated.v[i]);
     for (size_t i = 0; i < ir->helpers.n; i++) {
         const HelperDef *h = &ir->helpers.v[i];
         sb_printf(&b, "helper %s(", h->name);

@@ -61,20 +61,16 @@ static void test_resolve_checks_the_text(void **state)
     assert_int_equal(fix_resolve(A, t, strlen(t), &none, e), 0);
 }
 
-static void test_resolve_keeps_shorthand_names(void **state)
+/* The edit is made as the fix proof left it (an object shorthand's name
+ * was added there, on the syntax tree): no guess from the text around. */
+static void test_resolve_takes_the_edit_as_proven(void **state)
 {
     (void)state;
-    const char *t = "get({ pk, sk });\nget({ pk, sk: sk });\n";
-    Diagnostic d = edit_of(t, "sk", "removeSortKeyVersion(sk)");
+    const char *t = "get({ pk, sk });\n";
+    Diagnostic d = edit_of(t, "sk", "sk: removeSortKeyVersion(sk)");
     FixEdit e[2];
     assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
     assert_string_equal(e[0].text, "sk: removeSortKeyVersion(sk)");
-    /* the value of `sk: sk` is no shorthand */
-    const char *v = strstr(t, "sk: sk") + 4;
-    d.edit_span.start_byte = (uint32_t)(v - t);
-    d.edit_span.end_byte = d.edit_span.start_byte + 2;
-    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
-    assert_string_equal(e[0].text, "removeSortKeyVersion(sk)");
 }
 
 static void test_resolve_with_an_import(void **state)
@@ -88,15 +84,17 @@ static void test_resolve_with_an_import(void **state)
     assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 2);
     assert_int_equal(e[1].start, 25);
     assert_int_equal(e[1].end, 25);
-    /* not at a line start: no import, and so no edit that needs it */
-    d.insert_at = 24;
-    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
-    /* the file imports it already (the same line): the edit alone */
-    const char *u = "import { ORDER_PREFIX } from './keys';\nconst k = `ORDER#${id}`;\n";
-    Diagnostic d2 = edit_of(u, "ORDER#", "${ORDER_PREFIX}");
-    d2.insert_at = 39;
-    d2.insert_text = "import { ORDER_PREFIX } from './keys';\n";
-    assert_int_equal(fix_resolve(A, u, strlen(u), &d2, e), 1);
+    assert_string_equal(e[1].text, d.insert_text);
+    assert_ptr_equal(e[1].diag, &d);
+    /* the edit moved since the proof placed the import: neither */
+    const char *moved = "import { x } from './x';\n\nconst k = `ORDER#${id}`;\n";
+    const char *at = strstr(moved, "ORDER#");
+    assert_int_equal(fix_resolve_at(A, moved, strlen(moved), (size_t)(at - moved),
+                                    (size_t)(at - moved) + 6, &d, e),
+                     0);
+    /* an insertion point past the end of the text: neither */
+    d.insert_at = (uint32_t)strlen(t) + 1;
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 0);
 }
 
 static void test_plan_orders_and_drops_overlaps(void **state)
@@ -199,7 +197,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_resolve_checks_the_text, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_resolve_keeps_shorthand_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolve_takes_the_edit_as_proven, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolve_with_an_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_orders_and_drops_overlaps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_keeps_findings_whole, setup, teardown),

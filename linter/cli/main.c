@@ -70,13 +70,16 @@ static const char usage_text[] =
     "                        record every current finding in FILE (a baseline)\n"
     "                        instead of reporting them, and exit 0\n"
     "      --require-reason  report suppression directives without '-- reason'\n"
-    "      --fix             apply the fixes rules are sure of (an inline\n"
-    "                        prefix replaced by the constant that holds it,\n"
-    "                        a hard-coded separator by the separator\n"
-    "                        constant, a versioned read by\n"
-    "                        removeSortKeyVersion), then report what is left\n"
+    "      --fix             apply the safe fixes: those keylint proves keep\n"
+    "                        every key's text (an inline prefix or separator\n"
+    "                        replaced by the constant that holds it, with its\n"
+    "                        import), then report what is left\n"
     "      --fix-dry-run     print those fixes as a unified diff and change\n"
     "                        nothing; exit 1 when there is one\n"
+    "      --unsafe-fixes    with --fix or --fix-dry-run, also the unsafe\n"
+    "                        fixes: right, but changing what the code does\n"
+    "                        (a versioned read wrapped in\n"
+    "                        removeSortKeyVersion)\n"
     "      --changed         the paths are changed files (a pre-commit hook):\n"
     "                        report on the source files among them; a changed\n"
     "                        .keylint.yml or schema file reports on its whole\n"
@@ -909,7 +912,7 @@ static bool write_over(const char *path, const char *text, size_t len)
  * project's findings, file by file, each checked against the file as it
  * is on disk now. Returns the number of findings fixed; *files the files
  * they are in. */
-static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
+static size_t fix_files(Project *p, bool dry, bool unsafe, size_t *files, Problems *problems)
 {
     const DiagList *dl = &p->diags;
     size_t total = 0;
@@ -920,7 +923,8 @@ static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
     for (size_t i = 0; i < dl->items.n; i++) {
         const Diagnostic *d = &dl->items.v[i];
         size_t ignored;
-        if (d->has_edit && d->path && !namemap_get(&seen, d->path, &ignored)) {
+        if (d->has_edit && (unsafe || !d->unsafe) && d->path &&
+            !namemap_get(&seen, d->path, &ignored)) {
             namemap_put(a, &seen, d->path, 0);
             strlist_push(a, &paths, d->path);
         }
@@ -935,7 +939,9 @@ static size_t fix_files(Project *p, bool dry, size_t *files, Problems *problems)
         for (size_t i = 0; i < dl->items.n; i++) {
             const Diagnostic *d = &dl->items.v[i];
             FixEdit fe[2];
-            size_t k = d->path && !strcmp(d->path, path) ? fix_resolve(a, text, len, d, fe) : 0;
+            size_t k = d->path && !strcmp(d->path, path) && (unsafe || !d->unsafe)
+                           ? fix_resolve(a, text, len, d, fe)
+                           : 0;
             for (size_t j = 0; j < k; j++)
                 VEC_PUSH(a, &edits, fe[j]);
         }
@@ -993,6 +999,7 @@ int main(int argc, char **argv)
         OPT_INIT,
         OPT_FIX,
         OPT_FIX_DRY_RUN,
+        OPT_UNSAFE_FIXES,
         OPT_NO_PRECHECK,
         OPT_BASELINE_PRUNE,
     };
@@ -1021,6 +1028,7 @@ int main(int argc, char **argv)
         {"init", no_argument, NULL, OPT_INIT},
         {"fix", no_argument, NULL, OPT_FIX},
         {"fix-dry-run", no_argument, NULL, OPT_FIX_DRY_RUN},
+        {"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
         {"jobs", required_argument, NULL, 'j'},
         {"no-precheck", no_argument, NULL, OPT_NO_PRECHECK},
         {"help", no_argument, NULL, 'h'},
@@ -1028,7 +1036,8 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
-    bool access_patterns = false, init = false, fix = false, fix_dry = false;
+    bool access_patterns = false, init = false, fix = false, fix_dry = false,
+         unsafe_fixes = false;
     bool precheck = true;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
@@ -1140,6 +1149,9 @@ int main(int argc, char **argv)
         case OPT_FIX_DRY_RUN:
             fix_dry = true;
             break;
+        case OPT_UNSAFE_FIXES:
+            unsafe_fixes = true;
+            break;
         case OPT_REPORT: {
             const char *eq = strchr(optarg, '=');
             Format f;
@@ -1225,6 +1237,10 @@ int main(int argc, char **argv)
     if (run.baseline_prune && (changed || from_stdin || run.baseline_write || dump)) {
         fprintf(stderr, "keylint: error: --baseline-prune judges every entry: it runs over the "
                         "whole project, not with --changed, '-', --baseline-write or --dump-ir\n");
+        return EXIT_USAGE;
+    }
+    if (unsafe_fixes && !fix && !fix_dry) {
+        fprintf(stderr, "keylint: error: --unsafe-fixes goes with --fix or --fix-dry-run\n");
         return EXIT_USAGE;
     }
     if (fix && (from_stdin || fix_dry)) {
@@ -1324,7 +1340,7 @@ relint:;
         return EXIT_USAGE;
     }
     if ((fix && !fixed) || fix_dry) {
-        size_t nfiles, n = fix_files(p, fix_dry, &nfiles, &problems);
+        size_t nfiles, n = fix_files(p, fix_dry, unsafe_fixes, &nfiles, &problems);
         if (fix_dry || n) {
             fprintf(stderr, "keylint: %s %zu fix%s in %zu file%s%s\n",
                     fix_dry ? "would apply" : "applied", n, n == 1 ? "" : "es", nfiles,

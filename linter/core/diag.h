@@ -11,22 +11,36 @@ typedef struct Diagnostic {
     Span span;
     const char *message;
     const char *fix;     /* optional suggestion, NULL if none */
-    /* Optional machine-applicable fix (editors offer it as a quick fix),
-     * set only where it is unambiguous: replace the source text of
-     * edit_span in this diagnostic's file, which reads exactly edit_old,
-     * with edit_text (strings in the list's arena). An applier checks
-     * edit_old against the text first and offers nothing when it differs;
-     * when edit_old is an identifier written as an object shorthand
-     * property (`{ pk, sk }`), it keeps the property's name
-     * (`sk: <edit_text>`). has_edit is false when there is none. */
+    /* Optional machine-applicable fix (editors offer it as a quick fix):
+     * replace the source text of edit_span in this diagnostic's file,
+     * which reads exactly edit_old, with edit_text (strings in the list's
+     * arena). An applier checks edit_old against the text first and
+     * offers nothing when it differs. has_edit is false when there is
+     * none.
+     *
+     * A rule proposes the edit and says what its text names (`need`); the
+     * project's fix proof (project/fixproof.h) then reads the file's
+     * syntax tree and keeps the edit only when that name means, where it
+     * is written, what the rule intends, and adds the import it needs
+     * (insert_*). A kept edit is `unsafe` when it is right but not proven
+     * to keep the program's behaviour (applied only when asked for). */
     bool has_edit;
+    bool unsafe;
+    const char *unsafe_why; /* for `unsafe`: why, one phrase */
     Span edit_span;
     const char *edit_old;
     const char *edit_text;
-    /* What the edit needs besides (an import of the constant it writes):
-     * insert insert_text at byte insert_at, which is the start of a line.
-     * NULL insert_text when nothing. Never applied without the edit; left
-     * out when the file already has that text. */
+    /* The identifier at the head of edit_text and where it must come
+     * from: `module` (a display path of the project; this file itself
+     * for one of its own module-level constants) or `package` (a module
+     * specifier such as "@mbc-cqrs-serverless/core"), which exports it
+     * as `exported`. name NULL: the edit writes no name. */
+    struct {
+        const char *name, *module, *package, *exported;
+    } need;
+    /* What the edit needs besides (an import of the name it writes),
+     * set by the fix proof: insert insert_text at byte insert_at. NULL
+     * insert_text when nothing. Never applied without the edit. */
     uint32_t insert_at;
     const char *insert_text;
 } Diagnostic;

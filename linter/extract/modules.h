@@ -8,7 +8,8 @@
  *                                   that name in an ancestor directory of a
  *                                   project file; its source entry
  *
- * A ModuleMap owns everything it reads and caches; one is built per
+ * A ModuleMap owns what it caches (it reads the caller's list of paths,
+ * which must outlive it); one is built per
  * resolution pass, and keeps its answers for the rest of it. */
 #ifndef KEYLINT_MODULES_H
 #define KEYLINT_MODULES_H

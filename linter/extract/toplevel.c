@@ -73,19 +73,50 @@ static void reexport(Ex *x, SynNode n)
     }
 }
 
-static void add_const(Ex *x, const char *name, SynNode value, bool exported)
+static void add_const(Ex *x, const char *name, SynNode value, bool exported, bool fixed)
 {
-    ConstDef c = {.name = name, .exported = exported, .span = syn_span(value)};
+    ConstDef c = {.name = name, .exported = exported, .fixed = fixed, .span = syn_span(value)};
     ex_expr_segs(x, value, &c.value, 0);
     fileir_add_const(x->ir, c);
 }
 
-/* `as const` objects (and plain objects) of strings, nested: "Obj.a.b". */
-static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported, int depth)
+/* Does object literal `obj` hold a spread or a computed key, or property
+ * `name` more than once? Then a member's value at run time may not be
+ * the one written. */
+static bool object_open(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i), computed;
+        if (is(p, "spread_element") ||
+            (is(p, "pair") && !syn_prop_name(x->syn, p, &computed) && !syn_null(computed)))
+            return true;
+    }
+    return false;
+}
+
+static bool written_twice(Ex *x, SynNode obj, const char *name)
+{
+    uint32_t cnt = syn_count(x->syn, obj), seen = 0;
+    for (uint32_t i = 0; i < cnt && seen < 2; i++) {
+        SynNode p = syn_child(x->syn, obj, i), computed;
+        const char *pn = syn_prop_name(x->syn, p, &computed);
+        if (!pn && is(p, "method_definition"))
+            pn = ex_ntext(x, field(p, "name"));
+        seen += pn && !strcmp(pn, name);
+    }
+    return seen > 1;
+}
+
+/* `as const` objects (and plain objects) of strings, nested: "Obj.a.b".
+ * `fixed`: the object is held by a `const` (ConstDef.fixed). */
+static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported, int depth,
+                          bool fixed)
 {
     if (depth > 4)
         return;
     uint32_t cnt = syn_count(x->syn, obj);
+    fixed = fixed && !object_open(x, obj);
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(x->syn, obj, i);
         if (!is(p, "pair"))
@@ -97,10 +128,11 @@ static void object_consts(Ex *x, const char *prefix, SynNode obj, bool exported,
             continue;
         const char *name = arena_dot(x->a, prefix, pn);
         SynNode v = unwrap(field(p, "value"));
+        bool member_fixed = fixed && !written_twice(x, obj, pn);
         if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
-            add_const(x, name, v, exported);
+            add_const(x, name, v, exported, member_fixed);
         else if (is(v, "object"))
-            object_consts(x, name, v, exported, depth + 1);
+            object_consts(x, name, v, exported, depth + 1, member_fixed);
     }
 }
 
@@ -120,7 +152,7 @@ static void enum_declaration(Ex *x, SynNode n, bool exported)
         const char *s;
         if (ex_string_value(x, field(m, "name"), &s))
             mn = s;
-        add_const(x, arena_dot(x->a, ename, mn), v, exported);
+        add_const(x, arena_dot(x->a, ename, mn), v, exported, true);
     }
 }
 
@@ -352,6 +384,8 @@ static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported
 static void module_declaration(Ex *x, SynNode n, bool exported)
 {
     if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
+        bool fixed = is(n, "lexical_declaration") &&
+                     ex_text_eq(x, syn_token(x->syn, n, 0), "const");
         uint32_t cnt = syn_count(x->syn, n);
         for (uint32_t i = 0; i < cnt; i++) {
             SynNode d = syn_child(x->syn, n, i);
@@ -363,9 +397,9 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
             if (syn_null(v))
                 continue;
             if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression"))
-                add_const(x, name, v, exported);
+                add_const(x, name, v, exported, fixed);
             else if (is(v, "object")) {
-                object_consts(x, name, v, exported, 0);
+                object_consts(x, name, v, exported, 0, fixed);
                 object_helpers(x, name, v, exported);
             } else if (is(v, "arrow_function") || is(v, "function_expression") ||
                        is(v, "function"))
@@ -401,21 +435,76 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
     }
 }
 
+/* The identifier at the head of an assignment target (`X` of `X.a[k]`),
+ * or of each name a destructuring target assigns; into ir->mutated. */
+static void note_mutated(Ex *x, SynNode target, NameMap *seen)
+{
+    SynNode n = unwrap(target);
+    for (int guard = 0; guard < 64 && (is(n, "member_expression") ||
+                                       is(n, "subscript_expression"));
+         guard++)
+        n = unwrap(field(n, "object"));
+    if (is(n, "identifier")) {
+        strlist_push_once(x->a, &x->ir->mutated, seen, ex_ntext(x, n));
+        return;
+    }
+    size_t from, to;
+    if ((is(n, "array_pattern") || is(n, "object_pattern")) && syn_subtree(x->syn, n, &from, &to))
+        for (size_t i = from; i < to; i++)
+            if (syn_type_is(syn_type_at(x->syn, i), "identifier") ||
+                syn_type_is(syn_type_at(x->syn, i), "shorthand_property_identifier_pattern"))
+                strlist_push_once(x->a, &x->ir->mutated, seen,
+                                  ex_ntext(x, syn_node_at(x->syn, i)));
+}
+
+/* Every name the file assigns to or mutates (FileIR.mutated): one pass
+ * over the index. */
+static void mutations(Ex *x)
+{
+    static const char *const mutators[] = {
+        "Object.assign", "Object.defineProperty", "Object.defineProperties",
+        "Object.setPrototypeOf", "Reflect.set", "Reflect.defineProperty",
+        "Reflect.deleteProperty",
+    };
+    NameMap seen = {0};
+    size_t count = syn_node_count(x->syn);
+    for (size_t i = 0; i < count; i++) {
+        const char *ty = syn_type_at(x->syn, i);
+        SynNode n;
+        if (syn_type_is(ty, "assignment_expression") ||
+            syn_type_is(ty, "augmented_assignment_expression")) {
+            n = syn_node_at(x->syn, i);
+            note_mutated(x, field(n, "left"), &seen);
+        } else if (syn_type_is(ty, "update_expression")) {
+            n = syn_node_at(x->syn, i);
+            note_mutated(x, field(n, "argument"), &seen);
+        } else if (syn_type_is(ty, "unary_expression")) {
+            n = syn_node_at(x->syn, i);
+            if (ex_text_eq(x, syn_token(x->syn, n, 0), "delete"))
+                note_mutated(x, field(n, "argument"), &seen);
+        } else if (syn_type_is(ty, "call_expression")) {
+            n = syn_node_at(x->syn, i);
+            SynNode fn = field(n, "function");
+            if (!is(fn, "member_expression"))
+                continue;
+            for (size_t m = 0; m < sizeof mutators / sizeof *mutators; m++)
+                if (ex_text_eq(x, fn, mutators[m])) {
+                    note_mutated(x, syn_child(x->syn, field(n, "arguments"), 0), &seen);
+                    break;
+                }
+        }
+    }
+}
+
 void ex_module_pass(Ex *x, SynNode root)
 {
+    mutations(x);
     uint32_t cnt = syn_count(x->syn, root);
     /* imports first: later passes ask where names come from */
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode n = syn_child(x->syn, root, i);
-        if (is(n, "import_statement")) {
+        if (is(n, "import_statement"))
             import_statement(x, n);
-            /* a new import goes on the line after the last one */
-            size_t at = syn_end(n);
-            while (at < x->len && x->src[at] != '\n')
-                at++;
-            if (at < x->len)
-                x->ir->import_insert_at = (uint32_t)(at + 1);
-        }
     }
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode n = syn_child(x->syn, root, i);

@@ -11,7 +11,7 @@ static void flags(FILE *out, uint32_t f)
         {SEGF_COMMON_TENANT, "common-tenant"}, {SEGF_FRAMEWORK, "framework"},
         {SEGF_HELPER, "helper"},       {SEGF_PARAM, "param"},
         {SEGF_IMPORTED, "imported"},   {SEGF_DATE, "date"},
-        {SEGF_ARRAY_JOIN, "join"},
+        {SEGF_ARRAY_JOIN, "join"},     {SEGF_CONST_PART, "const-part"},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (f & names[i].bit)
@@ -73,8 +73,15 @@ void dump_ir(FILE *out, const FileIR *ir)
                 ir->reexports.v[i].imported, ir->reexports.v[i].source);
     for (size_t i = 0; i < ir->consts.n; i++) {
         const ConstDef *c = &ir->consts.v[i];
-        fprintf(out, "const %s%s = ", c->name, c->exported ? " (exported)" : "");
+        fprintf(out, "const %s%s%s = ", c->name, c->exported ? " (exported)" : "",
+                c->fixed ? "" : " (may change)");
         quoted(out, seglist_render(a, &c->value));
+        fputc('\n', out);
+    }
+    if (ir->mutated.n) {
+        fputs("assigns", out);
+        for (size_t i = 0; i < ir->mutated.n; i++)
+            fprintf(out, " %s", ir->mutated.v[i]);
         fputc('\n', out);
     }
     for (size_t i = 0; i < ir->helpers.n; i++) {

@@ -251,6 +251,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         o->choices.v[i].text = copy_str(c, o->choices.v[i].text);
     }
     o->local_commands = copy_strlist(c, &ir->local_commands);
+    o->mutated = copy_strlist(c, &ir->mutated);
     copy_imports(c, &o->imports, &ir->imports);
     copy_imports(c, &o->reexports, &ir->reexports);
 

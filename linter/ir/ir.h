@@ -36,6 +36,8 @@ enum SegFlag {
     SEGF_ARRAY_JOIN = 1u << 12, /* TEXT inserted as the separator of a join */
     SEGF_UPPERCASE = 1u << 13,  /* REF/CALL: its text is upper-cased (toUpperCase) */
     SEGF_LOWERCASE = 1u << 14,  /* REF/CALL: its text is lower-cased (toLowerCase) */
+    SEGF_CONST_PART = 1u << 15, /* TEXT + CONST: one of several segments of the
+                                 * constant in ->name, not its whole value */
 };
 
 typedef struct Seg Seg;
@@ -239,6 +241,11 @@ typedef struct ConstDef {
     const char *name;
     SegList value;
     bool exported;
+    /* Its value at run time is its initializer, as far as its declaration
+     * shows: a `const` declarator, a member of an object literal held by
+     * one (no spread in the object, the key written once), an enum member.
+     * Not `let`/`var`. (Assignments elsewhere: FileIR.mutated.) */
+    bool fixed;
     Span span;
 } ConstDef;
 
@@ -323,10 +330,12 @@ typedef struct FileIR {
      * (name "*") and `export { a as b } from './x'` */
     ImportList reexports;
     VEC(Comment) comments;
-    /* Where a new import statement goes: the start of the line after the
-     * file's last top-level import statement; 0 when the file has none
-     * (then no fix adds an import). */
-    uint32_t import_insert_at;
+    /* The names this file assigns to or mutates: the identifier at the
+     * head of every assignment target (`X = v`, `X.a = v`, `X[k] += v`,
+     * `X++`, `delete X.a`, destructuring targets) and of the first
+     * argument of Object.assign and its kind. A constant of that name,
+     * in any module, is not proven to hold its initializer. */
+    StrList mutated;
     /* Found by the tables-in-code pass (extract_tables) with the tables:
      * key attributes whose value is a choice between constants, and
      * classes declared here under an SDK command's name (test doubles:

@@ -106,10 +106,17 @@ static json_t *fix_action(const Server *s, const Doc *d, const LineIndex *lines,
     size_t k = fix_resolve_at(ar, d->text, d->len, a, b, g, fe);
     json_t *act = NULL;
     if (k) {
-        const char *title = arena_printf(ar, "Replace '%s' with '%s'%s", g->edit_old, fe[0].text,
-                                         k > 1 ? " (and import it)" : "");
+        /* an unsafe fix is offered as such, never preferred */
+        const char *title = arena_printf(ar, "Replace '%s' with '%s'%s%s%s", g->edit_old,
+                                         fe[0].text, k > 1 ? " (and import it)" : "",
+                                         g->unsafe ? " (unsafe: " : "",
+                                         g->unsafe ? arena_printf(ar, "%s)", g->unsafe_why
+                                                                                 ? g->unsafe_why
+                                                                                 : "changes "
+                                                                                   "the code")
+                                                   : "");
         act = action(title, diag, d, text_edit(s, d, lines, fe[0].start, fe[0].end, fe[0].text),
-                     true);
+                     !g->unsafe);
         if (k > 1) {
             json_t *list = json_object_get(json_object_get(json_object_get(act, "edit"),
                                                            "changes"),
@@ -122,9 +129,9 @@ static json_t *fix_action(const Server *s, const Doc *d, const LineIndex *lines,
     return act;
 }
 
-/* source.fixAll.keylint: every machine-applicable fix of the document in
- * one edit, planned like --fix (no overlaps; the text must still read what
- * each rule saw). NULL when there is none. */
+/* source.fixAll.keylint: every safe machine-applicable fix of the
+ * document in one edit, planned like --fix (no overlaps; the text must
+ * still read what each rule saw). NULL when there is none. */
 static json_t *fix_all_action(const Server *s, const Doc *d, const LineIndex *lines,
                               const LineIndex *rows)
 {
@@ -133,7 +140,7 @@ static json_t *fix_all_action(const Server *s, const Doc *d, const LineIndex *li
     const DiagList *dl = &s->p->diags;
     for (size_t i = 0; i < dl->items.n; i++) {
         const Diagnostic *g = &dl->items.v[i];
-        if (!g->has_edit || strcmp(g->path, d->fpath))
+        if (!g->has_edit || g->unsafe || strcmp(g->path, d->fpath))
             continue;
         size_t a, b;
         lsp_span_offsets(d, rows, &g->edit_span, &a, &b);

@@ -34,9 +34,11 @@ static void pairset_put(PairSet *set, const ProjectFacts *f, size_t idx)
     set->slots[i] = idx + 1;
 }
 
+/* `decl`: from a declaration (ConstDef) whose value is its initializer
+ * (`fixed`), not from a key that uses the constant. */
 static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
                            const char *text, const char *name, bool in_key,
-                           const char *module)
+                           const char *module, bool decl, bool fixed)
 {
     if (!text || !text[0] || !name || !name[0])
         return;
@@ -48,6 +50,10 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
                 c->in_key |= in_key;
                 if (!c->module && module)
                     c->module = module;
+                if (decl) {
+                    c->fixed = (c->declared ? c->fixed : true) && fixed;
+                    c->declared = true;
+                }
                 return;
             }
         }
@@ -55,7 +61,7 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
     VEC_PUSH(a, &f->const_texts,
              (ConstText){ .text = arena_strdup(a, text),
                           .name = arena_strdup(a, name), .in_key = in_key,
-                          .module = module });
+                          .module = module, .declared = decl, .fixed = decl && fixed });
     if (2 * f->const_texts.n > set->cap) { /* keep the load under 1/2 */
         set->cap = set->cap ? set->cap * 2 : 64;
         set->slots = arena_alloc(a, set->cap * sizeof *set->slots);
@@ -84,7 +90,7 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
     }
     *w = '\0';
     add_const_text(f, a, set, t, c->name, false,
-                   c->exported && path ? arena_strdup(a, path) : NULL);
+                   c->exported && path ? arena_strdup(a, path) : NULL, true, c->fixed);
 }
 
 /* The constants of the key design holding one text, and the first of
@@ -109,8 +115,10 @@ struct FactsIndex {
     NameMap updated_attrs;      /* the set of f->updated_attrs */
     NameMap untenanted;         /* the set of f->untenanted_helper_pks */
     NameMap texts;              /* text -> index in text_consts */
-    NameMap const_pairs;        /* "len(text):text name" -> index in const_texts */
+    NameMap const_pairs;        /* "len(text):text name" -> index in const_texts (each
+                                 * pair is there once: add_const_text) */
     VEC(TextConsts) text_consts;
+    NameMap mutated;            /* the set of every file's FileIR.mutated */
     NameMap fields;             /* last component -> index in field_sets */
     VEC(FieldSets) field_sets;
 };
@@ -163,9 +171,8 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
     struct FactsIndex *ix = f->index;
     for (size_t i = 0; i < f->const_texts.n; i++) {
         const ConstText *c = &f->const_texts.v[i];
-        if (c->module)
-            namemap_put(a, &ix->const_pairs,
-                        arena_printf(a, "%zu:%s%s", strlen(c->text), c->text, c->name), i);
+        namemap_put(a, &ix->const_pairs,
+                    arena_printf(a, "%zu:%s%s", strlen(c->text), c->text, c->name), i);
         size_t g;
         if (!namemap_get(&ix->texts, c->text, &g)) {
             g = ix->text_consts.n;
@@ -252,9 +259,11 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
 
     for (size_t i = 0; i < k->segs.n; i++) {
         const Seg *s = &k->segs.v[i];
-        if (s->kind != SEG_TEXT || !(s->flags & SEGF_CONST) || !s->name)
+        /* a part of a constant is not the text it holds */
+        if (s->kind != SEG_TEXT || !(s->flags & SEGF_CONST) || !s->name ||
+            (s->flags & SEGF_CONST_PART))
             continue;
-        add_const_text(f, a, set, s->text, s->name, true, NULL);
+        add_const_text(f, a, set, s->text, s->name, true, NULL, false, false);
         if ((s->flags & SEGF_SEPARATOR) && s->text && s->text[0])
             count_separator_const(a, seps, s->name, s->text, 1);
     }
@@ -287,6 +296,7 @@ struct FileFacts {
                              * separator_uses, has_tenant_keys */
     NameCounts seps;
     StartCodes codes;
+    StrList mutated;        /* the file's FileIR.mutated */
 };
 
 static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
@@ -300,6 +310,8 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
     PairSet set = { 0 };
     for (size_t i = 0; i < file->consts.n; i++)
         add_const_def(f, a, &set, &file->consts.v[i], file->path);
+    for (size_t i = 0; i < file->mutated.n; i++)
+        strlist_push(a, &ff->mutated, arena_strdup(a, file->mutated.v[i]));
     /* the entities of the operations, for the updates only: most files
      * have none, and these flatten every key of the file */
     const char **op_entities = NULL, **op_sk_entities = NULL;
@@ -355,8 +367,12 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0; i < part->const_texts.n; i++) {
             const ConstText *c = &part->const_texts.v[i];
             add_const_text(f, a, &set, c->text, c->name, c->in_key,
-                           c->module ? arena_strdup(a, c->module) : NULL);
+                           c->module ? arena_strdup(a, c->module) : NULL, c->declared,
+                           c->fixed);
         }
+        for (size_t i = 0, seen; i < ff->mutated.n; i++)
+            if (!namemap_get(&f->index->mutated, ff->mutated.v[i], &seen))
+                namemap_put(a, &f->index->mutated, arena_strdup(a, ff->mutated.v[i]), 0);
         for (size_t i = 0; i < part->updates.n; i++) {
             const UpdatedAttr *p = &part->updates.v[i];
             strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
@@ -515,6 +531,29 @@ const char *facts_const_module(const ProjectFacts *f, const char *text, const ch
     if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
         return NULL;
     return f->const_texts.v[i].module;
+}
+
+bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name)
+{
+    if (!f || !f->index || !text || !name)
+        return false;
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%zu:%s%s", strlen(text), text, name);
+    size_t i;
+    if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
+        return false;
+    const ConstText *c = &f->const_texts.v[i];
+    if (!c->declared || !c->fixed)
+        return false;
+    /* `Keys.ORDER`: neither `Keys` nor a member path under it assigned */
+    size_t hl = strcspn(name, ".");
+    char head[256];
+    if (hl >= sizeof head)
+        return false;
+    memcpy(head, name, hl);
+    head[hl] = '\0';
+    size_t seen;
+    return !namemap_get(&f->index->mutated, head, &seen);
 }
 
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)

@@ -37,6 +37,15 @@ const char *facts_const_for_token(const ProjectFacts *f, const char *token);
  * (display path), NULL when there is none. */
 const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name);
 
+/* Is the constant `name` holding `text` proven to hold it at run time: a
+ * declaration of it (not only a key that uses it), every one a `const`
+ * (or an enum member, or a member of an object literal held by a const,
+ * with no spread and the key written once: ConstDef.fixed), and no file
+ * of the project assigns to or mutates a name that is the head of `name`
+ * (FileIR.mutated)? What a fix that writes the constant in for its text
+ * must know. */
+bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name);
+
 /* How many differently named project constants of the key design (used
  * in some key, or named like a key part) hold exactly `text`: a fix that
  * writes one of them in is offered only when it is the only one. */

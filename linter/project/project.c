@@ -17,6 +17,7 @@
 #include "modules.h"
 #include "precheck.h"
 #include "resolve.h"
+#include "fixproof.h"
 #include "suppress.h"
 #include "walk.h"
 
@@ -730,6 +731,7 @@ void project_analyze(Project *p)
     tables_check_project(p);
     /* inline directives (keylint-disable-...), after every rule */
     suppress_project(p);
+    fixproof_run(p);
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     free(rf);
@@ -951,6 +953,7 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
      * patterns), as project_analyze has them */
     tables_check_project(p);
     suppress_compact(&p->diags);
+    fixproof_run(p);
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     arena_free(scratch);

@@ -341,9 +341,17 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
             for (size_t i = 0; i < v.n; i++) {
                 Seg o = v.v[i];
                 if (o.kind == SEG_TEXT) {
-                    o.flags |= SEGF_CONST;
-                    if (!o.name || !(o.flags & SEGF_FRAMEWORK))
+                    /* text a constant inside this one holds whole keeps
+                     * that constant's name (`${SEP}DATA`: '#' is SEP's);
+                     * other text is this constant's, a part of it when
+                     * its value has several segments */
+                    bool inner = o.name && (o.flags & SEGF_CONST) && !(o.flags & SEGF_CONST_PART);
+                    if (!inner && (!o.name || !(o.flags & SEGF_FRAMEWORK))) {
                         o.name = arena_strdup(c->a, s->text);
+                        if (v.n > 1)
+                            o.flags |= SEGF_CONST_PART;
+                    }
+                    o.flags |= SEGF_CONST;
                     if (all_text && v.n == 1 && !strcmp(o.text, c->cfg->separator))
                         o.flags |= SEGF_SEPARATOR;
                     if (all_text && v.n == 1 && !strcmp(o.text, c->cfg->version_separator) &&

@@ -19,6 +19,10 @@ typedef struct ConstText {
     /* The file that declares and exports it (display path), NULL when it
      * is not exported or was only seen in keys. */
     const char *module;
+    /* Declared (ConstDef: not only seen in keys), and every declaration
+     * of it holds its initializer (ConstDef.fixed). Names some file
+     * mutates are looked up apart (facts_const_fixed). */
+    bool declared, fixed;
 } ConstText;
 
 typedef struct UpdatedAttr {

@@ -355,12 +355,25 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
     f->edit_col16 = utf16_column(line, len, g->edit_span.start_col);
     f->edit_end_col16 = utf16_column(line, len, g->edit_span.end_col);
     f->edit_text = fe[0].text;
+    f->unsafe = g->unsafe;
     if (k > 1) {
-        /* the line the insertion point starts */
-        uint32_t line = 1;
+        /* the line and column of the insertion point */
+        uint32_t row = 0;
+        size_t ls = 0;
         for (size_t i = 0; i < fe[1].start; i++)
-            line += cur->src[i] == '\n';
-        f->insert_line = line;
+            if (cur->src[i] == '\n') {
+                row++;
+                ls = i + 1;
+            }
+        const char *il;
+        size_t ilen;
+        if (!cursor_line(cur, row, &il, &ilen)) {
+            f->has_edit = false;
+            return;
+        }
+        f->insert_line = row + 1;
+        f->insert_col = utf8_column(il, ilen, (uint32_t)(fe[1].start - ls));
+        f->insert_col16 = utf16_column(il, ilen, (uint32_t)(fe[1].start - ls));
         f->insert_text = fe[1].text;
     }
 }

@@ -1,6 +1,5 @@
 #include "fix.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,48 +11,25 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '$';
-}
-
-/* The previous / next non-blank character around [a, b), 0 at an end. */
-static char before(const char *t, size_t a)
-{
-    while (a > 0 && isspace((unsigned char)t[a - 1]))
-        a--;
-    return a > 0 ? t[a - 1] : 0;
-}
-
-static char after(const char *t, size_t len, size_t b)
-{
-    while (b < len && isspace((unsigned char)t[b]))
-        b++;
-    return b < len ? t[b] : 0;
-}
-
 size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
                       const Diagnostic *d, FixEdit out[2])
 {
+    (void)arena;
     if (!d->has_edit || !d->edit_old || !d->edit_text || a > b || b > len)
         return 0;
     size_t n = strlen(d->edit_old);
     if (b - a != n || memcmp(text + a, d->edit_old, n))
         return 0;
     out[0] = (FixEdit){.start = a, .end = b, .text = d->edit_text, .diag = d};
-    /* `{ pk, sk }`: a shorthand property keeps its name */
-    bool ident = n > 0;
-    for (size_t i = 0; i < n && ident; i++)
-        ident = ident_char(d->edit_old[i]);
-    char pc = before(text, a), nc = after(text, len, b);
-    if (ident && (pc == '{' || pc == ',') && (nc == ',' || nc == '}'))
-        out[0].text = arena_printf(arena, "%s: %s", d->edit_old, d->edit_text);
-    size_t k = 1;
-    const char *ins = d->insert_text;
-    if (ins && *ins && d->insert_at <= len && d->insert_at <= a &&
-        (d->insert_at == 0 || text[d->insert_at - 1] == '\n') && !memmem(text, len, ins, strlen(ins)))
-        out[k++] = (FixEdit){.start = d->insert_at, .end = d->insert_at, .text = ins, .diag = d};
-    return k;
+    if (!d->insert_text || !*d->insert_text)
+        return 1;
+    /* the import was placed in the text the fix proof read: only where
+     * the edit still is where it was */
+    if (a != d->edit_span.start_byte || d->insert_at > len)
+        return 0;
+    out[1] = (FixEdit){.start = d->insert_at, .end = d->insert_at, .text = d->insert_text,
+                       .diag = d};
+    return 2;
 }
 
 size_t fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,

@@ -23,10 +23,11 @@ typedef VEC(FixEdit) FixEdits;
 /* The edits of `d` against a text in which its edit span is [a, b):
  * none when `d` has no edit or the text there no longer reads
  * d->edit_old (the file changed since it was linted); else the edit and,
- * when `d` needs one, the insertion of an import (Diagnostic.insert_text).
- * An identifier written as an object shorthand property (`{ pk, sk }`)
- * keeps its name: `sk: <edit_text>`. Strings live in `arena`. Returns
- * how many edits it wrote to out[0..1]. */
+ * when `d` needs one, the insertion of an import (Diagnostic.insert_text,
+ * placed by the fix proof: only when the edit is still where it was). The
+ * edits were proven on the file's syntax tree (project/fixproof.h);
+ * `arena` is for strings the edits may need. Returns how many edits it
+ * wrote to out[0..1]. */
 size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
                       const Diagnostic *d, FixEdit out[2]);
 

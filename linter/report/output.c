@@ -161,9 +161,11 @@ bool output_json(FILE *out, const OutputInput *in)
                                                    f->edit_end_line, f->edit_end_col,
                                                    f->edit_text));
             if (f->insert_text)
-                json_array_append_new(edits, json_edit(a, f->insert_line, 1, f->insert_line, 1,
+                json_array_append_new(edits, json_edit(a, f->insert_line, f->insert_col,
+                                                       f->insert_line, f->insert_col,
                                                        f->insert_text));
             json_object_set_new(o, "edits", edits);
+            json_object_set_new(o, "applicability", json_string(f->unsafe ? "unsafe" : "safe"));
         }
         json_array_append_new(arr, o);
     }
@@ -398,8 +400,10 @@ static json_t *sarif_fixes(Arena *a, const Finding *f)
     json_t *reps = json_array();
     if (f->insert_text)
         json_array_append_new(reps, sarif_replacement(a,
-                                                      sarif_region(f->insert_line, 1,
-                                                                   f->insert_line, 1),
+                                                      sarif_region(f->insert_line,
+                                                                   f->insert_col16,
+                                                                   f->insert_line,
+                                                                   f->insert_col16),
                                                       f->insert_text));
     json_array_append_new(reps, sarif_replacement(a,
                                                   sarif_region(f->edit_line, f->edit_col16,
@@ -414,10 +418,16 @@ static json_t *sarif_fixes(Arena *a, const Finding *f)
     json_array_append_new(changes, change);
     json_t *desc = json_object();
     json_object_set_new(desc, "text",
-                        jstr(a, arena_printf(a, "Replace '%s' with '%s'.", f->diag->edit_old,
-                                             f->edit_text)));
+                        jstr(a, arena_printf(a, "Replace '%s' with '%s'.%s%s", f->diag->edit_old,
+                                             f->edit_text, f->unsafe ? " Unsafe: " : "",
+                                             f->unsafe && f->diag->unsafe_why
+                                                 ? f->diag->unsafe_why
+                                                 : "")));
     json_t *fix = json_object();
     json_object_set_new(fix, "description", desc);
+    /* as in the JSON report: "unsafe" fixes are applied only on request */
+    json_object_set_new(fix, "properties",
+                        json_pack("{s:s}", "applicability", f->unsafe ? "unsafe" : "safe"));
     json_object_set_new(fix, "artifactChanges", changes);
     json_t *fixes = json_array();
     json_array_append_new(fixes, fix);

@@ -896,6 +896,14 @@ SynNode syn_parent(const SynTree *t, SynNode n)
     return readable(t, ts_node_parent(n));
 }
 
+SynNode syn_node_for_range(const SynTree *t, uint32_t start, uint32_t end)
+{
+    if (start > end || end > t->len)
+        return (SynNode){0};
+    SynNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(t->tree), start, end);
+    return readable(t, n);
+}
+
 /* ---- text ------------------------------------------------------------------------- */
 
 const char *syn_text(const SynTree *t, SynNode n)

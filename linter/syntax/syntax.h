@@ -172,6 +172,9 @@ size_t syn_field_check(const SynTree *t, size_t *compared);
  * *nodes to the number of nodes walked. */
 size_t syn_child_count_check(const SynTree *t, size_t *nodes);
 SynNode syn_parent(const SynTree *t, SynNode n);
+/* The smallest named node that holds bytes [start, end) of the text; a
+ * null node when that is a comment or inside an unread region. */
+SynNode syn_node_for_range(const SynTree *t, uint32_t start, uint32_t end);
 
 /* ---- text ------------------------------------------------------------------ */
 

@@ -1,0 +1,1 @@
+export const Keys = { ORDER: 'ORDER#', ITEM: 'ITEM#' } as const;

@@ -1,0 +1,4 @@
+import { Keys } from './keys';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const c = DynamoDBDocumentClient.from({} as any);
+export const other = (id: string, t: string) => c.send(new GetCommand({ TableName: 'app', Key: { pk: `${Keys.ORDER}${id}`, sk: `${Keys.ITEM}${t}` } }));

@@ -1,0 +1,2 @@
+export const Keys = { ORDER: 'ORDER#' };
+export const SEP = '#';

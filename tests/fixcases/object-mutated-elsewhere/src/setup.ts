@@ -1,0 +1,3 @@
+import { Keys } from './keys';
+Keys.ORDER = 'ORD#';
+export {};

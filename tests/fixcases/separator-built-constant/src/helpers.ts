@@ -1,0 +1,2 @@
+export const DELIMITER = '#';
+export const USER_SK_PREFIX = `${DELIMITER}DATA`;
