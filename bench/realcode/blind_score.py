@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Score keylint on blind answer keys, and keep each repository's first score.
+
+The protocol (docs/real-code.md): a reader who has never seen keylint's
+output or source labels a repository from the rule docs alone
+(`keylint --explain`): every site a rule must report (TP), the look-alikes
+it must not (TN), and the judgement calls (DISPUTED, not scored). The
+labels are in bench/realcode/blind/OWNER+NAME.tsv (repo commit path line
+rule verdict note; line may list candidates, comma-separated), the
+repositories in bench/realcode/blind/repos.tsv.
+
+usage: blind_score.py --clones DIR [--keylint PATH] [--record] [--show]
+                      [--unlabelled FILE] [REPO...]
+
+DIR holds a checkout of each repository at its pinned commit, as DIR/OWNER+NAME.
+keylint runs once per repository (`keylint --format json .` from its root),
+and each finding is matched to the labels by (path, rule, line), exactly:
+  TP  a TP label keylint reports on one of its lines
+  FN  a TP label it does not (a finding of that rule within 3 lines is
+      counted apart as "near": found, but not where the label says)
+  FP  a TN label it reports
+  unlabelled  a finding no label names: a claim nobody has judged yet
+      (--unlabelled FILE writes them out, for a reader who judges them
+      from the rule docs without seeing keylint's source)
+Per rule, and per severity (errors, warnings: the rule's default severity
+with no configuration). --record appends one line per repository and rule
+to bench/realcode/first-scores.tsv, for repositories that have no line
+there yet: the first score is never rewritten, later scores go beside it
+(blind-scores.tsv, with --record-later).
+"""
+import argparse
+import collections
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+top = os.path.dirname(os.path.dirname(here))
+
+
+def read_labels(path):
+    rows = []
+    with open(path, encoding='utf-8') as f:
+        for raw in f:
+            c = raw.rstrip('\n').split('\t')
+            if len(c) < 6 or c[0] == 'repo' or c[5] not in ('TP', 'TN'):
+                continue
+            lines = [int(x) for x in c[3].replace(' ', '').split(',') if x.isdigit()]
+            rows.append({'repo': c[0], 'commit': c[1], 'path': c[2], 'lines': lines,
+                         'rule': c[4], 'verdict': c[5], 'note': c[6] if len(c) > 6 else ''})
+    return rows
+
+
+def keylint_findings(keylint, d):
+    p = subprocess.run([keylint, '--format', 'json', '.'], cwd=d, capture_output=True,
+                       text=True, timeout=900)
+    if p.returncode not in (0, 1, 2):
+        raise RuntimeError(f'keylint exited {p.returncode}: {p.stderr[-300:]}')
+    return json.loads(p.stdout)['findings']
+
+
+def git_commit(path):
+    p = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=path, capture_output=True,
+                       text=True)
+    return p.stdout.strip() or 'unknown'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--clones', required=True)
+    ap.add_argument('--keylint', default=os.path.join(top, 'build', 'keylint'))
+    ap.add_argument('--labels', default=os.path.join(here, 'blind'))
+    ap.add_argument('--record', action='store_true')
+    ap.add_argument('--record-later', action='store_true')
+    ap.add_argument('--commit', help='the keylint commit to record (default: this checkout)')
+    ap.add_argument('--show', action='store_true')
+    ap.add_argument('--unlabelled')
+    ap.add_argument('repos', nargs='*')
+    args = ap.parse_args()
+    keylint = os.path.abspath(args.keylint)
+    severity = {}
+    for line in subprocess.run([keylint, '--list-rules'], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            severity[parts[0]] = parts[1]
+    files = sorted(f for f in os.listdir(args.labels) if f.endswith('.tsv') and f != 'repos.tsv')
+    per_repo = collections.OrderedDict()
+    unlabelled_out = []
+    for fname in files:
+        rows = read_labels(os.path.join(args.labels, fname))
+        if not rows:
+            continue
+        repo = rows[0]['repo']
+        if args.repos and repo not in args.repos:
+            continue
+        d = os.path.join(args.clones, repo.replace('/', '+'))
+        if not os.path.isdir(d):
+            print(f'{repo}: no checkout in {args.clones}', file=sys.stderr)
+            continue
+        found = collections.defaultdict(set)
+        findings = keylint_findings(keylint, d)
+        for f in findings:
+            found[(f['path'].removeprefix('./'), f['rule'])].add(f['line'])
+        score = collections.defaultdict(lambda: collections.Counter())
+        labelled = set()
+        for r in rows:
+            got = found.get((r['path'], r['rule']), set())
+            for l in r['lines']:
+                labelled.add((r['path'], r['rule'], l))
+            hit = any(l in got for l in r['lines'])
+            s = score[r['rule']]
+            if r['verdict'] == 'TP':
+                if hit:
+                    s['TP'] += 1
+                else:
+                    s['FN'] += 1
+                    near = any(abs(l - g) <= 3 for l in r['lines'] for g in got)
+                    s['near'] += near
+                    if args.show:
+                        print(f'{"NEAR  " if near else "MISSED"} {r["rule"]:24} {repo}:{r["path"]}:{r["lines"][0]}  {r["note"][:110]}')
+            elif hit:
+                s['FP'] += 1
+                if args.show:
+                    print(f'FALSE+ {r["rule"]:24} {repo}:{r["path"]}:{r["lines"][0]}  {r["note"][:110]}')
+        for f in findings:
+            key = (f['path'].removeprefix('./'), f['rule'], f['line'])
+            if key not in labelled:
+                score[f['rule']]['unlabelled'] += 1
+                unlabelled_out.append((repo, rows[0]['commit'], *key, f['severity'], f['message']))
+        per_repo[repo] = score
+    rules = sorted({r for s in per_repo.values() for r in s})
+    tot = collections.defaultdict(collections.Counter)
+    for s in per_repo.values():
+        for r, c in s.items():
+            tot[r].update(c)
+    print(f'{"rule":26} {"sev":8} {"TP":>4} {"FN":>4} {"FP":>4} {"near":>5} {"unlab":>6}  recall  precision(labelled)')
+    bysev = collections.defaultdict(collections.Counter)
+    for r in rules:
+        c = tot[r]
+        rec = c['TP'] / (c['TP'] + c['FN']) if c['TP'] + c['FN'] else float('nan')
+        prec = c['TP'] / (c['TP'] + c['FP']) if c['TP'] + c['FP'] else float('nan')
+        sev = severity.get(r, '?')
+        bysev[sev].update(c)
+        print(f'{r:26} {sev:8} {c["TP"]:4} {c["FN"]:4} {c["FP"]:4} {c["near"]:5} {c["unlabelled"]:6}  {rec:6.2f}  {prec:6.2f}')
+    for sev, c in sorted(bysev.items()):
+        rec = c['TP'] / (c['TP'] + c['FN']) if c['TP'] + c['FN'] else float('nan')
+        prec = c['TP'] / (c['TP'] + c['FP']) if c['TP'] + c['FP'] else float('nan')
+        print(f'total {sev:8}: TP {c["TP"]} FN {c["FN"]} FP {c["FP"]} unlabelled {c["unlabelled"]}: '
+              f'recall {rec:.2f}, labelled precision {prec:.2f}')
+    if args.unlabelled:
+        with open(args.unlabelled, 'w', encoding='utf-8') as f:
+            f.write('repo\tcommit\tpath\tline\trule\tseverity\tmessage\n')
+            for u in unlabelled_out:
+                f.write('\t'.join(str(x) for x in u) + '\n')
+    if args.record or args.record_later:
+        name = 'first-scores.tsv' if args.record else 'blind-scores.tsv'
+        path = os.path.join(here, name)
+        seen = set()
+        if os.path.exists(path):
+            with open(path, encoding='utf-8') as f:
+                seen = {l.split('\t')[2] for l in f if not l.startswith('date')}
+        new = not os.path.exists(path)
+        commit = args.commit or git_commit(top)
+        with open(path, 'a', encoding='utf-8') as f:
+            if new:
+                f.write('date\tkeylint\trepo\trule\tseverity\tTP\tFP\tFN\tnear\tunlabelled\n')
+            for repo, s in per_repo.items():
+                if args.record and repo in seen:
+                    continue  # the first score stays the first
+                for r, c in sorted(s.items()):
+                    f.write(f'{datetime.date.today()}\t{commit}\t{repo}\t{r}\t{severity.get(r, "?")}\t'
+                            f'{c["TP"]}\t{c["FP"]}\t{c["FN"]}\t{c["near"]}\t{c["unlabelled"]}\n')
+
+
+if __name__ == '__main__':
+    main()
