@@ -159,45 +159,68 @@ static bool usable_const(const RuleContext *ctx, const char *text, const char *n
     return name && (name_in_scope(ctx->file, name) || facts_const_module(ctx->facts, text, name));
 }
 
-/* Where the constant `name` holding `text` comes from for this file
- * (Diagnostic.need): false when no edit can name it. */
-static bool const_need(const RuleContext *ctx, const char *name, const char *text, Diagnostic *d)
+/* The constant to name for `text` in this file, among the project's
+ * constants of the key design that hold it: the one this file already
+ * uses (declares, or imports the head of) when exactly one is, else the
+ * project's (facts_const_for_text) when the file can use it. *unique:
+ * no other constant could be meant (one in use here, or one in all): only
+ * then is an edit proposed. */
+static const char *pick_const(const RuleContext *ctx, const char *text, bool *unique)
+{
+    const char *names[16];
+    size_t n = facts_consts_for_text(ctx->facts, text, names, 16);
+    const char *here = NULL;
+    size_t nhere = 0;
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (name_in_scope(ctx->file, names[i])) {
+            here = names[i];
+            nhere++;
+        }
+    *unique = nhere == 1 || n == 1;
+    if (nhere == 1)
+        return here;
+    const char *best = facts_const_for_text(ctx->facts, text);
+    return usable_const(ctx, text, best) ? best : NULL;
+}
+
+/* Where the constant `name` holding `text` comes from for this file:
+ * false when no edit can name it (its value is not proven, or nothing
+ * exports it). */
+static bool const_need(const RuleContext *ctx, const char *name, const char *text, FixNeed *need)
 {
     const FileIR *ir = ctx->file;
     Arena *out = ctx->out->arena;
     size_t hl = strcspn(name, ".");
     char *head = arena_strndup(out, name, hl);
     const Import *im = fileir_import(ir, head);
-    d->need.name = head;
-    d->need.exported = head;
+    *need = (FixNeed){.name = head, .exported = head};
     if (fileir_const(ir, name, false) && !im) { /* the file's own */
-        if (!facts_const_fixed(ctx->facts, text, name))
-            return false;
-        d->need.module = arena_strdup(out, ir->path);
-        return true;
+        need->module = arena_strdup(out, ir->path);
+        return facts_const_fixed(ctx->facts, text, name);
     }
     if (im && im->source && im->source[0] != '.' && im->source[0] != '/') {
         /* a package's constant the file imports (the framework's
          * KEY_SEPARATOR): its text is what resolution read for it */
-        d->need.package = arena_strdup(out, im->source);
-        d->need.exported = arena_strdup(out, im->imported);
+        need->package = arena_strdup(out, im->source);
+        need->exported = arena_strdup(out, im->imported);
         return im->imported && strcmp(im->imported, "*") && strcmp(im->imported, "default");
     }
     const char *module = facts_const_module(ctx->facts, text, name);
-    if (!module || !facts_const_fixed(ctx->facts, text, name))
-        return false;
-    d->need.module = arena_strdup(out, module);
-    return true;
+    need->module = module ? arena_strdup(out, module) : NULL;
+    return module && facts_const_fixed(ctx->facts, text, name);
 }
 
-/* Set `d`'s edit to replace `old` (at byte `off` of segment `s`'s text)
- * with `${name}`, when the segment is template text written as is. */
-static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s,
-                          size_t off, const char *old, const char *name,
-                          Diagnostic *d)
+/* An edit of segment `s` of key `k`: replace `old` (at byte `off` of the
+ * segment's text) by `text`, which writes the constant `name` holding
+ * `held` (and, when sep_name is set, the separator constant after it).
+ * Proposed when the segment is written as its text (no escapes, one
+ * line), in a template literal, or as a whole string literal (the fix
+ * proof replaces the literal, quotes and all, by a name); else the
+ * finding keeps its suggestion only. */
+static void propose_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s, size_t off,
+                         const char *old, const char *text, const char *name, const char *held,
+                         const char *sep_name, Diagnostic *d)
 {
-    if (k->build != BUILD_TEMPLATE)
-        return;
     const Span *in = k->via ? &k->via_span : &k->span;
     const Span *ss = &s->span;
     size_t tl = strlen(s->text), ol = strlen(old);
@@ -205,10 +228,12 @@ static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s
         ss->end_byte - ss->start_byte != tl || ss->start_row != ss->end_row ||
         off + ol > tl || strncmp(s->text + off, old, ol))
         return;
-    if (!const_need(ctx, name, old, d)) {
-        d->need.name = d->need.module = d->need.package = d->need.exported = NULL;
+    if (k->build != BUILD_TEMPLATE && (off || ol != tl))
+        return; /* a part of a string literal: no name can stand there */
+    FixNeed need[FIX_MAX_NEEDS] = {0};
+    if (!const_need(ctx, name, held, &need[0]) ||
+        (sep_name && !const_need(ctx, sep_name, ctx->facts->separator_const_value, &need[1])))
         return;
-    }
     Span e = *ss;
     e.start_byte += (uint32_t)off;
     e.start_col += (uint32_t)off;
@@ -217,7 +242,22 @@ static void template_edit(const RuleContext *ctx, const KeyExpr *k, const Seg *s
     d->has_edit = true;
     d->edit_span = e;
     d->edit_old = arena_strdup(ctx->out->arena, old);
-    d->edit_text = arena_printf(ctx->out->arena, "${%s}", name);
+    d->edit_text = arena_strdup(ctx->out->arena, text);
+    memcpy(d->need, need, sizeof need);
+}
+
+/* How a key built as `k` writes constant `name` (and the separator after
+ * it: `sep_name`, or the character `sep`, or nothing). */
+static const char *written(Arena *a, const KeyExpr *k, const char *name, const char *sep_name,
+                           char sep)
+{
+    if (k->build == BUILD_TEMPLATE)
+        return sep_name ? arena_printf(a, "${%s}${%s}", name, sep_name)
+               : sep    ? arena_printf(a, "${%s}%c", name, sep)
+                        : arena_printf(a, "${%s}", name);
+    return sep_name ? arena_printf(a, "%s + %s", name, sep_name)
+           : sep    ? arena_printf(a, "%s + '%c'", name, sep)
+                    : arena_strdup(a, name);
 }
 
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
@@ -225,48 +265,44 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           const char *others)
 {
     const ProjectFacts *f = ctx->facts;
-    const char *name = NULL, *replacement = NULL, *held = NULL;
-    if (fd->sep) {
-        char *with_sep = arena_printf(a, "%s%c", fd->token, fd->sep);
-        if ((name = facts_const_for_text(f, with_sep)) && !usable_const(ctx, with_sep, name))
-            name = NULL;
-        if (name) {
-            replacement = arena_printf(a, "${%s}", name);
-            held = with_sep;
+    const char *name = NULL, *held = NULL, *sep_name = NULL;
+    bool unique = false;
+    char sep = 0;
+    if (fd->sep) { /* a constant holding the prefix with its separator */
+        held = arena_printf(a, "%s%c", fd->token, fd->sep);
+        name = pick_const(ctx, held, &unique);
+    }
+    if (!name) { /* one holding the token alone: the separator stays */
+        held = fd->token;
+        name = pick_const(ctx, held, &unique);
+        if (name && strlen(fd->quoted) > strlen(fd->token)) {
+            sep = fd->sep;
+            if (f && f->separator_const && f->separator_const_value &&
+                f->separator_const_value[0] == fd->sep && !f->separator_const_value[1])
+                sep_name = f->separator_const;
         }
     }
-    if (!name && usable_const(ctx, fd->token, facts_const_for_token(f, fd->token))) {
-        name = facts_const_for_token(f, fd->token);
-        /* The constant holds the token alone: the separator stays. */
-        bool sep_quoted = strlen(fd->quoted) > strlen(fd->token);
-        const char *sep = "";
-        if (sep_quoted)
-            sep = f && f->separator_const
-                      ? arena_printf(a, "${%s}", f->separator_const)
-                      : arena_printf(a, "%c", fd->sep);
-        replacement = arena_printf(a, "${%s}%s", name, sep);
-        held = fd->token;
-    }
     const char *where = kf_role_noun(k->role);
-    Diagnostic *d;
-    if (name) {
-        const char *holds =
-            !strcmp(held, fd->quoted) ? "the same text"
-                                      : arena_printf(a, "'%s'", held);
-        d = rule_report(ctx, s->span,
-                        "inline key prefix '%s'%s in %s %s; define it once as "
-                        "a constant \xe2\x80\x94 the constant %s holds %s",
-                        fd->quoted, others, where, render, name, holds);
-        d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
-                              fd->quoted, replacement);
-        if (!strcmp(held, fd->quoted) && facts_consts_holding(f, held) == 1)
-            template_edit(ctx, k, s, fd->off, fd->quoted, name, d);
-    } else {
+    if (!name) {
         rule_report(ctx, s->span,
-                    "inline key prefix '%s'%s in %s %s; define it once as a "
-                    "constant",
+                    "inline key prefix '%s'%s in %s %s; define it once as a constant",
                     fd->quoted, others, where, render);
+        return;
     }
+    const char *holds = !strcmp(held, fd->quoted) ? "the same text" : arena_printf(a, "'%s'", held);
+    Diagnostic *d = rule_report(ctx, s->span,
+                                "inline key prefix '%s'%s in %s %s; define it once as "
+                                "a constant \xe2\x80\x94 the constant %s holds %s",
+                                fd->quoted, others, where, render, name, holds);
+    const char *text = written(ctx->out->arena, k, name, sep_name, sep);
+    d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", fd->quoted, text);
+    if (!unique)
+        return;
+    if (sep && !sep_name) /* the separator stays as it is written */
+        propose_edit(ctx, k, s, fd->off, fd->token, written(a, k, name, NULL, 0), name, held,
+                     NULL, d);
+    else
+        propose_edit(ctx, k, s, fd->off, fd->quoted, text, name, held, sep_name, d);
 }
 
 /* (b) The separator written inline where the project has a constant. */
@@ -361,13 +397,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
                     "hard-coded '%s' in %s %s where the project uses %s",
                     f->separator_const_value, kf_role_noun(k->role), render,
                     f->separator_const);
-                d->fix = arena_printf(ctx->out->arena,
-                                      "replace '%s' with ${%s}",
-                                      f->separator_const_value,
-                                      f->separator_const);
-                template_edit(ctx, k, s,
-                              separator_offset(k, m, f->separator_const_value),
-                              f->separator_const_value, f->separator_const, d);
+                const char *sep_text = written(ctx->out->arena, k, f->separator_const, NULL, 0);
+                d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
+                                      f->separator_const_value, sep_text);
+                propose_edit(ctx, k, s, separator_offset(k, m, f->separator_const_value),
+                             f->separator_const_value, sep_text, f->separator_const,
+                             f->separator_const_value, NULL, d);
             }
         }
     }
@@ -377,13 +412,17 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
         inline_text(k, &k->segs.v[0]) && !has_space(k->segs.v[0].text) &&
         count_letters(k->segs.v[0].text, strlen(k->segs.v[0].text)) >= 2) {
         const Seg *s = &k->segs.v[0];
-        const char *name = facts_const_for_text(f, s->text);
-        if (usable_const(ctx, s->text, name) && once(a, done, s)) {
+        bool unique;
+        const char *name = pick_const(ctx, s->text, &unique);
+        if (name && once(a, done, s)) {
             Diagnostic *d = rule_report(ctx, s->span,
                                         "%s '%s' written inline where the constant %s holds "
                                         "the same text; use the constant",
                                         kf_role_noun(k->role), s->text, name);
-            d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", s->text, name);
+            const char *text = written(ctx->out->arena, k, name, NULL, 0);
+            d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", s->text, text);
+            if (unique)
+                propose_edit(ctx, k, s, 0, s->text, text, name, s->text, NULL, d);
         }
     }
     if (nothers > MAX_OTHERS)

@@ -87,26 +87,26 @@ static const char *remover(Arena *a, const FileIR *ir, Diagnostic *d)
             continue;
         framework = true;
         if (!strcmp(im->imported, "removeSortKeyVersion")) {
-            d->need.name = arena_strdup(a, im->local);
-            d->need.exported = "removeSortKeyVersion";
-            d->need.package = FRAMEWORK;
-            return d->need.name;
+            d->need[0].name = arena_strdup(a, im->local);
+            d->need[0].exported = "removeSortKeyVersion";
+            d->need[0].package = FRAMEWORK;
+            return d->need[0].name;
         }
     }
     for (size_t i = 0; i < ir->imports.n; i++) {
         const Import *im = &ir->imports.v[i];
         if (im->imported && im->local && im->source && !strcmp(im->imported, "*") &&
             !strcmp(im->source, FRAMEWORK)) {
-            d->need.name = arena_strdup(a, im->local);
-            d->need.exported = "*";
-            d->need.package = FRAMEWORK;
+            d->need[0].name = arena_strdup(a, im->local);
+            d->need[0].exported = "*";
+            d->need[0].package = FRAMEWORK;
             return arena_printf(a, "%s.removeSortKeyVersion", im->local);
         }
     }
     if (!framework)
         return NULL;
-    d->need.name = d->need.exported = "removeSortKeyVersion";
-    d->need.package = FRAMEWORK;
+    d->need[0].name = d->need[0].exported = "removeSortKeyVersion";
+    d->need[0].package = FRAMEWORK;
     return "removeSortKeyVersion";
 }
 

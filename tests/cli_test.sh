@@ -594,6 +594,32 @@ run fix-import-again 0 sh -c "cd '$fx' && '$keylint' --fix-dry-run src"
 run fix-stdin 2 sh -c "printf 'x' | '$keylint' --fix -"
 has fix-stdin "$err" "--fix writes files"
 run fix-dump 2 "$keylint" --fix --dump-ir src/repo.ts "$fx"
+# a fix that changes what the code does is unsafe: shown and applied only
+# with --unsafe-fixes; JSON says which is which
+ux="$tmp/unsafe"
+mkdir -p "$ux/src"
+printf 'tables:\n  data: [app-data]\n  history: [app-history]\n' >"$ux/.keylint.yml"
+cat >"$ux/src/read.ts" <<'TS'
+import { DataService, addSortKeyVersion } from '@mbc-cqrs-serverless/core';
+const dataService = new DataService();
+export const read = (base: string) => {
+  const sk = addSortKeyVersion(base, 2);
+  return dataService.getItem({ pk: 'P#1', sk });
+};
+TS
+cp "$ux/src/read.ts" "$tmp/read.orig"
+run unsafe-json 1 sh -c "cd '$ux' && '$keylint' --format json src"
+has unsafe-json "$out" '"applicability": "unsafe"'
+run unsafe-dry 0 sh -c "cd '$ux' && '$keylint' --fix-dry-run src"
+has unsafe-dry "$err" "would apply 0 fixes in 0 files"
+run unsafe-fix 1 sh -c "cd '$ux' && '$keylint' --fix src"
+cmp -s "$ux/src/read.ts" "$tmp/read.orig" && ok || bad "--fix made an unsafe fix"
+run unsafe-dry-asked 1 sh -c "cd '$ux' && '$keylint' --fix-dry-run --unsafe-fixes src"
+has unsafe-dry-asked "$out" '+import { DataService, addSortKeyVersion, removeSortKeyVersion } from'
+run unsafe-fix-asked 0 sh -c "cd '$ux' && '$keylint' --fix --unsafe-fixes src"
+has unsafe-fix-asked "$(cat "$ux/src/read.ts")" 'getItem({ pk: '"'"'P#1'"'"', sk: removeSortKeyVersion(sk) })'
+run unsafe-alone 2 "$keylint" --unsafe-fixes "$ux"
+has unsafe-alone "$err" "--unsafe-fixes goes with --fix or --fix-dry-run"
 
 # --- the bundled example ---------------------------------------------------
 cd "$root" || exit 1

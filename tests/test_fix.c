@@ -46,7 +46,7 @@ static void test_resolve_checks_the_text(void **state)
     (void)state;
     const char *t = "const k = `ORDER#${id}`;\n";
     Diagnostic d = edit_of(t, "ORDER#", "${ORDER_PREFIX}");
-    FixEdit e[2];
+    FixEdit e[FIX_MAX_EDITS];
     assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
     assert_int_equal(e[0].start, 11);
     assert_int_equal(e[0].end, 17);
@@ -68,7 +68,7 @@ static void test_resolve_takes_the_edit_as_proven(void **state)
     (void)state;
     const char *t = "get({ pk, sk });\n";
     Diagnostic d = edit_of(t, "sk", "sk: removeSortKeyVersion(sk)");
-    FixEdit e[2];
+    FixEdit e[FIX_MAX_EDITS];
     assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 1);
     assert_string_equal(e[0].text, "sk: removeSortKeyVersion(sk)");
 }
@@ -78,14 +78,18 @@ static void test_resolve_with_an_import(void **state)
     (void)state;
     const char *t = "import { x } from './x';\nconst k = `ORDER#${id}`;\n";
     Diagnostic d = edit_of(t, "ORDER#", "${ORDER_PREFIX}");
-    d.insert_at = 25; /* the line after the import */
-    d.insert_text = "import { ORDER_PREFIX } from './keys';\n";
-    FixEdit e[2];
-    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 2);
+    d.insert[0].at = 25; /* the line after the import */
+    d.insert[0].text = "import { ORDER_PREFIX } from './keys';\n";
+    d.insert[1].at = 9; /* into `{ x }` */
+    d.insert[1].text = ", SEP";
+    FixEdit e[FIX_MAX_EDITS];
+    assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 3);
     assert_int_equal(e[1].start, 25);
     assert_int_equal(e[1].end, 25);
-    assert_string_equal(e[1].text, d.insert_text);
+    assert_string_equal(e[1].text, d.insert[0].text);
     assert_ptr_equal(e[1].diag, &d);
+    assert_int_equal(e[2].start, 9);
+    assert_string_equal(e[2].text, ", SEP");
     /* the edit moved since the proof placed the import: neither */
     const char *moved = "import { x } from './x';\n\nconst k = `ORDER#${id}`;\n";
     const char *at = strstr(moved, "ORDER#");
@@ -93,7 +97,7 @@ static void test_resolve_with_an_import(void **state)
                                     (size_t)(at - moved) + 6, &d, e),
                      0);
     /* an insertion point past the end of the text: neither */
-    d.insert_at = (uint32_t)strlen(t) + 1;
+    d.insert[1].at = (uint32_t)strlen(t) + 1;
     assert_int_equal(fix_resolve(A, t, strlen(t), &d, e), 0);
 }
 

@@ -1194,9 +1194,9 @@ static void actions_and_hover(void **state)
     json_decref(acts);
     free(plain_uri);
 
-    /* nor when two constants hold the same text: keys.ts gets a second
-     * (named like a key part; ORDER_PREFIX, used in keys, is still the one the
-     * message names) */
+    /* two constants hold the same text: keys.ts gets a second (named like
+     * a key part). The service imports one of them, ORDER_PREFIX: that is
+     * the one meant there */
     open_doc(&c, w.uri[F_KEYS], KEYS, 1);
     change(&c, w.uri[F_KEYS], 2,
            json_pack("[{s:o, s:s}]", "range", range_json(1, 0, 1, 0), "text",
@@ -1205,9 +1205,25 @@ static void actions_and_hover(void **state)
     json_decref(publication(&c, w.uri[F_SERVICE]));
     acts = code_actions(&c, 9, w.uri[F_SERVICE],
                         range_json(MS_ROW, MS_U16 + 1, MS_ROW, MS_U16 + 1), NULL);
+    fix = action_titled(acts, "Replace 'ORDER#' with '${ORDER_PREFIX}'");
+    assert_non_null(fix);
+    json_decref(acts);
+    /* a file that imports neither: which is meant is a guess, no fix */
+    char other[300];
+    snprintf(other, sizeof other, "%s/src/other.ts", w.dir);
+    char *other_uri = path_to_uri(other);
+    open_doc(&c, other_uri,
+             "import { X } from './x';\n"
+             "export async function g(ddb: any, id: string) {\n"
+             "  return ddb.get({ TableName: 't', Key: { pk: `ORDER#${id}`, sk: 'x' } }).promise();\n"
+             "}\n",
+             1);
+    json_decref(publication(&c, other_uri));
+    acts = code_actions(&c, 10, other_uri, range_json(2, 48, 2, 48), NULL);
     assert_null(action_titled(acts, "Replace"));
     assert_non_null(action_titled(acts, "Suppress magic-string on this line"));
     json_decref(acts);
+    free(other_uri);
 
     shutdown_exit(&c, 50);
     assert_int_equal(client_stop(&c), 0);

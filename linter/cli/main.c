@@ -908,6 +908,17 @@ static bool write_over(const char *path, const char *text, size_t len)
     return ok;
 }
 
+/* Does the file at `path` start with a UTF-8 byte-order mark? */
+static bool starts_with_bom(const char *path)
+{
+    unsigned char b[3];
+    FILE *f = fopen(path, "rb");
+    bool bom = f && fread(b, 1, 3, f) == 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf;
+    if (f)
+        fclose(f);
+    return bom;
+}
+
 /* Apply (or, dry, print as a diff) the machine-applicable edits of the
  * project's findings, file by file, each checked against the file as it
  * is on disk now. Returns the number of findings fixed; *files the files
@@ -938,7 +949,7 @@ static size_t fix_files(Project *p, bool dry, bool unsafe, size_t *files, Proble
         FixEdits edits = {0};
         for (size_t i = 0; i < dl->items.n; i++) {
             const Diagnostic *d = &dl->items.v[i];
-            FixEdit fe[2];
+            FixEdit fe[FIX_MAX_EDITS];
             size_t k = d->path && !strcmp(d->path, path) && (unsafe || !d->unsafe)
                            ? fix_resolve(a, text, len, d, fe)
                            : 0;
@@ -946,6 +957,20 @@ static size_t fix_files(Project *p, bool dry, bool unsafe, size_t *files, Proble
                 VEC_PUSH(a, &edits, fe[j]);
         }
         fix_plan(&edits);
+        if (edits.n && starts_with_bom(path)) {
+            /* read_source dropped the file's byte-order mark (the spans
+             * are after it): the file keeps it, and the diff shows it */
+            char *with = malloc(len + 4);
+            if (!with)
+                abort();
+            memcpy(with, "\xef\xbb\xbf", 3);
+            memcpy(with + 3, text, len + 1);
+            free(text);
+            text = with;
+            len += 3;
+            for (size_t i = 0; i < edits.n; i++)
+                edits.v[i].start += 3, edits.v[i].end += 3;
+        }
         if (edits.n) {
             if (dry) {
                 fix_diff(stdout, path, text, len, edits.v, edits.n);

@@ -4,6 +4,17 @@
 
 #include "common.h"
 
+enum { FIX_MAX_NEEDS = 2 };
+
+typedef struct FixNeed {
+    const char *name, *module, *package, *exported;
+} FixNeed;
+
+typedef struct FixInsert {
+    uint32_t at;
+    const char *text;
+} FixInsert;
+
 typedef struct Diagnostic {
     const char *rule;    /* rule id, e.g. "magic-string" */
     Severity severity;   /* never SEV_OFF */
@@ -22,7 +33,7 @@ typedef struct Diagnostic {
      * project's fix proof (project/fixproof.h) then reads the file's
      * syntax tree and keeps the edit only when that name means, where it
      * is written, what the rule intends, and adds the import it needs
-     * (insert_*). A kept edit is `unsafe` when it is right but not proven
+     * (`insert`). A kept edit is `unsafe` when it is right but not proven
      * to keep the program's behaviour (applied only when asked for). */
     bool has_edit;
     bool unsafe;
@@ -30,19 +41,17 @@ typedef struct Diagnostic {
     Span edit_span;
     const char *edit_old;
     const char *edit_text;
-    /* The identifier at the head of edit_text and where it must come
-     * from: `module` (a display path of the project; this file itself
-     * for one of its own module-level constants) or `package` (a module
-     * specifier such as "@mbc-cqrs-serverless/core"), which exports it
-     * as `exported`. name NULL: the edit writes no name. */
-    struct {
-        const char *name, *module, *package, *exported;
-    } need;
-    /* What the edit needs besides (an import of the name it writes),
-     * set by the fix proof: insert insert_text at byte insert_at. NULL
-     * insert_text when nothing. Never applied without the edit. */
-    uint32_t insert_at;
-    const char *insert_text;
+    /* The identifiers edit_text writes (at most two: `${NAME}${SEP}`),
+     * each with where it must come from: `module` (a display path of the
+     * project; this file itself for one of its own module-level
+     * constants) or `package` (a module specifier such as
+     * "@mbc-cqrs-serverless/core"), which exports it as `exported`. An
+     * unused entry has a NULL name. */
+    FixNeed need[FIX_MAX_NEEDS];
+    /* What the edit needs besides (the imports of the names it writes),
+     * set by the fix proof: insert `text` at byte `at` of the file. A NULL
+     * text when none. Never applied without the edit. */
+    FixInsert insert[FIX_MAX_NEEDS];
 } Diagnostic;
 
 /* The list owns every string it holds (its arena). */

@@ -102,7 +102,7 @@ static json_t *fix_action(const Server *s, const Doc *d, const LineIndex *lines,
     size_t a, b;
     lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
     Arena *ar = arena_new();
-    FixEdit fe[2];
+    FixEdit fe[FIX_MAX_EDITS];
     size_t k = fix_resolve_at(ar, d->text, d->len, a, b, g, fe);
     json_t *act = NULL;
     if (k) {
@@ -117,13 +117,11 @@ static json_t *fix_action(const Server *s, const Doc *d, const LineIndex *lines,
                                                    : "");
         act = action(title, diag, d, text_edit(s, d, lines, fe[0].start, fe[0].end, fe[0].text),
                      !g->unsafe);
-        if (k > 1) {
-            json_t *list = json_object_get(json_object_get(json_object_get(act, "edit"),
-                                                           "changes"),
-                                           d->uri);
-            json_array_insert_new(list, 0,
-                                  text_edit(s, d, lines, fe[1].start, fe[1].end, fe[1].text));
-        }
+        json_t *list =
+            json_object_get(json_object_get(json_object_get(act, "edit"), "changes"), d->uri);
+        for (size_t i = 1; i < k; i++) /* the imports, before the edit */
+            json_array_insert_new(list, i - 1,
+                                  text_edit(s, d, lines, fe[i].start, fe[i].end, fe[i].text));
     }
     arena_free(ar);
     return act;
@@ -144,7 +142,7 @@ static json_t *fix_all_action(const Server *s, const Doc *d, const LineIndex *li
             continue;
         size_t a, b;
         lsp_span_offsets(d, rows, &g->edit_span, &a, &b);
-        FixEdit fe[2];
+        FixEdit fe[FIX_MAX_EDITS];
         size_t k = fix_resolve_at(ar, d->text, d->len, a, b, g, fe);
         for (size_t j = 0; j < k; j++)
             VEC_PUSH(ar, &edits, fe[j]);

@@ -100,6 +100,7 @@ static void add_const_def(ProjectFacts *f, Arena *a, PairSet *set,
 typedef struct TextConsts {
     size_t in_key, key_named;
     const char *best_in_key, *best_key_named;
+    size_t first; /* 1 + the index in const_texts of the first holding it */
 } TextConsts;
 
 /* The attributes set by updates, by last component (FieldUpdates). */
@@ -115,6 +116,8 @@ struct FactsIndex {
     NameMap updated_attrs;      /* the set of f->updated_attrs */
     NameMap untenanted;         /* the set of f->untenanted_helper_pks */
     NameMap texts;              /* text -> index in text_consts */
+    size_t *next_same_text;     /* per const_texts index: 1 + the next one
+                                 * with the same text, 0 at the last */
     NameMap const_pairs;        /* "len(text):text name" -> index in const_texts (each
                                  * pair is there once: add_const_text) */
     VEC(TextConsts) text_consts;
@@ -169,6 +172,8 @@ static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
 static void index_const_texts(ProjectFacts *f, Arena *a)
 {
     struct FactsIndex *ix = f->index;
+    ix->next_same_text = arena_alloc(a, (f->const_texts.n + 1) * sizeof *ix->next_same_text);
+    size_t *last = arena_alloc(a, (f->const_texts.n + 1) * sizeof *last); /* per group */
     for (size_t i = 0; i < f->const_texts.n; i++) {
         const ConstText *c = &f->const_texts.v[i];
         namemap_put(a, &ix->const_pairs,
@@ -180,6 +185,11 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
             VEC_PUSH(a, &ix->text_consts, (TextConsts){0});
         }
         TextConsts *t = &ix->text_consts.v[g];
+        if (!t->first)
+            t->first = i + 1;
+        else
+            ix->next_same_text[last[g]] = i + 1;
+        last[g] = i;
         /* of the key design: used in some key, or named like a key part (an
          * audit event type or a payload field holding "ORDER#" is not) */
         if (c->in_key) {
@@ -554,6 +564,22 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
     head[hl] = '\0';
     size_t seen;
     return !namemap_get(&f->index->mutated, head, &seen);
+}
+
+size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char **names,
+                             size_t max)
+{
+    const TextConsts *t = text_consts(f, text);
+    size_t n = 0;
+    for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
+        const ConstText *c = &f->const_texts.v[i - 1];
+        if (!c->in_key && !facts_key_like_name(c->name))
+            continue;
+        if (n < max)
+            names[n] = c->name;
+        n++;
+    }
+    return n;
 }
 
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)

@@ -46,6 +46,13 @@ const char *facts_const_module(const ProjectFacts *f, const char *text, const ch
  * must know. */
 bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name);
 
+/* The names of the project constants of the key design (used in some key,
+ * or named like a key part) that hold exactly `text`, in the order the
+ * files declare them: the first `max` in names[], how many in all
+ * returned. */
+size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char **names,
+                             size_t max);
+
 /* How many differently named project constants of the key design (used
  * in some key, or named like a key part) hold exactly `text`: a fix that
  * writes one of them in is offered only when it is the only one. */

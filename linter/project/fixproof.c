@@ -35,7 +35,7 @@ typedef struct FileProof {
 static void drop(Diagnostic *d)
 {
     d->has_edit = false;
-    d->insert_text = NULL;
+    memset(d->insert, 0, sizeof d->insert);
 }
 
 /* ---- modules ------------------------------------------------------------- */
@@ -242,30 +242,30 @@ static uint32_t new_import_at(const FileProof *fp, bool *lead)
     return e;
 }
 
-/* Give `d` the import its name needs; false when none can be written. */
-static bool add_import(FileProof *fp, Diagnostic *d, long mslot)
+/* Write the import `need` asks for into *in; false when none can be. */
+static bool add_import(FileProof *fp, const FixNeed *need, FixInsert *in, long mslot)
 {
-    const char *name = d->need.name;
+    const char *name = need->name;
     Arena *out = fp->p->diags.arena;
-    if (bindings_free_uses(fp->b, name) > 0 || strcmp(name, d->need.exported))
+    if (bindings_free_uses(fp->b, name) > 0 || strcmp(name, need->exported))
         return false; /* the import would capture another use */
     SynNode named = {0};
-    SynNode imp = import_of(fp, mslot, d->need.package, &named);
+    SynNode imp = import_of(fp, mslot, need->package, &named);
     if (!syn_null(imp)) { /* add the name to that import */
         uint32_t cnt = syn_count(fp->t, named);
         SynNode last = cnt ? syn_child(fp->t, named, cnt - 1) : (SynNode){0};
         if (syn_null(last)) {
-            d->insert_at = syn_start(named) + 1;
-            d->insert_text = arena_printf(out, " %s ", name);
+            in->at = syn_start(named) + 1;
+            in->text = arena_printf(out, " %s ", name);
         } else {
-            d->insert_at = syn_end(last);
-            d->insert_text = arena_printf(out, ", %s", name);
+            in->at = syn_end(last);
+            in->text = arena_printf(out, ", %s", name);
         }
         return true;
     }
     if (syn_null(fp->last_import))
         return false; /* no import to follow: the file may not be a module */
-    const char *spec = d->need.package;
+    const char *spec = need->package;
     if (!spec) {
         const SourceFile *f = &fp->p->files.v[fp->slot], *m = &fp->p->files.v[mslot];
         if (!f->abspath || !m->abspath)
@@ -282,14 +282,34 @@ static bool add_import(FileProof *fp, Diagnostic *d, long mslot)
                                     js_string(fp->a, spec, fp->style.quote),
                                     fp->style.semi ? ";" : "");
     bool lead;
-    d->insert_at = new_import_at(fp, &lead);
-    d->insert_text = lead ? arena_printf(out, "%s%s", fp->style.eol, stmt)
-                          : arena_printf(out, "%s%s", stmt, fp->style.eol);
+    in->at = new_import_at(fp, &lead);
+    in->text = lead ? arena_printf(out, "%s%s", fp->style.eol, stmt)
+                    : arena_printf(out, "%s%s", stmt, fp->style.eol);
     return true;
 }
 
-/* Does the edit land where its text reads as intended? Adjusts the text
- * of an edit over an object shorthand. */
+/* `s` is a name or a dotted path of names: what may replace a string
+ * literal whole. */
+static bool name_path(const char *s)
+{
+    bool start = true;
+    for (; *s; s++) {
+        bool ident = (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+                     *s == '$' || (!start && *s >= '0' && *s <= '9') || (*s & 0x80);
+        if (*s == '.' && !start)
+            start = true;
+        else if (ident)
+            start = false;
+        else
+            return false;
+    }
+    return !start;
+}
+
+/* Does the edit land where its text reads as intended? Adjusts an edit
+ * over an object shorthand (it keeps the property's name), and one that
+ * replaces the text of a string literal by a name (the literal goes, its
+ * quotes with it). */
 static bool edit_place(FileProof *fp, Diagnostic *d)
 {
     uint32_t a = d->edit_span.start_byte, b = d->edit_span.end_byte;
@@ -299,48 +319,65 @@ static bool edit_place(FileProof *fp, Diagnostic *d)
     SynNode n = syn_node_for_range(fp->t, a, b);
     if (syn_null(n))
         return false;
+    Arena *out = fp->p->diags.arena;
     if (!strncmp(d->edit_text, "${", 2)) /* into the text of a template */
         return syn_is(n, "string_fragment") && syn_is(syn_parent(fp->t, n), "template_string");
+    if (syn_is(n, "string_fragment")) { /* the whole text of a string literal */
+        SynNode str = syn_parent(fp->t, n);
+        if (!syn_is(str, "string") || syn_start(str) + 1 != a || syn_end(str) != b + 1 ||
+            d->edit_span.start_row != d->edit_span.end_row || !name_path(d->edit_text))
+            return false;
+        d->edit_span.start_byte--, d->edit_span.start_col--;
+        d->edit_span.end_byte++, d->edit_span.end_col++;
+        d->edit_old = arena_strndup(out, fp->text + a - 1, ol + 2);
+        return true;
+    }
     if (syn_start(n) != a || syn_end(n) != b)
         return false;
     if (syn_is(n, "shorthand_property_identifier")) {
-        d->edit_text = arena_printf(fp->p->diags.arena, "%s: %s", d->edit_old, d->edit_text);
+        d->edit_text = arena_printf(out, "%s: %s", d->edit_old, d->edit_text);
         return true;
     }
     /* an expression in place of an expression */
     return !syn_is(n, "property_identifier") && !syn_is(n, "shorthand_property_identifier_pattern") &&
-           !syn_is(n, "string_fragment") && !syn_is(n, "statement_identifier");
+           !syn_is(n, "statement_identifier") && !syn_is(n, "string");
 }
 
-/* Does the name the edit writes mean what the rule intends? Adds the
- * import it needs. */
-static bool name_means(FileProof *fp, Diagnostic *d)
+/* Does one name the edit writes mean what the rule intends? Writes the
+ * import it needs into *in. */
+static bool name_means(FileProof *fp, const Diagnostic *d, const FixNeed *need, FixInsert *in)
 {
-    if (!d->need.name)
-        return true;
     const Project *p = fp->p;
     long mslot = -1;
-    if (d->need.module) {
-        mslot = slot_of(p, d->need.module);
+    if (need->module) {
+        mslot = slot_of(p, need->module);
         if (mslot < 0)
             return false;
-    } else if (!d->need.package) {
+    } else if (!need->package) {
         return false;
     }
-    Binding bd = bindings_at(fp->b, d->edit_span.start_byte, d->need.name);
+    Binding bd = bindings_at(fp->b, d->edit_span.start_byte, need->name);
     switch (bd.kind) {
     case BINDING_CONST:
         return mslot == (long)fp->slot; /* the file's own constant */
     case BINDING_IMPORT:
-        if (bd.type_only || !bd.imported || !bd.source || strcmp(bd.imported, d->need.exported))
+        if (bd.type_only || !bd.imported || !bd.source || strcmp(bd.imported, need->exported))
             return false;
-        return d->need.package ? !strcmp(bd.source, d->need.package)
-                               : resolve_spec(fp, bd.source) == mslot;
+        return need->package ? !strcmp(bd.source, need->package)
+                             : resolve_spec(fp, bd.source) == mslot;
     case BINDING_NONE:
-        return mslot != (long)fp->slot && add_import(fp, d, mslot);
+        return mslot != (long)fp->slot && add_import(fp, need, in, mslot);
     default:
         return false;
     }
+}
+
+static bool names_mean(FileProof *fp, Diagnostic *d)
+{
+    for (size_t i = 0; i < FIX_MAX_NEEDS; i++)
+        if (d->need[i].name && !name_means(fp, d, &d->need[i], &d->insert[i]))
+            return false;
+    return true;
 }
 
 /* ---- checking the result ----------------------------------------------- */
@@ -363,7 +400,7 @@ static int edit_cmp(const void *x, const void *y)
  * fix planner (report/fix.h): here the first of them is made. */
 static bool parses_as_well(FileProof *fp, Diagnostic *const *d, size_t n)
 {
-    Edit *e = malloc((2 * n + 1) * sizeof *e);
+    Edit *e = malloc(((1 + FIX_MAX_NEEDS) * n + 1) * sizeof *e);
     if (!e)
         abort();
     size_t k = 0;
@@ -371,8 +408,9 @@ static bool parses_as_well(FileProof *fp, Diagnostic *const *d, size_t n)
         if (!d[i]->has_edit)
             continue;
         e[k++] = (Edit){d[i]->edit_span.start_byte, d[i]->edit_span.end_byte, d[i]->edit_text};
-        if (d[i]->insert_text)
-            e[k++] = (Edit){d[i]->insert_at, d[i]->insert_at, d[i]->insert_text};
+        for (size_t j = 0; j < FIX_MAX_NEEDS; j++)
+            if (d[i]->insert[j].text)
+                e[k++] = (Edit){d[i]->insert[j].at, d[i]->insert[j].at, d[i]->insert[j].text};
     }
     qsort(e, k, sizeof *e, edit_cmp);
     StrBuf sb;
@@ -422,8 +460,8 @@ static void prove_file(Project *p, size_t slot, Diagnostic *const *d, size_t n, 
         fp.b = bindings_build(t, a);
         read_style(&fp);
         for (size_t i = 0; i < n; i++) {
-            d[i]->insert_text = NULL;
-            if (!edit_place(&fp, d[i]) || !name_means(&fp, d[i]))
+            memset(d[i]->insert, 0, sizeof d[i]->insert);
+            if (!edit_place(&fp, d[i]) || !names_mean(&fp, d[i]))
                 drop(d[i]);
         }
         if (!parses_as_well(&fp, d, n))

@@ -339,7 +339,7 @@ static uint64_t row_key(RowCode *rc, Arena *a, const char *rule, const char *pat
 static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
 {
     const Diagnostic *g = f->diag;
-    FixEdit fe[2];
+    FixEdit fe[FIX_MAX_EDITS];
     size_t k;
     if (!g->has_edit || !cur->src || g->edit_span.start_row != g->edit_span.end_row ||
         !(k = fix_resolve(a, cur->src, cur->len, g, fe)))
@@ -356,11 +356,11 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
     f->edit_end_col16 = utf16_column(line, len, g->edit_span.end_col);
     f->edit_text = fe[0].text;
     f->unsafe = g->unsafe;
-    if (k > 1) {
+    for (size_t e = 1; e < k; e++) {
         /* the line and column of the insertion point */
         uint32_t row = 0;
         size_t ls = 0;
-        for (size_t i = 0; i < fe[1].start; i++)
+        for (size_t i = 0; i < fe[e].start; i++)
             if (cur->src[i] == '\n') {
                 row++;
                 ls = i + 1;
@@ -371,10 +371,11 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
             f->has_edit = false;
             return;
         }
-        f->insert_line = row + 1;
-        f->insert_col = utf8_column(il, ilen, (uint32_t)(fe[1].start - ls));
-        f->insert_col16 = utf16_column(il, ilen, (uint32_t)(fe[1].start - ls));
-        f->insert_text = fe[1].text;
+        struct FindingInsert *in = &f->inserts[f->ninserts++];
+        in->line = row + 1;
+        in->col = utf8_column(il, ilen, (uint32_t)(fe[e].start - ls));
+        in->col16 = utf16_column(il, ilen, (uint32_t)(fe[e].start - ls));
+        in->text = fe[e].text;
     }
 }
 

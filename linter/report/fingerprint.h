@@ -40,10 +40,13 @@ typedef struct Finding {
     uint32_t edit_line, edit_col, edit_end_line, edit_end_col;
     uint32_t edit_col16, edit_end_col16;
     const char *edit_text;
-    /* The import the edit needs, inserted at insert_line:insert_col
-     * (insert_col16 in UTF-16 code units); NULL insert_text when none. */
-    uint32_t insert_line, insert_col, insert_col16;
-    const char *insert_text;
+    /* The imports the edit needs, each inserted at line:col (col16 in
+     * UTF-16 code units); ninserts of them. */
+    struct FindingInsert {
+        uint32_t line, col, col16;
+        const char *text;
+    } inserts[FIX_MAX_NEEDS];
+    size_t ninserts;
     /* The edit is right but not proven to keep the program's behaviour
      * (Diagnostic.unsafe): applied only with --unsafe-fixes. */
     bool unsafe;

@@ -12,7 +12,7 @@ static void *xmalloc(size_t n)
 }
 
 size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
-                      const Diagnostic *d, FixEdit out[2])
+                      const Diagnostic *d, FixEdit out[FIX_MAX_EDITS])
 {
     (void)arena;
     if (!d->has_edit || !d->edit_old || !d->edit_text || a > b || b > len)
@@ -20,20 +20,23 @@ size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size
     size_t n = strlen(d->edit_old);
     if (b - a != n || memcmp(text + a, d->edit_old, n))
         return 0;
-    out[0] = (FixEdit){.start = a, .end = b, .text = d->edit_text, .diag = d};
-    if (!d->insert_text || !*d->insert_text)
-        return 1;
-    /* the import was placed in the text the fix proof read: only where
-     * the edit still is where it was */
-    if (a != d->edit_span.start_byte || d->insert_at > len)
-        return 0;
-    out[1] = (FixEdit){.start = d->insert_at, .end = d->insert_at, .text = d->insert_text,
-                       .diag = d};
-    return 2;
+    size_t k = 0;
+    out[k++] = (FixEdit){.start = a, .end = b, .text = d->edit_text, .diag = d};
+    for (size_t i = 0; i < FIX_MAX_NEEDS; i++) {
+        const FixInsert *in = &d->insert[i];
+        if (!in->text || !*in->text)
+            continue;
+        /* the imports were placed in the text the fix proof read: only
+         * where the edit still is where it was */
+        if (a != d->edit_span.start_byte || in->at > len)
+            return 0;
+        out[k++] = (FixEdit){.start = in->at, .end = in->at, .text = in->text, .diag = d};
+    }
+    return k;
 }
 
 size_t fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
-                   FixEdit out[2])
+                   FixEdit out[FIX_MAX_EDITS])
 {
     return fix_resolve_at(arena, text, len, d->edit_span.start_byte, d->edit_span.end_byte,
                           d, out);

@@ -20,20 +20,23 @@ typedef struct FixEdit {
 
 typedef VEC(FixEdit) FixEdits;
 
+/* The edits of one finding: its edit and the imports it needs. */
+enum { FIX_MAX_EDITS = 1 + FIX_MAX_NEEDS };
+
 /* The edits of `d` against a text in which its edit span is [a, b):
  * none when `d` has no edit or the text there no longer reads
  * d->edit_old (the file changed since it was linted); else the edit and,
- * when `d` needs one, the insertion of an import (Diagnostic.insert_text,
+ * when `d` needs them, the insertions of its imports (Diagnostic.insert,
  * placed by the fix proof: only when the edit is still where it was). The
  * edits were proven on the file's syntax tree (project/fixproof.h);
  * `arena` is for strings the edits may need. Returns how many edits it
- * wrote to out[0..1]. */
+ * wrote to out (the edit first). */
 size_t fix_resolve_at(Arena *arena, const char *text, size_t len, size_t a, size_t b,
-                      const Diagnostic *d, FixEdit out[2]);
+                      const Diagnostic *d, FixEdit out[FIX_MAX_EDITS]);
 
 /* The same, with the span's byte offsets taken as they are. */
 size_t fix_resolve(Arena *arena, const char *text, size_t len, const Diagnostic *d,
-                   FixEdit out[2]);
+                   FixEdit out[FIX_MAX_EDITS]);
 
 /* Sort by position and drop every edit that overlaps one before it, and
  * exact duplicates (two findings may ask for the same edit, the same

@@ -160,10 +160,10 @@ bool output_json(FILE *out, const OutputInput *in)
             json_array_append_new(edits, json_edit(a, f->edit_line, f->edit_col,
                                                    f->edit_end_line, f->edit_end_col,
                                                    f->edit_text));
-            if (f->insert_text)
-                json_array_append_new(edits, json_edit(a, f->insert_line, f->insert_col,
-                                                       f->insert_line, f->insert_col,
-                                                       f->insert_text));
+            for (size_t i = 0; i < f->ninserts; i++)
+                json_array_append_new(edits, json_edit(a, f->inserts[i].line, f->inserts[i].col,
+                                                       f->inserts[i].line, f->inserts[i].col,
+                                                       f->inserts[i].text));
             json_object_set_new(o, "edits", edits);
             json_object_set_new(o, "applicability", json_string(f->unsafe ? "unsafe" : "safe"));
         }
@@ -398,13 +398,13 @@ static json_t *sarif_replacement(Arena *a, json_t *region, const char *text)
 static json_t *sarif_fixes(Arena *a, const Finding *f)
 {
     json_t *reps = json_array();
-    if (f->insert_text)
+    for (size_t i = 0; i < f->ninserts; i++) {
+        const struct FindingInsert *in = &f->inserts[i];
         json_array_append_new(reps, sarif_replacement(a,
-                                                      sarif_region(f->insert_line,
-                                                                   f->insert_col16,
-                                                                   f->insert_line,
-                                                                   f->insert_col16),
-                                                      f->insert_text));
+                                                      sarif_region(in->line, in->col16, in->line,
+                                                                   in->col16),
+                                                      in->text));
+    }
     json_array_append_new(reps, sarif_replacement(a,
                                                   sarif_region(f->edit_line, f->edit_col16,
                                                                f->edit_end_line,
