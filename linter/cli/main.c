@@ -1306,6 +1306,7 @@ relint:;
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
+    p->prove_fixes = true; /* the reports carry the fixes */
     StrList check = {0}; /* --changed: the files reported on */
     if (changed) {
         /* report on what changed (nothing relevant changed: on nothing),

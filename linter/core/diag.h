@@ -36,6 +36,7 @@ typedef struct Diagnostic {
      * (`insert`). A kept edit is `unsafe` when it is right but not proven
      * to keep the program's behaviour (applied only when asked for). */
     bool has_edit;
+    bool proven;            /* the fix proof has read it (kept or dropped) */
     bool unsafe;
     const char *unsafe_why; /* for `unsafe`: why, one phrase */
     Span edit_span;

@@ -4,6 +4,7 @@
  * Edits only replace texts and mark the server dirty; the analysis runs
  * when no further message is waiting (so a burst of keystrokes is analysed
  * once) or before a request that needs fresh findings. */
+#include "fixproof.h"
 #include "lsp_server.h"
 
 #include <errno.h>
@@ -1074,6 +1075,10 @@ static void on_request(Server *s, json_t *id, const char *method, json_t *params
         json_t *uri = json_is_object(td) ? json_object_get(td, "uri") : NULL;
         Doc *d = json_is_string(uri) ? lsp_doc(s, json_string_value(uri)) : NULL;
         const char *error = "invalid parameters";
+        /* the fixes a code action offers are proven when asked for, not at
+         * every analysis */
+        if (d && d->fpath && !strcmp(method, "textDocument/codeAction"))
+            fixproof_file(s->p, d->fpath);
         json_t *result = !strcmp(method, "textDocument/hover")
                              ? lsp_hover(s, d, params, &error)
                              : lsp_code_action(s, d, params, &error);

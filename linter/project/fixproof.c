@@ -482,21 +482,29 @@ static int by_path(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-void fixproof_run(Project *p)
+/* The edits of p->diags in `path` (all files when NULL) still to prove. */
+static void prove(Project *p, const char *path)
 {
     DiagList *dl = &p->diags;
+    const SourceFile *only = path ? project_file(p, path) : NULL;
+    if (path && !only)
+        return;
     size_t n = 0;
-    for (size_t i = 0; i < dl->items.n; i++)
-        n += dl->items.v[i].has_edit;
+    for (size_t i = 0; i < dl->items.n; i++) {
+        const Diagnostic *d = &dl->items.v[i];
+        n += d->has_edit && !d->proven && (!only || !strcmp(d->path, only->path));
+    }
     if (!n)
         return;
     Diagnostic **v = malloc(n * sizeof *v);
     if (!v)
         abort();
     n = 0;
-    for (size_t i = 0; i < dl->items.n; i++)
-        if (dl->items.v[i].has_edit)
-            v[n++] = &dl->items.v[i];
+    for (size_t i = 0; i < dl->items.n; i++) {
+        Diagnostic *d = &dl->items.v[i];
+        if (d->has_edit && !d->proven && (!only || !strcmp(d->path, only->path)))
+            v[n++] = d;
+    }
     qsort(v, n, sizeof *v, by_path);
     /* module resolution over every file (the map reads `paths` while it
      * lives) */
@@ -517,9 +525,21 @@ void fixproof_run(Project *p)
         } else {
             prove_file(p, (size_t)slot, v + i, j - i, mods);
         }
+        for (size_t k = i; k < j; k++)
+            v[k]->proven = true;
         i = j;
     }
     modmap_free(mods);
     free(paths);
     free(v);
+}
+
+void fixproof_run(Project *p)
+{
+    prove(p, NULL);
+}
+
+void fixproof_file(Project *p, const char *path)
+{
+    prove(p, path);
 }

@@ -32,9 +32,14 @@
 
 #include "project.h"
 
-/* Prove the edits of p->diags (after the rules and suppressions of an
- * analysis); reads the texts of the files that have edits (from the
- * project, or from disk when the project dropped them). */
+/* Prove the edits of p->diags not proven yet (after the rules and
+ * suppressions of an analysis); reads the texts of the files that have
+ * edits (from the project, or from disk when the project dropped them).
+ * An analysis runs it when p->prove_fixes is set (the command line); the
+ * language server proves the edits of a document when it is asked for
+ * its code actions: fixproof_file. */
 void fixproof_run(Project *p);
+/* The same for the diagnostics of one file (display or absolute path). */
+void fixproof_file(Project *p, const char *path);
 
 #endif

@@ -731,7 +731,8 @@ void project_analyze(Project *p)
     tables_check_project(p);
     /* inline directives (keylint-disable-...), after every rule */
     suppress_project(p);
-    fixproof_run(p);
+    if (p->prove_fixes)
+        fixproof_run(p);
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     free(rf);
@@ -953,7 +954,8 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
      * patterns), as project_analyze has them */
     tables_check_project(p);
     suppress_compact(&p->diags);
-    fixproof_run(p);
+    if (p->prove_fixes)
+        fixproof_run(p);
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     arena_free(scratch);

@@ -77,6 +77,10 @@ typedef struct Project {
      * the texts of their constants: the command line's full runs. The
      * language server extracts every file. */
     bool precheck;
+    /* Prove every fix an analysis finds (fixproof.h): the command line,
+     * whose reports carry them. The language server proves a document's
+     * fixes when it is asked for its code actions. */
+    bool prove_fixes;
     /* Tables (access-pattern rules), rebuilt by each analysis in
      * `analysis`: the table model of each configuration in use (schema
      * files plus tables in code), the project-wide access facts, and the
