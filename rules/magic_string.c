@@ -260,22 +260,38 @@ static const char *written(Arena *a, const KeyExpr *k, const char *name, const c
                     : arena_strdup(a, name);
 }
 
+/* Could another inline prefix of the key be replaced by a constant too? */
+static bool has_const(const RuleContext *ctx, Arena *a, const Found *fd)
+{
+    bool unique;
+    if (fd->sep && strlen(fd->quoted) > strlen(fd->token) &&
+        pick_const(ctx, arena_printf(a, "%s%c", fd->token, fd->sep), &unique))
+        return true;
+    return pick_const(ctx, fd->token, &unique) != NULL;
+}
+
+/* `edit`: an edit may be proposed (no other prefix of the key has a
+ * constant: the key's prefixes are reported once, so a fix of this one
+ * would leave the next to another run of --fix). */
 static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           const Seg *s, const Found *fd, const char *render,
-                          const char *others)
+                          const char *others, bool edit)
 {
     const ProjectFacts *f = ctx->facts;
     const char *name = NULL, *held = NULL, *sep_name = NULL;
     bool unique = false;
     char sep = 0;
-    if (fd->sep) { /* a constant holding the prefix with its separator */
+    /* the separator is part of the inline text ('USER#'), not a constant
+     * or a value after it (`USER${SEP}`) */
+    bool sep_inline = strlen(fd->quoted) > strlen(fd->token);
+    if (fd->sep && sep_inline) { /* a constant holding the prefix with its separator */
         held = arena_printf(a, "%s%c", fd->token, fd->sep);
         name = pick_const(ctx, held, &unique);
     }
     if (!name) { /* one holding the token alone: the separator stays */
         held = fd->token;
         name = pick_const(ctx, held, &unique);
-        if (name && strlen(fd->quoted) > strlen(fd->token)) {
+        if (name && sep_inline) {
             sep = fd->sep;
             if (f && f->separator_const && f->separator_const_value &&
                 f->separator_const_value[0] == fd->sep && !f->separator_const_value[1])
@@ -296,7 +312,7 @@ static void report_prefix(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                                 fd->quoted, others, where, render, name, holds);
     const char *text = written(ctx->out->arena, k, name, sep_name, sep);
     d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", fd->quoted, text);
-    if (!unique)
+    if (!unique || !edit)
         return;
     if (sep && !sep_name) /* the separator stays as it is written */
         propose_edit(ctx, k, s, fd->off, fd->token, written(a, k, name, NULL, 0), name, held,
@@ -360,6 +376,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
     StrBuf others; /* the next MAX_OTHERS, then how many more */
     sb_init(&others, a);
     size_t nothers = 0;
+    bool others_fixable = false;
 
     for (size_t p = 0; p < key.n; p++) {
         const KfPart *part = &key.parts[p];
@@ -385,8 +402,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
                 if (!first) {
                     first = s;
                     first_fd = fd;
-                } else if (nothers++ < MAX_OTHERS) {
-                    sb_printf(&others, "%s'%s'", nothers > 1 ? ", " : "", fd.quoted);
+                } else {
+                    if (nothers++ < MAX_OTHERS)
+                        sb_printf(&others, "%s'%s'", nothers > 1 ? ", " : "", fd.quoted);
+                    others_fixable = others_fixable || has_const(ctx, a, &fd);
                 }
                 continue;
             }
@@ -429,7 +448,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
         sb_printf(&others, " and %zu more", nothers - MAX_OTHERS);
     if (first && once(a, done, first))
         report_prefix(ctx, a, k, first, &first_fd, render,
-                      nothers ? arena_printf(a, " (and %s)", sb_str(&others)) : "");
+                      nothers ? arena_printf(a, " (and %s)", sb_str(&others)) : "",
+                      !others_fixable);
 }
 
 static void check(const RuleContext *ctx)

@@ -396,14 +396,39 @@ static bool toolbox_entity(Ex *x, SynNode newexpr)
     return true;
 }
 
+/* `${USER_PREFIX}` at the start of a template: a constant (or a member
+ * of one) whose name says it is a key part. */
+static bool starts_with_key_constant(Ex *x, SynNode n)
+{
+    SynNode sub = syn_child(x->syn, n, 0);
+    if (!syn_is(sub, "template_substitution") || syn_start(sub) != syn_start(n) + 1)
+        return false;
+    SynNode v = syn_child(x->syn, sub, 0);
+    if (!syn_is(v, "identifier") && !syn_is(v, "member_expression"))
+        return false;
+    const char *name = ex_ntext(x, v);
+    static const char *const words[] = {"prefix", "pk", "sk", "key", "keys", "entity", "type"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (ex_name_has_word(name, words[i]))
+            return true;
+    return false;
+}
+
 /* `` `USER#${id}` ``: a template that starts with a word and '#' right
- * before its first substitution, no whitespace anywhere (a SQL or search
- * query has some). */
+ * before its first substitution, or with a key constant
+ * (`` `${USER_PREFIX}${id}` ``, what --fix writes for the first), no
+ * whitespace anywhere (a SQL or search query has some). */
 static bool key_shaped_template(Ex *x, SynNode n)
 {
     if (!syn_is(n, "template_string"))
         return false;
     const char *t = ex_ntext(x, n);
+    if (starts_with_key_constant(x, n)) {
+        for (const char *p = t; *p; p++)
+            if (isspace((unsigned char)*p))
+                return false;
+        return true;
+    }
     size_t i = 1, word = 0;
     while (isalnum((unsigned char)t[i]) || t[i] == '_')
         i++, word++;
