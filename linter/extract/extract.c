@@ -278,7 +278,8 @@ void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite si
         Binding b = ex_find_binding(x, v, name, false);
         if (b.found && !b.param && !syn_null(b.value)) {
             SynNode bv = unwrap(b.value);
-            if (ex_is_string_like(x, bv) || is(bv, "call_expression")) {
+            if (ex_is_string_like(x, bv) || is(bv, "call_expression") ||
+                is(bv, "member_expression")) {
                 k.via = name;
                 k.via_span = nspan(bv);
                 v = bv;
@@ -346,14 +347,24 @@ static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
 /* `...expr` inside an object of keys: an object built here (or in a
  * variable) adds its keys; a call is a helper returning an object of keys,
  * expanded by resolution. */
-static size_t spread_keys(Ex *x, SynNode spread, KeySite site, int op, int depth)
+static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int depth)
 {
-    SynNode e = ex_follow(x, syn_child(x->syn, spread, 0), NULL, NULL);
+    e = ex_follow(x, e, NULL, NULL);
     if (depth > 4 || syn_null(e))
         return 0;
     if (is(e, "object"))
         return key_object_depth(x, e, site, op, depth + 1);
+    /* `...(parent ? gsiKeys(parent, id) : {})`: the keys of either branch
+     * (an index's keys written on some items only) */
+    if (is(e, "ternary_expression"))
+        return spread_value_keys(x, field(e, "consequence"), site, op, depth + 1) +
+               spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
     return helper_object_keys(x, e, site, op);
+}
+
+static size_t spread_keys(Ex *x, SynNode spread, KeySite site, int op, int depth)
+{
+    return spread_value_keys(x, syn_child(x->syn, spread, 0), site, op, depth);
 }
 
 /* Every key attribute of an object literal (followed through a variable). */

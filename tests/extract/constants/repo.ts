@@ -12,3 +12,10 @@ export const put = (ddb: any, teamId: string, userId: string) =>
       gsi1sk: EXPORTED_PRIVATE,
     },
   }));
+
+// A sort key taken from a member of a constants object through a local
+// variable: the variable is followed to the member, which resolves.
+export const putProfile = (ddb: any, userId: string) => {
+  const sortKey = Prefix.nested.MEMBER;
+  return ddb.send(new PutCommand({ TableName: 't', Item: { pk: `${USER_PREFIX}${userId}`, sk: sortKey } }));
+};
