@@ -125,38 +125,10 @@ static const char usage_text[] =
     "linted outside the error, with a note naming the lines not read; notes\n"
     "never change the exit code.\n";
 
-/* `path` as findings show it: relative to the current directory when it
- * is below it (a configuration found upward is named by its absolute path). */
-static const char *shown_path(const char *path, const char *cwd)
-{
-    size_t n = cwd ? strlen(cwd) : 0;
-    if (n > 1 && path[0] == '/' && !strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
-        return path + n + 1;
-    return path;
-}
-
-static void print_problem(FILE *out, const Problem *p, const char *cwd)
-{
-    if (p->path[0]) {
-        fputs_escaped(out, shown_path(p->path, cwd));
-        if (p->line)
-            fprintf(out, ":%u:%u", p->line, p->col);
-    } else {
-        fputs("keylint", out);
-    }
-    fprintf(out, ": %s: ", problem_level(p));
-    fputs_escaped(out, p->message);
-    fputc('\n', out);
-}
-
 /* The problems of `pr` of the kinds wanted (notes or the others) on `out`. */
 static void print_problems_of(FILE *out, const Problems *pr, bool notes)
 {
-    char *cwd = getcwd(NULL, 0);
-    for (size_t i = 0; i < pr->items.n; i++)
-        if ((pr->items.v[i].kind == PROBLEM_NOTE) == notes)
-            print_problem(out, &pr->items.v[i], cwd);
-    free(cwd);
+    report_problems(out, pr, notes);
 }
 
 static void print_problems(const Problems *pr)

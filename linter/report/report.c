@@ -269,3 +269,34 @@ void report_summary(FILE *out, const DiagList *d, size_t files_linted,
         fprintf(out, "; %zu fixable with --fix (--fix-dry-run shows the diff)", o->fixable);
     fputc('\n', out);
 }
+
+/* `path` as findings show it: relative to the current directory when it
+ * is below it (a configuration found upward is named by its absolute path). */
+static const char *shown_path(const char *path, const char *cwd)
+{
+    size_t n = cwd ? strlen(cwd) : 0;
+    if (n > 1 && path[0] == '/' && !strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
+        return path + n + 1;
+    return path;
+}
+
+void report_problems(FILE *out, const Problems *pr, bool notes)
+{
+    char *cwd = getcwd(NULL, 0);
+    for (size_t i = 0; i < pr->items.n; i++) {
+        const Problem *p = &pr->items.v[i];
+        if ((p->kind == PROBLEM_NOTE) != notes)
+            continue;
+        if (p->path[0]) {
+            fputs_escaped(out, shown_path(p->path, cwd));
+            if (p->line)
+                fprintf(out, ":%u:%u", p->line, p->col);
+        } else {
+            fputs("keylint", out);
+        }
+        fprintf(out, ": %s: ", problem_level(p));
+        fputs_escaped(out, p->message);
+        fputc('\n', out);
+    }
+    free(cwd);
+}

@@ -38,6 +38,12 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
 void report_summary(FILE *out, const DiagList *d, size_t files_linted,
                     const ReportOptions *o);
 
+/* The problems of `pr` of the kinds wanted (`notes`: the notes, else the
+ * others), one a line: `path:line:col: error: message` (`keylint` for
+ * problems without a path), paths relative to the current directory when
+ * below it (as findings show them), control characters escaped. */
+void report_problems(FILE *out, const Problems *pr, bool notes);
+
 /* Whether to colour output on `f`: a terminal and NO_COLOR unset or empty. */
 bool report_want_color(FILE *f);
 

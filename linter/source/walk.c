@@ -381,11 +381,7 @@ static void plain_walk(Walk *w, const char *root)
 
 /* --------------------------------------------------------------------- git */
 
-/* Run argv (searched on PATH, no shell) with stdin and stderr on /dev/null
- * and capture stdout into `*out` (in `a`, NUL-terminated). Returns -1 when
- * the program could not be started, else its exit status (or 256 + signal
- * number when killed). */
-static int run_capture(Arena *a, char *const argv[], char **out, size_t *len)
+int run_capture(Arena *a, char *const argv[], char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;

@@ -27,6 +27,12 @@ bool is_tsx_path(const char *path);
 void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
                 StrList *out, Problems *problems);
 
+/* Run argv (searched on PATH, no shell) with stdin and stderr on /dev/null
+ * and capture stdout into `*out` (in `a`, NUL-terminated). Returns -1 when
+ * the program could not be started, else its exit status (or 256 + signal
+ * number when killed). How keylint asks git. */
+int run_capture(Arena *a, char *const argv[], char **out, size_t *len);
+
 /* Largest file keylint reads. */
 #define KEYLINT_MAX_FILE_BYTES (8u * 1024u * 1024u)
 
