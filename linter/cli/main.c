@@ -18,6 +18,7 @@
 #include "fingerprint.h"
 #include "fix.h"
 #include "lsp.h"
+#include "model_cmd.h"
 #include "output.h"
 #include "project.h"
 #include "report.h"
@@ -975,6 +976,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "lsp"))
         return lsp_main(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "model"))
+        return model_main(argc - 1, argv + 1);
     enum {
         OPT_LIST = 256,
         OPT_EXPLAIN,

@@ -1,0 +1,34 @@
+/* What the model's writers share (model_write.c, model_workbench.c,
+ * model_html.c, model_diff.c). Not used outside linter/model/. */
+#ifndef KEYLINT_MODEL_INT_H
+#define KEYLINT_MODEL_INT_H
+
+#include "model.h"
+
+/* A table as access patterns name it: its physical name when known, else
+ * its label. */
+const char *model_table_short(const MTable *t);
+/* "=", "begins_with", "between", "<", ... */
+const char *model_cond_op(CondOp op);
+/* "example-data/GSI1": where a query runs. */
+const char *model_query_target(Arena *a, const DesignModel *m, const MQuery *q);
+/* "pk = ORDER#{tenantCode}, sk begins_with ORDER_ITEM#{orderId}", "scan". */
+const char *model_query_condition(Arena *a, const MQuery *q);
+/* "ORDER, ORDER_ITEM" or "(no entity)". */
+const char *model_query_entities(Arena *a, const MQuery *q);
+/* The shapes an entity's cell for `attr` shows (at most `max`): the
+ * written ones and those only read that have text (a value passed in,
+ * "{sk}", only when there is nothing else), written ones first. */
+size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max);
+/* "src/a.ts:3, src/b.ts:9 and 2 more". */
+const char *model_sites(Arena *a, const MSites *v, size_t max);
+bool model_entity_written(const MEntity *e);
+/* How many entities table `t` has. */
+size_t model_table_entities(const DesignModel *m, size_t t);
+/* Whether the entity writes the key that puts it in index `ix`. */
+bool model_entity_in_index(const MEntity *e, const MIndex *ix);
+/* Markdown: `s` as inline code in a table cell; `s` as plain text. */
+void model_md_code(FILE *out, const char *s);
+void model_md_text(FILE *out, const char *s);
+
+#endif
