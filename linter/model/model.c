@@ -210,6 +210,14 @@ typedef struct Item {
     size_t first, n;  /* its keys: keys[first .. first + n) of the builder's list */
 } Item;
 
+/* How a shape of an entity is written: one text and how many keys. */
+typedef struct ShapeText {
+    size_t entity;
+    const char *attr, *canon, *text;
+    size_t uses;
+    bool written;
+} ShapeText;
+
 typedef struct Builder {
     const Project *p;
     DesignModel *m;
@@ -220,6 +228,8 @@ typedef struct Builder {
     VEC(const KeyExpr *) keys; /* the items' keys */
     VEC(KfKey) flat;           /* the same, flattened */
     NameMap entities;          /* "table\nname" -> entity */
+    VEC(ShapeText) texts;      /* how each shape is written (choose_texts) */
+    NameMap text_at;
     /* findings by display path: diags[from .. from + count) of p->diags */
     NameMap diag_from, diag_count;
 } Builder;
@@ -635,14 +645,65 @@ static size_t calls_in(const char *text)
     return n;
 }
 
-static const char *text_of(Builder *b, const KeyExpr *k)
+/* Count the text of key `k` among its shape's texts (choose_texts). */
+static void count_text(Builder *b, size_t entity, const KeyExpr *k, const char *canon,
+                       const char *text, bool written)
 {
-    return shape_text(b->a, b->a, &k->segs);
+    const char *key = arena_printf(b->a, "%zu\n%s\n%s\n%s", entity, k->attr, canon, text);
+    size_t i;
+    if (!namemap_get(&b->text_at, key, &i)) {
+        i = b->texts.n;
+        namemap_put(b->a, &b->text_at, key, i);
+        VEC_PUSH(b->a, &b->texts, ((ShapeText){entity, k->attr, canon, text, 0, false}));
+    }
+    b->texts.v[i].uses++;
+    b->texts.v[i].written |= written;
 }
 
-static void add_shape(Builder *b, MEntity *e, const Item *it, size_t ki)
+/* Whether text x names a shape better than y: more keys are written so,
+ * then a written one, then with fewer calls (`{postId}` over
+ * `{generateUuid()}`), then the first by name. */
+static bool better_text(const ShapeText *x, const ShapeText *y)
+{
+    if (x->uses != y->uses)
+        return x->uses > y->uses;
+    if (x->written != y->written)
+        return x->written;
+    size_t cx = calls_in(x->text), cy = calls_in(y->text);
+    if (cx != cy)
+        return cx < cy;
+    return strcmp(x->text, y->text) < 0;
+}
+
+/* Each shape named by its best text (better_text). */
+static void choose_texts(Builder *b)
+{
+    NameMap best_at = {0};
+    VEC(size_t) best = {0};
+    for (size_t i = 0; i < b->texts.n; i++) {
+        const ShapeText *t = &b->texts.v[i];
+        const char *key = arena_printf(b->a, "%zu\n%s\n%s", t->entity, t->attr, t->canon);
+        size_t k;
+        if (!namemap_get(&best_at, key, &k)) {
+            namemap_put(b->a, &best_at, key, best.n);
+            VEC_PUSH(b->a, &best, i);
+        } else if (better_text(t, &b->texts.v[best.v[k]])) {
+            best.v[k] = i;
+        }
+    }
+    for (size_t k = 0; k < best.n; k++) {
+        const ShapeText *t = &b->texts.v[best.v[k]];
+        MEntity *e = &b->m->entities.v[t->entity];
+        for (size_t s = 0; s < e->shapes.n; s++)
+            if (!strcmp(e->shapes.v[s].attr, t->attr) && !strcmp(e->shapes.v[s].canon, t->canon))
+                e->shapes.v[s].text = arena_strdup(b->m->arena, t->text);
+    }
+}
+
+static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
 {
     Arena *ma = b->m->arena;
+    MEntity *e = &b->m->entities.v[ei];
     const KeyExpr *k = b->keys.v[ki];
     const char *canon = kf_shape(b->a, &b->flat.v[ki]);
     bool written = key_written(it->file, k);
@@ -652,22 +713,21 @@ static void add_shape(Builder *b, MEntity *e, const Item *it, size_t ki)
     for (size_t i = 0; i < e->shapes.n && !s; i++)
         if (!strcmp(e->shapes.v[i].attr, k->attr) && !strcmp(e->shapes.v[i].canon, canon))
             s = &e->shapes.v[i];
+    const char *text = shape_text(b->a, b->a, &k->segs);
     if (!s) {
         MShape ns = {
             .attr = arena_strdup(ma, k->attr),
             .role = k->role,
-            .text = shape_text(ma, b->a, &k->segs),
+            .text = arena_strdup(ma, text),
             .canon = arena_strdup(ma, canon),
             .first = site_of(b, it->file->path, k->span),
         };
         VEC_PUSH(ma, &e->shapes, ns);
         s = &e->shapes.v[e->shapes.n - 1];
-    } else if (written && (!s->written || calls_in(s->text) > calls_in(text_of(b, k)))) {
-        /* a write names the shape, with names rather than calls where one
-         * does (`POST#{createdAt}#{postId}` over `#{generateUuid()}`) */
-        s->text = shape_text(ma, b->a, &k->segs);
-        s->first = site_of(b, it->file->path, k->span);
+    } else if (written && !s->written) {
+        s->first = site_of(b, it->file->path, k->span); /* where it is written first */
     }
+    count_text(b, ei, k, s->canon, text, written);
     s->written |= written;
     s->uses++;
     for (size_t i = 0; i < rules.n; i++) {
@@ -680,9 +740,10 @@ static void add_shape(Builder *b, MEntity *e, const Item *it, size_t ki)
 
 static void add_item(Builder *b, const Item *it, size_t table)
 {
-    MEntity *e = entity_get(b, table, it->name ? it->name : "(no prefix)");
+    size_t ei = entity_get(b, table, it->name ? it->name : "(no prefix)") - b->m->entities.v;
     for (size_t i = it->first; i < it->first + it->n; i++)
-        add_shape(b, e, it, i);
+        add_shape(b, ei, it, i);
+    MEntity *e = &b->m->entities.v[ei];
     add_site(b->m->arena, it->write ? &e->writes : &e->reads, it->site);
 }
 
@@ -1210,6 +1271,7 @@ DesignModel *model_build(const Project *p)
     place_items(&b);
     for (size_t i = 0; i < b.items.n; i++)
         add_item(&b, &b.items.v[i], b.items.v[i].table);
+    choose_texts(&b);
     add_unknown_table(m);
     match_queries(&b);
     merge_entities(m);

@@ -363,7 +363,7 @@ bool model_write_html(FILE *out, const DesignModel *m, const ModelWriteOptions *
     const char *title = o && o->title ? o->title : "keylint model";
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<meta name=\"generator\" content=\"keylint " KEYLINT_VERSION "\">\n<title>",
+          "<meta name=\"generator\" content=\"keylint\">\n<title>",
           out);
     h(out, title);
     fputs(" - key design</title>\n<style>", out);

@@ -248,10 +248,10 @@ bool model_write_workbench(FILE *out, const DesignModel *m, const ModelWriteOpti
     }
     StrBuf desc;
     sb_init(&desc, a);
-    sb_printf(&desc, "The key design the code builds, drawn by keylint %s: %zu entit%s, one facet "
+    sb_printf(&desc, "The key design the code builds, drawn by keylint: %zu entit%s, one facet "
                      "each with an example item whose keys follow its shapes; %zu access "
                      "pattern%s in the code.",
-              KEYLINT_VERSION, m->entities.n, m->entities.n == 1 ? "y" : "ies", m->queries.n,
+              m->entities.n, m->entities.n == 1 ? "y" : "ies", m->queries.n,
               m->queries.n == 1 ? "" : "s");
     if (!known && left.n == m->entities.n && m->entities.n)
         sb_append(&desc, " No table definition was read.");

@@ -1,0 +1,469 @@
+/* The design model (linter/model/): how entities are named and grouped,
+ * which entities a query can return, findings marked, design changes
+ * between two revisions, and the example service's model in every format
+ * held in tests/model/ (KEYLINT_UPDATE_GOLDEN=1 rewrites them; read the
+ * diff). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model.h"
+#include "project.h"
+
+/* ---- projects in memory --------------------------------------------------------- */
+
+static const char INFRA[] =
+    "import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';\n"
+    "import { Stack } from 'aws-cdk-lib';\n"
+    "export class Data extends Stack {\n"
+    "  constructor(scope: any, id: string) {\n"
+    "    super(scope, id);\n"
+    "    const table = new dynamodb.Table(this, 'AppTable', {\n"
+    "      tableName: 'app',\n"
+    "      partitionKey: { name: 'PK', type: dynamodb.AttributeType.STRING },\n"
+    "      sortKey: { name: 'SK', type: dynamodb.AttributeType.STRING },\n"
+    "    });\n"
+    "    table.addGlobalSecondaryIndex({ indexName: 'GSI1',\n"
+    "      partitionKey: { name: 'GSI1PK', type: dynamodb.AttributeType.STRING },\n"
+    "      sortKey: { name: 'GSI1SK', type: dynamodb.AttributeType.STRING } });\n"
+    "  }\n"
+    "}\n";
+
+/* A model of the files given as path, text, path, text, ..., NULL (under
+ * a directory that does not exist: the texts are the files). */
+static DesignModel *model_of(const char *first, ...)
+{
+    Project *p = project_new(NULL);
+    va_list ap;
+    va_start(ap, first);
+    for (const char *path = first; path; path = va_arg(ap, const char *)) {
+        const char *text = va_arg(ap, const char *);
+        char full[512];
+        snprintf(full, sizeof full, "/nonexistent/keylint-model/%s", path);
+        project_set_text(p, full, text, strlen(text));
+    }
+    va_end(ap);
+    project_analyze(p);
+    DesignModel *m = model_build(p);
+    project_free(p);
+    return m;
+}
+
+static const MEntity *entity(const DesignModel *m, const char *name)
+{
+    for (size_t i = 0; i < m->entities.n; i++)
+        if (!strcmp(m->entities.v[i].name, name))
+            return &m->entities.v[i];
+    return NULL;
+}
+
+/* The texts of `e`'s shapes of `attr`, joined with " | ". */
+static const char *shapes(Arena *a, const MEntity *e, const char *attr)
+{
+    const char *s = "";
+    for (size_t i = 0; e && i < e->shapes.n; i++)
+        if (!strcmp(e->shapes.v[i].attr, attr))
+            s = arena_printf(a, "%s%s%s", s, s[0] ? " | " : "", e->shapes.v[i].text);
+    return s;
+}
+
+static const char *names(Arena *a, const DesignModel *m)
+{
+    const char *s = "";
+    for (size_t i = 0; i < m->entities.n; i++)
+        s = arena_printf(a, "%s%s%s", s, i ? ", " : "", m->entities.v[i].name);
+    return s;
+}
+
+static const MQuery *query_at(const DesignModel *m, uint32_t line)
+{
+    for (size_t i = 0; i < m->queries.n; i++)
+        if (m->queries.v[i].site.line == line)
+            return &m->queries.v[i];
+    return NULL;
+}
+
+static const char *returned(Arena *a, const MQuery *q)
+{
+    const char *s = "";
+    for (size_t i = 0; q && i < q->entities.n; i++)
+        s = arena_printf(a, "%s%s%s", s, i ? ", " : "", q->entities.v[i]);
+    return s;
+}
+
+/* ---- naming ------------------------------------------------------------------- */
+
+static const char ADMIN[] =
+    "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "const T = 'app';\n"
+    "export const org = (d: any, tenantId: string, orgId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `TENANT#${tenantId}#ORG#${orgId}`, SK: 'DETAILS',\n"
+    "    GSI1PK: `TENANT#${tenantId}#ORGS`, GSI1SK: orgId } }));\n"
+    "export const user = (d: any, tenantId: string, userId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `TENANT#${tenantId}#USER#${userId}`, SK: 'DETAILS' } }));\n"
+    "export const member = (d: any, tenantId: string, orgId: string, userId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `TENANT#${tenantId}#ORG#${orgId}`, SK: `USER#${userId}` } }));\n"
+    "export const orgWithMembers = (d: any, tenantId: string, id: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: T, KeyConditionExpression: 'PK = :pk',\n"
+    "    ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}#ORG#${id}` } }));\n"
+    "export const orgs = (d: any, tenantId: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: T, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p',\n"
+    "    ExpressionAttributeValues: { ':p': `TENANT#${tenantId}#ORGS` } }));\n"
+    "export const devices = (d: any, tenantId: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: T, KeyConditionExpression: 'PK = :pk',\n"
+    "    ExpressionAttributeValues: { ':pk': `DEVICE#${tenantId}` } }));\n";
+
+/* A tenant segment that starts a partition key is skipped; the sort key
+ * names the item of a partition of several kinds; "X in Y" when X is an
+ * entity of its own partition elsewhere. */
+static void names_after_the_tenant(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of("infra.ts", INFRA, "admin.ts", ADMIN, NULL);
+    assert_string_equal(names(a, m), "ORG, USER, USER in ORG");
+    assert_int_equal(m->tables.n, 1);
+    assert_true(m->tables.v[0].known);
+    assert_string_equal(m->tables.v[0].label, "AppTable (app)");
+    assert_string_equal(shapes(a, entity(m, "ORG"), "PK"), "TENANT#{tenantId}#ORG#{orgId}");
+    assert_string_equal(shapes(a, entity(m, "ORG"), "GSI1PK"), "TENANT#{tenantId}#ORGS");
+    assert_string_equal(shapes(a, entity(m, "USER in ORG"), "SK"), "USER#{userId}");
+    /* the columns: the table's keys, then its index's */
+    assert_int_equal(m->tables.v[0].attrs.n, 4);
+    assert_string_equal(m->tables.v[0].attrs.v[2], "GSI1PK");
+    /* queries return what their keys can name, structurally: an ORG's
+     * partition holds the ORG and its members, not the USERs */
+    assert_string_equal(returned(a, query_at(m, 11)), "ORG, USER in ORG");
+    assert_string_equal(returned(a, query_at(m, 14)), "ORG");
+    assert_string_equal(query_at(m, 14)->index, "GSI1");
+    assert_string_equal(returned(a, query_at(m, 17)), "");
+    /* sites: where each is written, and the queries that read it */
+    const MEntity *org = entity(m, "ORG");
+    assert_int_equal(org->writes.n, 1);
+    assert_int_equal(org->writes.v[0].line, 4);
+    assert_int_equal(org->reads.n, 2);
+    model_free(m);
+    arena_free(a);
+}
+
+static const char SOCIAL[] =
+    "import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "const T = 'app';\n"
+    "export const profile = (d: any, id: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `USER#${id}`, SK: 'PROFILE' } }));\n"
+    "export const post = (d: any, id: string, at: string, postId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `USER#${id}`, SK: `POST#${at}#${postId}` } }));\n"
+    "export const stat = (d: any, metric: string, subjectId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `STAT#${metric}`, SK: `SUBJECT#${subjectId}` } }));\n"
+    "export const album = (d: any, tenantId: string, id: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `TENANT#${tenantId}`, SK: `ALBUM#${id}` } }));\n"
+    "export const meta = (d: any, m: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `MEMBERSHIP#${m}`, SK: `METADATA#${m}` } }));\n"
+    "export const lookup = (d: any, m: string, u: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `MEMBERSHIP#${m}`, SK: `LOOKUP#${u}` } }));\n"
+    "export const seed = (d: any, item: any) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: item.PK, SK: item.SK } }));\n"
+    "export const thing = (d: any, id: string) =>\n"
+    "  d.send(new GetCommand({ TableName: T, Key: { PK: makeThingKey(id), SK: item.sk } }));\n";
+
+static void names_by_partition(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of("infra.ts", INFRA, "social.ts", SOCIAL, NULL);
+    /* USER's partition holds two kinds (PROFILE, POST): POST is named by
+     * its sort key, the literal PROFILE item is the USER; STAT's holds one
+     * kind: the partition names it; a tenant's partition: the sort key;
+     * METADATA#{m} in MEMBERSHIP#{m} is the partition's own record; a key
+     * of a helper not read is named from the helper; keys that are all
+     * values passed in are not an entity */
+    assert_string_equal(names(a, m), "ALBUM, LOOKUP, MEMBERSHIP, POST, STAT, Thing, USER");
+    assert_string_equal(shapes(a, entity(m, "POST"), "SK"), "POST#{at}#{postId}");
+    assert_string_equal(shapes(a, entity(m, "STAT"), "SK"), "SUBJECT#{subjectId}");
+    assert_string_equal(shapes(a, entity(m, "USER"), "SK"), "PROFILE");
+    assert_string_equal(shapes(a, entity(m, "Thing"), "PK"), "{makeThingKey()}");
+    assert_false(entity(m, "Thing")->shapes.v[0].written);
+    assert_int_equal(m->opaque.n, 1);
+    assert_int_equal(m->opaque.v[0].line, 16);
+    model_free(m);
+    arena_free(a);
+}
+
+/* Keys of one object grouped as one item; an index's keys alone (what a
+ * helper returns to be spread) are not an entity. */
+static void fragments_are_not_entities(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "keys.ts",
+        "export function byEmail(email: string, id: string) {\n"
+        "  return { GSI1PK: `EMAIL#${email}`, GSI1SK: `USER#${id}` };\n"
+        "}\n",
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "import { byEmail } from './keys';\n"
+        "export const put = (d: any, id: string, email: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `USER#${id}`, SK: 'PROFILE',\n"
+        "    ...byEmail(email, id) } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "USER");
+    assert_string_equal(shapes(a, entity(m, "USER"), "GSI1PK"), "EMAIL#{email}");
+    model_free(m);
+    arena_free(a);
+}
+
+/* ---- findings and tables -------------------------------------------------------- */
+
+static void findings_mark_shapes_and_queries(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "infra.ts", INFRA, "repo.ts",
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, orgId: string, userId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `ORG#${orgId}`, SK: `${orgId}${userId}`,\n"
+        "    GSI1PK: `ORG#${orgId}`, GSI1SK: 'META' } }));\n"
+        "export const list = (d: any, orgId: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1',\n"
+        "    KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',\n"
+        "    ExpressionAttributeValues: { ':p': `MEMBERS#${orgId}`, ':s': 'M' } }));\n",
+        NULL);
+    const MEntity *e = entity(m, "ORG");
+    assert_non_null(e);
+    const MShape *sk = NULL;
+    for (size_t i = 0; i < e->shapes.n; i++)
+        if (!strcmp(e->shapes.v[i].attr, "SK"))
+            sk = &e->shapes.v[i];
+    assert_non_null(sk);
+    assert_true(strlist_has(&sk->rules, "missing-delimiter"));
+    assert_true(strlist_has(&e->rules, "missing-delimiter"));
+    const MQuery *q = query_at(m, 6);
+    assert_non_null(q);
+    assert_int_equal(q->conds.n, 2);
+    assert_string_equal(q->conds.v[0].attr, "GSI1PK");
+    assert_string_equal(q->conds.v[0].text, "MEMBERS#{orgId}");
+    assert_string_equal(q->conds.v[1].text, "M");
+    assert_int_equal(q->conds.v[1].op, COND_BEGINS_WITH);
+    assert_true(q->unmatched);
+    assert_int_equal(q->entities.n, 0);
+    model_free(m);
+    arena_free(a);
+}
+
+/* Without a table definition the entities and queries are on a table that
+ * is not known; the Workbench model then has one of the keys they write. */
+static void no_table_definition(void **state)
+{
+    (void)state;
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'x', Item: { pk: `ORDER#${id}`, sk: 'META' } }));\n",
+        NULL);
+    assert_int_equal(m->tables.n, 1);
+    assert_false(m->tables.v[0].known);
+    assert_string_equal(m->tables.v[0].label, "(table not known)");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ModelWriteOptions o = {.title = "t"};
+    assert_true(model_write_workbench(f, m, &o));
+    fclose(f);
+    assert_non_null(strstr(buf, "\"TableName\": \"table\""));
+    assert_non_null(strstr(buf, "\"S\": \"ORDER#i-1\""));
+    free(buf);
+    model_free(m);
+}
+
+/* ---- design changes ---------------------------------------------------------------- */
+
+static const char BEFORE[] =
+    "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "export const put = (d: any, t: string, id: string, s: string) =>\n"
+    "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `TENANT#${t}`, SK: `ORDER#${id}`,\n"
+    "    GSI1PK: `STATUS#${s}`, GSI1SK: `ORDER#${id}` } }));\n"
+    "export const gone = (d: any, id: string) =>\n"
+    "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `CART#${id}`, SK: 'META' } }));\n";
+
+static const char AFTER[] =
+    "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "export const put = (d: any, t: string, id: string, s: string) =>\n"
+    "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `TENANT#${t}`, SK: `ORDER#${id}#${s}` } }));\n"
+    "export const invoices = (d: any, t: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :p AND begins_with(SK, :s)',\n"
+    "    ExpressionAttributeValues: { ':p': `TENANT#${t}`, ':s': 'INVOICE#' } }));\n";
+
+static void diff_lists_changes(void **state)
+{
+    (void)state;
+    DesignModel *base = model_of("infra.ts", INFRA, "repo.ts", BEFORE, NULL);
+    DesignModel *head = model_of("infra.ts", INFRA, "repo.ts", AFTER, NULL);
+    ModelDiff *d = model_diff(base, head);
+    int kinds[MCHANGE_QUERY_REMOVED + 1] = {0};
+    for (size_t i = 0; i < d->changes.n; i++)
+        kinds[d->changes.v[i].kind]++;
+    assert_int_equal(kinds[MCHANGE_SHAPE_CHANGED], 1);
+    assert_int_equal(kinds[MCHANGE_SHAPE_REMOVED], 2); /* GSI1PK, GSI1SK */
+    assert_int_equal(kinds[MCHANGE_ENTITY_REMOVED], 1);
+    assert_int_equal(kinds[MCHANGE_QUERY_ADDED], 1);
+    assert_int_equal(d->changes.n, 5);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_true(model_diff_write(f, d, "main", MODEL_TEXT));
+    fclose(f);
+    assert_non_null(strstr(buf, "~ ORDER: SK changed: ORDER#{id} -> ORDER#{id}#{s}"));
+    assert_non_null(strstr(buf, "- ORDER: GSI1PK no longer written: STATUS#{s}"));
+    assert_non_null(strstr(buf, "- CART: entity removed: PK = CART#{id}, SK = META"));
+    assert_non_null(strstr(buf, "+ query added, no write matches it: app: PK = TENANT#{t}, "
+                                "SK begins_with INVOICE# -> (no entity)"));
+    free(buf);
+    model_diff_free(d);
+    /* no change: said so */
+    d = model_diff(head, head);
+    assert_int_equal(d->changes.n, 0);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_true(model_diff_write(f, d, "main", MODEL_MARKDOWN));
+    fclose(f);
+    assert_non_null(strstr(buf, "No key shape, index or query changed."));
+    free(buf);
+    model_diff_free(d);
+    model_free(base);
+    model_free(head);
+}
+
+/* ---- small readings ---------------------------------------------------------------- */
+
+static void example_values_and_formats(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    assert_string_equal(model_example_value(a, "ORDER#{orderId}", 1), "ORDER#o-1");
+    assert_string_equal(model_example_value(a, "TENANT#{tenantId}#USER#{userId}", 2),
+                        "TENANT#t-2#USER#u-2");
+    assert_string_equal(model_example_value(a, "DAY#{createdAt}", 1), "DAY#2024-01-02");
+    assert_string_equal(model_example_value(a, "PROFILE", 1), "PROFILE");
+    assert_string_equal(model_example_value(a, "{?}", 3), "x-3");
+    ModelFormat f;
+    assert_true(model_format_parse("workbench", &f));
+    assert_int_equal(f, MODEL_WORKBENCH);
+    assert_false(model_format_parse("json", &f));
+    assert_true(model_format_for_path("out/model.HTML", &f));
+    assert_int_equal(f, MODEL_HTML);
+    assert_true(model_format_for_path("model.mmd", &f));
+    assert_int_equal(f, MODEL_MERMAID);
+    assert_false(model_format_for_path("dir.json/model", &f));
+    assert_false(model_format_for_path("model", &f));
+    arena_free(a);
+}
+
+/* ---- the example service in every format ------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(f);
+    fclose(m);
+    return buf;
+}
+
+/* The first line where `want` and `got` differ, on stderr. */
+static void show_diff(const char *name, const char *want, const char *got)
+{
+    size_t line = 1;
+    const char *w = want, *g = got;
+    while (*w && *w == *g) {
+        line += *w == '\n';
+        w++;
+        g++;
+    }
+    const char *we = strchr(w, '\n'), *ge = strchr(g, '\n');
+    fprintf(stderr, "%s: line %zu differs\n  want: %.*s\n  got:  %.*s\n", name, line,
+            (int)(we ? we - w : (long)strlen(w)), w, (int)(ge ? ge - g : (long)strlen(g)), g);
+}
+
+static void example_service_outputs(void **state)
+{
+    (void)state;
+    const char *root = getenv("KEYLINT_SOURCE_ROOT");
+    assert_non_null(root);
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(root), 0);
+    Project *p = project_new(NULL);
+    const char *paths[] = {"fixtures/example-service"};
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+    DesignModel *m = model_build(p);
+    project_free(p);
+    static const struct {
+        ModelFormat f;
+        const char *ext;
+    } outs[] = {{MODEL_TEXT, "txt"}, {MODEL_MARKDOWN, "md"}, {MODEL_MERMAID, "mmd"},
+                {MODEL_WORKBENCH, "json"}, {MODEL_HTML, "html"}};
+    ModelWriteOptions o = {.title = "example-service", .now = 0};
+    bool same = true;
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+        char *got = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&got, &len);
+        assert_true(model_write(f, m, outs[i].f, &o));
+        fclose(f);
+        char path[256];
+        snprintf(path, sizeof path, "tests/model/example-service.%s", outs[i].ext);
+        if (getenv("KEYLINT_UPDATE_GOLDEN")) {
+            FILE *w = fopen(path, "w");
+            assert_non_null(w);
+            fputs(got, w);
+            fclose(w);
+        }
+        char *want = slurp(path);
+        if (!want) {
+            fprintf(stderr, "%s is missing (KEYLINT_UPDATE_GOLDEN=1 writes it)\n", path);
+            same = false;
+        } else if (strcmp(want, got)) {
+            show_diff(path, want, got);
+            same = false;
+        }
+        free(want);
+        free(got);
+    }
+    model_free(m);
+    assert_int_equal(chdir(cwd), 0);
+    assert_true(same);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_after_the_tenant),
+        cmocka_unit_test(names_by_partition),
+        cmocka_unit_test(fragments_are_not_entities),
+        cmocka_unit_test(findings_mark_shapes_and_queries),
+        cmocka_unit_test(no_table_definition),
+        cmocka_unit_test(diff_lists_changes),
+        cmocka_unit_test(example_values_and_formats),
+        cmocka_unit_test(example_service_outputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
