@@ -281,6 +281,7 @@ static size_t table_of(Builder *b, const TableDef *t)
     MTable mt = {
         .label = arena_strdup(ma, table_label(b->a, t)),
         .name = t->name ? arena_strdup(ma, t->name) : NULL,
+        .id = t->id ? arena_strdup(ma, t->id) : NULL,
         .pk = t->pk.name ? arena_strdup(ma, t->pk.name) : NULL,
         .sk = t->sk.name ? arena_strdup(ma, t->sk.name) : NULL,
         .known = true,

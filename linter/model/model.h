@@ -68,6 +68,7 @@ typedef struct MIndex {
 typedef struct MTable {
     const char *label;  /* "DataTable (example-data)", or "(table not known)" */
     const char *name;   /* the physical name when known, else NULL */
+    const char *id;     /* its logical id, construct id or variable; NULL */
     const char *pk, *sk; /* its key attributes (NULL when not known) */
     VEC(MIndex) indexes;
     /* The key attributes of its entities' columns: the table's keys, its

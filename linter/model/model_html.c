@@ -57,7 +57,7 @@ static const char style[] =
     "details{margin:4px 0}summary{cursor:pointer}";
 
 /* Highlight an entity's or a query's edges and ends while the pointer is
- * on it. */
+ * on it; data-ready on the diagram says the script ran. */
 static const char script[] =
     "(function(){var svg=document.getElementById('diagram');if(!svg)return;"
     "function set(id,on){var els=svg.querySelectorAll('[data-ends~=\"'+id+'\"]');"
@@ -69,7 +69,8 @@ static const char script[] =
     "var nodes=svg.querySelectorAll('g[id]');"
     "for(var k=0;k<nodes.length;k++){(function(n){"
     "n.addEventListener('mouseenter',function(){set(n.id,true);});"
-    "n.addEventListener('mouseleave',function(){set(n.id,false);});})(nodes[k]);}})();";
+    "n.addEventListener('mouseleave',function(){set(n.id,false);});})(nodes[k]);}"
+    "svg.setAttribute('data-ready','true');})();";
 
 enum { CH = 7, ROW = 22, QH = 24, GAP = 10, PAD = 12, MAXCH = 64 };
 

@@ -20,6 +20,7 @@
  * key shapes, one example item whose key values follow the shapes. Every
  * attribute an item or index names is declared in the table's
  * attributes, as Workbench requires. */
+#include <ctype.h>
 #include <jansson.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +80,29 @@ static const MShape *first_shape(const MEntity *e, const char *attr)
 {
     const MShape *s[1];
     return model_cell_shapes(e, attr, s, 1) ? s[0] : NULL;
+}
+
+/* A DynamoDB table name for table `t`: its name when it is one (3 to 255
+ * of A-Z a-z 0-9 _ - .), else its id or label with the other characters
+ * dropped, else "table". */
+static const char *table_name(Arena *a, const MTable *t)
+{
+    const char *cands[] = {t->name, t->id, t->label};
+    for (size_t c = 0; c < 3; c++) {
+        const char *s = cands[c];
+        if (!s)
+            continue;
+        StrBuf b;
+        sb_init(&b, a);
+        for (const char *p = s; *p && b.len < 255; p++)
+            if (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.')
+                sb_appendn(&b, p, 1);
+            else if (c == 0)
+                break; /* a name with a deploy-time part: not this one */
+        if (b.len >= 3 && (c > 0 || !s[b.len]))
+            return sb_str(&b);
+    }
+    return "table";
 }
 
 /* The DataModel entry of table `t` (pk and sk: its keys). */
@@ -222,7 +246,7 @@ bool model_write_workbench(FILE *out, const DesignModel *m, const ModelWriteOpti
     Arena *a = arena_new();
     json_t *root = json_object();
     json_object_set_new(root, "ModelName", json_string(o && o->title ? o->title : "keylint model"));
-    StrList left = {0}, facet_names = {0};
+    StrList left = {0}, facet_names = {0}, table_names = {0};
     json_t *tables = json_array();
     size_t known = 0;
     for (size_t t = 0; t < m->tables.n; t++)
@@ -230,8 +254,12 @@ bool model_write_workbench(FILE *out, const DesignModel *m, const ModelWriteOpti
     for (size_t t = 0; t < m->tables.n; t++) {
         const MTable *mt = &m->tables.v[t];
         if (mt->known && mt->pk) {
-            json_array_append_new(tables, table_json(a, m, t, model_table_short(mt), mt->pk,
-                                                     mt->sk, &facet_names));
+            /* table names are unique in a model */
+            const char *name = table_name(a, mt);
+            for (unsigned k = 2; strlist_has(&table_names, name); k++)
+                name = arena_printf(a, "%s-%u", table_name(a, mt), k);
+            strlist_push(a, &table_names, name);
+            json_array_append_new(tables, table_json(a, m, t, name, mt->pk, mt->sk, &facet_names));
             continue;
         }
         /* no table definition: one table of the keys the code writes, when
