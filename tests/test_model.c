@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model.h"
@@ -285,6 +286,63 @@ static void no_table_definition(void **state)
     model_free(m);
 }
 
+/* A file under an override of its configuration (a derived configuration)
+ * sees the configuration's tables: its entities are on the one its
+ * operations name. */
+static void overrides_share_the_tables(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/keylint-model-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static const struct {
+        const char *path, *text;
+    } files[] = {
+        {".keylint.yml", "schemas: [template.yaml]\n"
+                         "overrides:\n  - files: [\"src/**\"]\n    rules: { scan: off }\n"},
+        {"template.yaml", "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n"
+                          "    Properties:\n      TableName: orders\n"
+                          "      AttributeDefinitions:\n"
+                          "        - { AttributeName: pk, AttributeType: S }\n"
+                          "      KeySchema:\n        - { AttributeName: pk, KeyType: HASH }\n"
+                          "  Audit:\n    Type: AWS::DynamoDB::Table\n"
+                          "    Properties:\n      TableName: audit\n"
+                          "      AttributeDefinitions:\n"
+                          "        - { AttributeName: pk, AttributeType: S }\n"
+                          "      KeySchema:\n        - { AttributeName: pk, KeyType: HASH }\n"},
+        {"src/a.ts", "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+                     "export const put = (d: any, id: string) =>\n"
+                     "  d.send(new PutCommand({ TableName: 'orders', Item: { pk: `ORDER#${id}` } }));\n"},
+    };
+    char path[512];
+    snprintf(path, sizeof path, "%s/src", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].path);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(files[i].text, f);
+        fclose(f);
+    }
+    Project *p = project_new(NULL);
+    const char *paths[] = {dir};
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+    DesignModel *m = model_build(p);
+    project_free(p);
+    assert_int_equal(m->tables.n, 2);
+    assert_string_equal(m->tables.v[0].label, "Orders (orders)");
+    assert_non_null(entity(m, "ORDER"));
+    assert_int_equal(entity(m, "ORDER")->table, 0);
+    model_free(m);
+    for (size_t i = sizeof files / sizeof *files; i > 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i - 1].path);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/src", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 /* ---- design changes ---------------------------------------------------------------- */
 
 static const char BEFORE[] =
@@ -461,6 +519,7 @@ int main(void)
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),
+        cmocka_unit_test(overrides_share_the_tables),
         cmocka_unit_test(diff_lists_changes),
         cmocka_unit_test(example_values_and_formats),
         cmocka_unit_test(example_service_outputs),

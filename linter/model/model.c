@@ -357,8 +357,11 @@ static void collect_tables(Builder *b)
     }
 }
 
+/* The table model of a file's configuration (derived configurations share
+ * their file's). */
 static const TableModel *model_of(const Project *p, const Config *cfg)
 {
+    cfg = config_root(cfg);
     for (size_t i = 0; i < p->models.n; i++)
         if (p->models.v[i].config == cfg)
             return p->models.v[i].model;
