@@ -182,9 +182,11 @@ class Runner:
         self.action_path = action_path
         self.tmp = tmp
 
-    def run(self, workspace, inputs, cache_hit=""):
+    def run(self, workspace, inputs, cache_hit="", event_env=None):
         """Run every step; returns a dict with the steps' records, the
-        action's outputs, the summary text and whether the job failed."""
+        action's outputs, the summary text and whether the job failed.
+        `event_env`: what the event sets besides (GITHUB_BASE_REF on a pull
+        request)."""
         runner_temp = tempfile.mkdtemp(dir=self.tmp, prefix="runner-temp-")
         summary = os.path.join(runner_temp, "step_summary.md")
         open(summary, "w").close()
@@ -262,6 +264,7 @@ class Runner:
                 "RUNNER_TEMP": runner_temp,
                 "ImageOS": "ubuntu24",
             })
+            env.update(event_env or {})
             for k, v in step.get("env", {}).items():
                 env[k] = expand(v, ctx)
             cwd = workspace
@@ -406,6 +409,72 @@ def npm_mode(runner, tmp, root, npm_dist, action_path):
         os.rename(build + ".off", build)
 
 
+ORDERS_TS = """import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+export const putOrder = (ddb: any, tenantId: string, orderId: string, status: string, shopId: string) =>
+  ddb.send(new PutCommand({ TableName: 'app', Item: {
+    pk: `TENANT#${tenantId}`, sk: `ORDER#${orderId}`, gsi1pk: `STATUS#${status}` } }));
+"""
+INVOICES_TS = """import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+export const invoicesOf = (ddb: any, tenantId: string) =>
+  ddb.send(new QueryCommand({ TableName: 'app',
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}`, ':sk': 'INVOICE#' } }));
+"""
+
+
+def git(ws, *args):
+    subprocess.run(["git", "-C", ws, "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+                   check=True, capture_output=True)
+
+
+def design_diff(runner, tmp):
+    """A pull request (GITHUB_BASE_REF set): its key design changes since
+    where it left the base branch go to the job summary; without the base
+    branch in the checkout, a warning; never a failed job."""
+    ws = workspace(tmp, "ws-pr", {"src/orders.ts": ORDERS_TS})
+    git(ws, "checkout", "-q", "-b", "main")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "base")
+    git(ws, "checkout", "-q", "-b", "feature")
+    with open(os.path.join(ws, "src", "orders.ts"), "w") as f:
+        f.write(ORDERS_TS.replace("sk: `ORDER#${orderId}`,", "sk: `ORDER#${orderId}#${shopId}`,")
+                .replace(", gsi1pk: `STATUS#${status}`", ""))
+    with open(os.path.join(ws, "src", "invoices.ts"), "w") as f:
+        f.write(INVOICES_TS)
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "feature")
+    pr = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_HEAD_REF": "feature"}
+    r = runner.run(ws, {"paths": "src"}, cache_hit="true", event_env=pr)
+    detail = show(r)
+    design = r["steps"].get("design", {})
+    ok(design.get("ran") and design.get("rc") == 0, "6: the design step runs on a pull request", detail)
+    summary = r["summary"]
+    ok("### Key design changes since `main... (" in summary, "6: design changes in the job summary", summary)
+    ok("| **ORDER** | sk changed | `ORDER#{orderId}` | `ORDER#{orderId}#{shopId}` | `src/orders.ts:4` |"
+       in summary, "6: the sort key that gained a component", summary)
+    ok("| **ORDER** | gsi1pk no longer written | `STATUS#{status}` |" in summary,
+       "6: the index key no longer written", summary)
+    ok("⚠ query added, no write matches it" in summary and "src/invoices.ts:3" in summary,
+       "6: the query added", summary)
+    ok(not r["failed"], "6: the job passes (warnings only)", detail)
+
+    # not a pull request: nothing; design-diff false: nothing
+    r = runner.run(ws, {"paths": "src"}, cache_hit="true")
+    ok("Key design changes" not in r["summary"], "6: no design changes outside a pull request", r["summary"])
+    r = runner.run(ws, {"paths": "src", "design-diff": "false"}, cache_hit="true", event_env=pr)
+    ok(r["steps"]["design"].get("skipped") == "condition", "6: design-diff false skips the step")
+    ok("Key design changes" not in r["summary"], "6: design-diff false: no design changes", r["summary"])
+    # a revision named: since it
+    r = runner.run(ws, {"paths": "src", "design-diff": "HEAD~1"}, cache_hit="true")
+    ok("### Key design changes since `HEAD~1 (" in r["summary"], "6: design-diff names a revision", r["summary"])
+    # the base branch not fetched: a warning, the job as it was
+    r = runner.run(ws, {"paths": "src"}, cache_hit="true",
+                   event_env={**pr, "GITHUB_BASE_REF": "release"})
+    ok("::warning title=keylint::no key design changes: the base branch release is not in the checkout"
+       in r["steps"]["design"].get("stdout", ""), "6: a base branch not fetched is a warning", show(r))
+    ok(not r["failed"], "6: ... and does not fail the job", show(r))
+
+
 def main():
     yaml2json, root = sys.argv[1], sys.argv[2]
     npm_dist = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -417,7 +486,7 @@ def main():
     # ---- shape -------------------------------------------------------------
     ok(action["runs"]["using"] == "composite", "composite action")
     for name in ["paths", "config", "format", "fail-on", "sarif-file", "upload-sarif",
-                 "baseline", "working-directory", "version", "package"]:
+                 "baseline", "working-directory", "version", "package", "design-diff"]:
         ok(name in action.get("inputs", {}), f"input {name}")
     for name in ["errors", "warnings", "sarif-file"]:
         ok(name in action.get("outputs", {}), f"output {name}")
@@ -545,13 +614,18 @@ def main():
         # ---- 5. inputs are data, never code ------------------------------------------
         ws = workspace(tmp, "ws6", {"src/clean.ts": CLEAN_TS})
         evil = "src $(touch PWNED1) `touch PWNED2` ;touch PWNED3"
-        r = runner.run(ws, {"paths": evil, "config": "$(touch PWNED4)", "format": "$(touch PWNED5)"},
+        r = runner.run(ws, {"paths": evil, "config": "$(touch PWNED4)", "format": "$(touch PWNED5)",
+                            "design-diff": "$(touch PWNED6)"},
                        cache_hit="true")
         pwned = [f for f in os.listdir(ws) if f.startswith("PWNED")]
+        pwned += [f for f in os.listdir(os.path.join(ws, "src")) if f.startswith("PWNED")]
         ok(not pwned, "5: no input was executed", str(pwned))
         ok(r["failed"] and r["order"][-1]["rc"] == 2, "5: bad inputs are a usage error (exit 2)", show(r))
 
-        # ---- 6. npm mode: the packed tarballs, or a version from a registry -------
+        # ---- 6. a pull request: the key design changes in the job summary -------
+        design_diff(runner, tmp)
+
+        # ---- 7. npm mode: the packed tarballs, or a version from a registry -------
         if npm_dist and os.path.isdir(npm_dist):
             npm_mode(runner, tmp, root, npm_dist, action_path)
         else:

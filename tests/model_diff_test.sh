@@ -110,6 +110,26 @@ git add -A && git commit -qm next
 out=$("$keylint" model --diff HEAD -f text . 2>&1)
 has "$out" "No key design change since HEAD (" "no change"
 
+# BASE...: from the merge base, as a pull request is reviewed: what the
+# base branch gained since is not the work tree's change
+git checkout -q -b feature base
+sed -i 's/sk: `ORDER#${orderId}`,/sk: `ORDER#${orderId}#${status}`,/' src/orders.ts
+git commit -qam "feature"
+git checkout -q master 2>/dev/null || git checkout -q main
+cat >src/carts.ts <<'EOF2'
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+export const putCart = (ddb: any, id: string) =>
+  ddb.send(new PutCommand({ TableName: 'app', Item: { pk: `CART#${id}`, sk: 'META' } }));
+EOF2
+git add -A && git commit -qm "carts on the base branch"
+trunk=$(git rev-parse --abbrev-ref HEAD)
+git checkout -q feature
+out=$("$keylint" model --diff "$trunk..." -f text . 2>&1)
+has "$out" "~ ORDER: sk changed: ORDER#{orderId} -> ORDER#{orderId}#{status}" "$trunk...: the branch's change"
+case $out in *CART*) bad "$trunk...: the base branch's own change is not the work tree's: $out" ;; esac
+out=$("$keylint" model --diff "$trunk" -f text . 2>&1)
+has "$out" "- CART: entity removed" "$trunk: compared with the branch's tip"
+
 # errors: exit 2 with a message
 out=$("$keylint" model --diff no-such-ref . 2>&1); rc=$?
 [ $rc -eq 2 ] || bad "an unknown revision: exit $rc"

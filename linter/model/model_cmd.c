@@ -45,7 +45,10 @@ static const char model_usage[] =
     "  -o, --output FILE     write to FILE (replaced only when complete)\n"
     "      --diff BASE_REF   list the key shapes, indexes and queries added,\n"
     "                        removed or changed between the git revision\n"
-    "                        BASE_REF and the work tree (text or markdown)\n"
+    "                        BASE_REF and the work tree (text or markdown);\n"
+    "                        BASE_REF... (three dots): from where the work\n"
+    "                        tree's history left BASE_REF, as a pull request\n"
+    "                        is reviewed\n"
     "      --title TEXT      the model's name (default: the directory's name)\n"
     "  -j, --jobs N          read and parse with N threads (default: one per\n"
     "                        core)\n"
@@ -189,6 +192,19 @@ static bool base_checkout(Arena *a, const char *ref, Base *b)
         return false;
     }
     b->top = first_line(a, out);
+    /* BASE...: where the work tree's history left BASE (git diff A...B) */
+    size_t rl = strlen(ref);
+    if (rl > 3 && !strcmp(ref + rl - 3, "...")) {
+        const char *base = arena_strndup(a, ref, rl - 3);
+        char *mb[] = {"git", "-C", (char *)b->top, "merge-base", (char *)base, "HEAD", NULL};
+        if (base[0] == '-' || run_capture(a, mb, &out, &n) != 0 || !out[0]) {
+            fprintf(stderr, "keylint: error: --diff: %s and HEAD have no merge base in %s (a "
+                            "shallow clone?)\n",
+                    base, b->top);
+            return false;
+        }
+        ref = first_line(a, out);
+    }
     const char *spec = arena_printf(a, "%s^{commit}", ref);
     char *verify[] = {"git", "-C", (char *)b->top, "rev-parse", "--verify", "--quiet",
                       (char *)spec, NULL};
