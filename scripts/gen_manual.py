@@ -57,7 +57,8 @@ def man(keylint, version):
     out = [f'.TH KEYLINT 1 "" "keylint {esc(version)}" "User Commands"',
            ".SH NAME", "keylint \\- static key\\-lint for DynamoDB single\\-table designs",
            ".SH SYNOPSIS", ".B keylint", "[\\fIoptions\\fR] [\\fIpaths\\fR...]", ".br",
-           ".B keylint lsp", ".SH DESCRIPTION"]
+           ".B keylint lsp", ".br", ".B keylint model", "[\\fIoptions\\fR] [\\fIpaths\\fR...]",
+           ".SH DESCRIPTION"]
     body = [l for l in head if not l.startswith("usage:")]
     para = " ".join(l.strip() for l in body if l.strip())
     out.append(esc(para))

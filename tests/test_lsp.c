@@ -1165,6 +1165,9 @@ static void actions_and_hover(void **state)
     assert_non_null(strstr(md, "carries a version suffix"));      /* the message */
     assert_non_null(strstr(md, rule_docs("versioned-sk-read"))); /* the docs */
     assert_range(json_object_get(res, "range"), VS_ROW + 2, VS_COL, VS_ROW + 2, VS_COL + 2);
+    /* on a key, also the entity chart of the file's entities */
+    assert_non_null(strstr(md, "key design of this file's entities"));
+    assert_non_null(strstr(md, "| **ORDER** | `ORDER#{tenantCode}` (read) | `ITEM#{id}#{n}` (read) |"));
     json_decref(r);
     request(&c, 7, "textDocument/hover",
             json_pack("{s:{s:s}, s:{s:i, s:i}}", "textDocument", "uri", w.uri[F_SERVICE],

@@ -1,6 +1,7 @@
 /* `keylint lsp` requests on findings: textDocument/codeAction (the rules'
  * machine-applicable fixes, and a suppression comment) and
- * textDocument/hover (the rule's documentation). */
+ * textDocument/hover (the rule's documentation; on a key, the entity chart
+ * of the document's entities). */
 #include "lsp_server.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "fix.h"
+#include "model.h"
 #include "suppress.h"
 
 static void *xmalloc(size_t n)
@@ -360,6 +362,47 @@ static void buf_add(Buf *b, const char *s)
     b->n += m;
 }
 
+/* The key of the document's IR under byte `off` (the innermost): its
+ * offsets in *a and *b. */
+static bool key_at(const Server *s, const Doc *d, const LineIndex *rows, size_t off, size_t *a,
+                   size_t *b)
+{
+    const SourceFile *sf = project_file(s->p, d->abspath ? d->abspath : d->fpath);
+    if (!sf || !sf->ir)
+        return false;
+    bool hit = false;
+    for (size_t i = 0; i < sf->ir->keys.n; i++) {
+        size_t ka, kb;
+        lsp_span_offsets(d, rows, &sf->ir->keys.v[i].span, &ka, &kb);
+        if (off < ka || off > kb || (hit && kb - ka >= *b - *a))
+            continue;
+        *a = ka;
+        *b = kb;
+        hit = true;
+    }
+    return hit;
+}
+
+/* On a key: the entity chart of the entities the document writes or reads
+ * (the project's design model, drawn now), appended to `md`. */
+static bool entity_chart(const Server *s, const Doc *d, Buf *md)
+{
+    DesignModel *m = model_build(s->p);
+    Arena *a = arena_new();
+    const MEntity **ents;
+    size_t n = model_entities_in(m, a, d->fpath, &ents);
+    if (n) {
+        if (md->n)
+            buf_add(md, "\n\n---\n\n");
+        buf_add(md, s->hover_markdown ? "**keylint** key design of this file's entities\n\n"
+                                      : "keylint: key design of this file's entities\n\n");
+        buf_add(md, model_entities_markdown(a, m, ents, n));
+    }
+    arena_free(a);
+    model_free(m);
+    return n > 0;
+}
+
 json_t *lsp_hover(const Server *s, Doc *d, json_t *params, const char **error)
 {
     json_t *pos = json_object_get(params, "position");
@@ -435,6 +478,12 @@ json_t *lsp_hover(const Server *s, Doc *d, json_t *params, const char **error)
         }
     }
     free(shown);
+    size_t ka, kb;
+    if (key_at(s, d, &rows, off, &ka, &kb) && entity_chart(s, d, &md) && !any) {
+        any = true;
+        ha = ka;
+        hb = kb;
+    }
     json_t *result = json_null();
     if (any)
         result = json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind",
