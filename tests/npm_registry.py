@@ -3,7 +3,8 @@
 
 usage: npm_registry.py DIR [PORT_FILE]
 
-Serves, for each DIR/*.tgz, the package it holds (its package/package.json)
+Serves, for each .tgz file under DIR (its subdirectories too, such as
+scripts/npm-pack's other-platforms/), the package it holds (its package/package.json)
 the way the npm registry does: the packument at /NAME (a scope's slash
 encoded or not) and the tarball at /-/FILE, with the sha512 integrity npm
 checks. Anything else is 404, as an unpublished name is. Listens on
@@ -21,13 +22,16 @@ import tarfile
 import urllib.parse
 
 
-def packages(directory, base_url):
-    """{name: packument} for the tarballs in `directory`."""
+def tarballs(directory):
+    """{file name: path} of the .tgz files under `directory`."""
+    return {f: os.path.join(d, f) for d, _, files in os.walk(directory) for f in files
+            if f.endswith(".tgz")}
+
+
+def packages(files, base_url):
+    """{name: packument} for the tarballs `files` ({file name: path})."""
     out = {}
-    for file in sorted(os.listdir(directory)):
-        if not file.endswith(".tgz"):
-            continue
-        path = os.path.join(directory, file)
+    for file, path in sorted(files.items()):
         with tarfile.open(path, "r:gz") as tar:
             manifest = json.load(tar.extractfile("package/package.json"))
         data = open(path, "rb").read()
@@ -48,14 +52,15 @@ def main():
     directory = sys.argv[1]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), None)
     base_url = f"http://127.0.0.1:{server.server_port}"
-    docs = packages(directory, base_url)
+    files = tarballs(directory)
+    docs = packages(files, base_url)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
             if path.startswith("/-/") and "/" not in path[3:] and path.endswith(".tgz"):
-                file = os.path.join(directory, path[3:])
-                if os.path.isfile(file):
+                file = files.get(path[3:])
+                if file and os.path.isfile(file):
                     return self.send(200, open(file, "rb").read(), "application/octet-stream")
             doc = docs.get(path.lstrip("/"))
             if doc:

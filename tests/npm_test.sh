@@ -70,14 +70,18 @@ fi
 version=$(meson introspect --projectinfo "$root/meson.build" |
           python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
 main_tgz=$dist/keylint-$version.tgz
-for f in "$main_tgz" "$dist/keylint-linux-x64-$version.tgz" "$dist/keylint-linux-arm64-$version.tgz"; do
+# the binary package of a platform: this machine's beside the launcher, the
+# others apart (npm refuses to install a tarball for another cpu)
+platform_tgz() { [ "$1" = "$native" ] && echo "$dist/keylint-linux-$1-$version.tgz" ||
+                 echo "$dist/other-platforms/keylint-linux-$1-$version.tgz"; }
+for f in "$main_tgz" "$(platform_tgz x64)" "$(platform_tgz arm64)"; do
     [ -s "$f" ] && ok || bad "not packed: $f"
 done
 
 # each binary: its architecture, and nothing dynamic but libc
 for arch in x64 arm64; do
     mkdir -p "$tmp/unpacked-$arch"
-    tar -xzf "$dist/keylint-linux-$arch-$version.tgz" -C "$tmp/unpacked-$arch"
+    tar -xzf "$(platform_tgz $arch)" -C "$tmp/unpacked-$arch"
     bin=$tmp/unpacked-$arch/package/bin/keylint
     [ -x "$bin" ] && ok || bad "linux-$arch: no executable package/bin/keylint"
     machine=$(readelf -h "$bin" | sed -n 's/^ *Machine: *//p')
@@ -109,7 +113,7 @@ export const ORDER_PREFIX = 'ORDER#';
 export const getOrder = (ddb: any, userId: string, orderId: string) =>
   ddb.send(new GetCommand({ TableName: 'app', Key: { pk: `${ORDER_PREFIX}${userId}`, sk: `${userId}${orderId}` } }));
 EOF
-run "npm install" 0 npm install --offline -D "$main_tgz" "$dist/keylint-linux-$native-$version.tgz"
+run "npm install" 0 npm install --offline -D "$main_tgz" "$(platform_tgz $native)"
 [ -e node_modules/.bin/keylint ] && ok || bad "no node_modules/.bin/keylint"
 has "package.json devDependencies" "$(cat package.json)" '"keylint": "file:'
 run "npx keylint --version" 0 npx --offline keylint --version && has "npx keylint --version" "$out" "keylint $version"
@@ -152,13 +156,16 @@ run "unsupported platform" 2 node -r "$tmp/darwin.js" node_modules/keylint/bin/k
 has "unsupported platform" "$err" "keylint: no prebuilt binary for darwin-"
 has "unsupported platform" "$err" "build keylint from source"
 
-# every tarball at once (optional: npm keeps the one for this machine)
+# what dist/npm/ holds, all at once, as the README says
 proj2=$tmp/app2
 mkdir -p "$proj2" && cd "$proj2" || exit 1
 npm init -y >/dev/null
-run "npm install -O dist/npm/*.tgz" 0 npm install --offline -O "$dist"/*.tgz
-[ -d node_modules/@keylint/linux-$native ] && ok || bad "-O: no @keylint/linux-$native"
-run "-O: npx keylint --version" 0 npx --offline keylint --version
+run "npm install dist/npm/*.tgz" 0 npm install --offline "$dist"/*.tgz
+[ -d node_modules/@keylint/linux-$native ] && ok || bad "dist/npm/*.tgz: no @keylint/linux-$native"
+[ "$(ls node_modules/@keylint)" = "linux-$native" ] && ok ||
+    bad "dist/npm/*.tgz: installed $(ls node_modules/@keylint | tr '\n' ' ')"
+run "dist/npm/*.tgz: npx keylint --version" 0 npx --offline keylint --version
+has "dist/npm/*.tgz: npx keylint --version" "$out" "keylint $version"
 
 # --- 3. the arm64 binary under qemu ---------------------------------------------
 arm=$tmp/unpacked-arm64/package/bin/keylint
