@@ -54,8 +54,11 @@ def tree(d):
     for dirpath, dirnames, filenames in os.walk(d):
         dirnames[:] = [n for n in dirnames if n not in ('node_modules', '.git')]
         for n in filenames:
-            with open(os.path.join(dirpath, n), 'rb') as f:
-                got[os.path.join(dirpath, n)] = f.read()
+            path = os.path.join(dirpath, n)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue  # a symlink (dangling ones too) is not rewritten by --fix
+            with open(path, 'rb') as f:
+                got[path] = f.read()
     return got
 
 
