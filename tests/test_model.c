@@ -221,6 +221,28 @@ static void fragments_are_not_entities(void **state)
     arena_free(a);
 }
 
+/* A value with alternatives (`a || Date.now()`) is one attribute of one
+ * item: the index keys written before it stay with the item. */
+static void alternatives_stay_in_the_item(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, id: string, email: string, at?: number) => {\n"
+        "  const createdAt = at || Date.now();\n"
+        "  return d.send(new PutCommand({ TableName: 'app', Item: {\n"
+        "    GSI1PK: `EMAIL#${email}`, GSI1SK: createdAt, PK: `USER#${id}`, SK: 'PROFILE' } }));\n"
+        "};\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "USER");
+    assert_string_equal(shapes(a, entity(m, "USER"), "GSI1PK"), "EMAIL#{email}");
+    assert_string_equal(shapes(a, entity(m, "USER"), "PK"), "USER#{id}");
+    model_free(m);
+    arena_free(a);
+}
+
 /* ---- findings and tables -------------------------------------------------------- */
 
 static void findings_mark_shapes_and_queries(void **state)
@@ -517,6 +539,7 @@ int main(void)
         cmocka_unit_test(names_after_the_tenant),
         cmocka_unit_test(names_by_partition),
         cmocka_unit_test(fragments_are_not_entities),
+        cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),
         cmocka_unit_test(overrides_share_the_tables),

@@ -531,7 +531,11 @@ static void collect_items(Builder *b, const SourceFile *sf)
         if (k->op >= 0 && ((size_t)k->op >= f->ops.n || f->ops.v[k->op].kind == OP_QUERY ||
                            f->ops.v[k->op].kind == OP_SCAN))
             continue;
-        bool next = k->op != cur_op || strlist_has(&attrs, k->attr) ||
+        /* An attribute seen again starts the next item, unless the key
+         * before was on it too: the alternatives of one value
+         * (`gsi2sk: createdAt` with `createdAt = a || Date.now()`). */
+        bool alternative = cur.n && !strcmp(b->keys.v[b->keys.n - 1]->attr, k->attr);
+        bool next = k->op != cur_op || (strlist_has(&attrs, k->attr) && !alternative) ||
                     (k->op < 0 && (k->site != cur_site || k->span.start_row > last_row + 30));
         if (next) {
             push_item(b, &cur);
