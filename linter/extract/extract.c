@@ -33,122 +33,11 @@
 
 
 
-/* ---- node helpers (syntax.h, bound to this file's tree) ---------------- */
-
-SynNode ex_parent(Ex *x, SynNode n) { return syn_parent(x->syn, n); }
 static bool is(SynNode n, const char *type) { return syn_is(n, type); }
-SynNode ex_field(Ex *x, SynNode n, const char *name) { return syn_field(x->syn, n, name); }
 #define field(n, name) ex_field(x, (n), (name))
 #define unwrap(n) syn_unwrap(x->syn, (n))
 static Span nspan(SynNode n) { return syn_span(n); }
 static bool is_function_node(SynNode n) { return syn_is_function(n); }
-const char *ex_ntext(Ex *x, SynNode n) { return syn_text(x->syn, n); }
-bool ex_text_eq(Ex *x, SynNode n, const char *s) { return syn_text_eq(x->syn, n, s); }
-bool ex_string_value(Ex *x, SynNode n, const char **out)
-{
-    return syn_string_value(x->syn, n, out);
-}
-
-/* ---- imports and framework names --------------------------------------- */
-
-const Import *ex_find_import(Ex *x, const char *local)
-{
-    return fileir_import(x->ir, local);
-}
-
-static bool is_framework_source(const char *src)
-{
-    return !strncmp(src, "@mbc-cqrs-serverless/", 21);
-}
-
-/* The framework's name for `local` if it is imported from the framework. */
-const char *ex_framework_name(Ex *x, const char *local)
-{
-    const Import *im = ex_find_import(x, local);
-    if (!im || !is_framework_source(im->source))
-        return NULL;
-    return im->imported;
-}
-
-/* ---- IR building ------------------------------------------------------- */
-
-static const char *function_name(Ex *x, SynNode fn, bool *exported);
-
-/* The name of the nearest named function around `n` (`truncateTable`,
- * `Repo.purge`), NULL when there is none or it is anonymous. */
-static const char *enclosing_function(Ex *x, SynNode n)
-{
-    for (SynNode p = ex_parent(x, n); !syn_null(p); p = ex_parent(x, p)) {
-        if (!is(p, "function_declaration") && !is(p, "generator_function_declaration") &&
-            !is(p, "method_definition") && !is(p, "arrow_function") &&
-            !is(p, "function_expression") && !is(p, "function"))
-            continue;
-        bool exported;
-        const char *name = function_name(x, p, &exported);
-        if (!name && is(p, "method_definition"))
-            name = ex_ntext(x, field(p, "name"));
-        if (!name && is(ex_parent(x, p), "pair"))
-            name = ex_prop_name(x, ex_parent(x, p));
-        if (name)
-            return name;
-    }
-    return NULL;
-}
-
-int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee)
-{
-    DataOp op = {.kind = kind, .api = api, .span = nspan(node), .callee = callee};
-    op.table_kind = api_table_kind(api);
-    op.function = enclosing_function(x, node);
-    VEC_PUSH(x->a, &x->ir->ops, op);
-    return (int)x->ir->ops.n - 1;
-}
-
-bool ex_consumed(Ex *x, SynNode obj)
-{
-    return nummap_get(&x->consumed, syn_start(obj), NULL);
-}
-
-void ex_consume(Ex *x, SynNode obj)
-{
-    nummap_put(x->scratch, &x->consumed, syn_start(obj), 0);
-}
-
-/* Follow an identifier to the object literal (or other value) it holds. */
-/* `marshall(x)` (util-dynamodb), `Converter.marshall(x)` (SDK v2) or
- * `util.dynamodb.toMapValues(x)` (AppSync): the object x, whose keys
- * marshalling only wraps as AttributeValues. */
-static SynNode marshalled(Ex *x, SynNode n)
-{
-    if (!is(n, "call_expression"))
-        return n;
-    SynNode fn = unwrap(field(n, "function"));
-    if (is(fn, "member_expression"))
-        fn = field(fn, "property");
-    if (!ex_text_eq(x, fn, "marshall") && !ex_text_eq(x, fn, "toMapValues"))
-        return n;
-    SynNode arg = unwrap(syn_child(x->syn, field(n, "arguments"), 0));
-    return syn_null(arg) ? n : arg;
-}
-
-SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
-{
-    n = marshalled(x, unwrap(n));
-    for (int hop = 0; hop < MAX_BINDING_HOPS &&
-                      (is(n, "identifier") || is(n, "shorthand_property_identifier"));
-         hop++) {
-        const char *name = ex_ntext(x, n);
-        Binding b = ex_find_binding(x, n, name, true);
-        if (!b.found || b.param || syn_null(b.value))
-            break;
-        if (via && !*via) {
-            *via = name;
-            *via_span = nspan(b.value);
-        }
-        n = marshalled(x, unwrap(b.value));
-    }
-    return n;
-}
 
 /* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
 static SynNode map_arrow(Ex *x, SynNode call)
@@ -219,31 +108,6 @@ static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
     return got;
 }
 
-/* A low-level AttributeValue ({ S: x } / { N: x }) holds its value. */
-SynNode ex_attribute_value(Ex *x, SynNode v)
-{
-    v = unwrap(v);
-    if (is(v, "object") && syn_count(x->syn, v) == 1) {
-        SynNode p = syn_child(x->syn, v, 0);
-        SynNode k = field(p, "key");
-        if (is(p, "pair") && (ex_text_eq(x, k, "S") || ex_text_eq(x, k, "N")))
-            return field(p, "value");
-    }
-    /* AppSync's util.dynamodb.toDynamoDB(x) / toString(x) */
-    SynNode fn = is(v, "call_expression") ? unwrap(field(v, "function")) : (SynNode){0};
-    if (is(fn, "member_expression") && is(unwrap(field(fn, "object")), "member_expression") &&
-        ex_text_eq(x, field(unwrap(field(fn, "object")), "property"), "dynamodb") &&
-        (ex_text_eq(x, field(fn, "property"), "toDynamoDB") ||
-         ex_text_eq(x, field(fn, "property"), "toString"))) {
-        SynNode a0 = syn_child(x->syn, field(v, "arguments"), 0);
-        if (!syn_null(a0))
-            return unwrap(a0);
-    }
-    return v;
-}
-
-static HelperDef *function_def(Ex *x, SynNode fn);
-
 /* A key of a data operation built from the enclosing function's parameters
  * is a sink of that function: its callers' arguments complete it. */
 static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
@@ -259,7 +123,7 @@ static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
         fn = ex_parent(x, fn);
     if (syn_null(fn) || !is_function_node(fn))
         return;
-    HelperDef *h = function_def(x, fn);
+    HelperDef *h = ex_function_def(x, fn);
     if (h) {
         KeyExpr sk = *k;
         sk.op = -1;
@@ -293,37 +157,6 @@ void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite si
     VEC_PUSH(x->a, &x->ir->extracted, k);
     if (site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION)
         key_sink(x, value, &k);
-}
-
-const char *ex_prop_name(Ex *x, SynNode prop)
-{
-    SynNode computed;
-    const char *name = syn_prop_name(x->syn, prop, &computed);
-    if (name || syn_null(computed))
-        return name;
-    /* a string constant of this file ... */
-    const char *cname = ex_ntext(x, computed);
-    const ConstDef *c = fileir_const(x->ir, cname, false);
-    if (c && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
-        return c->value.v[0].text;
-    /* ... or one resolution finds: "[Keys.PK]" */
-    return arena_printf(x->a, "[%s]", cname);
-}
-
-
-
-bool ex_value_can_be_key(Ex *x, SynNode v)
-{
-    v = unwrap(v);
-    const char *t = syn_type(v);
-    static const char *const ok[] = {
-        "string", "template_string", "binary_expression", "identifier",
-        "member_expression", "call_expression", "array", "subscript_expression",
-        "shorthand_property_identifier", "object"};
-    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-        if (!strcmp(t, ok[i]))
-            return true;
-    return false;
 }
 
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth);
@@ -674,17 +507,6 @@ static void sdk_command(Ex *x, SynNode n)
         params_object(x, a0, op);
 }
 
-/* The receiver's last name: `this.dataService.getItem` -> "dataService". */
-const char *ex_receiver_name(Ex *x, SynNode member)
-{
-    SynNode obj = unwrap(field(member, "object"));
-    if (is(obj, "member_expression"))
-        return ex_ntext(x, field(obj, "property"));
-    if (is(obj, "identifier"))
-        return ex_ntext(x, obj);
-    return "";
-}
-
 bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
 {
     for (; *names; names++)
@@ -789,61 +611,6 @@ static void data_call(Ex *x, SynNode n)
         params_object(x, obj, op);
         return;
     }
-}
-
-/* The name other code calls a function by: a declaration's name, the
- * variable an arrow is assigned to, Class.method; NULL when anonymous. */
-static const char *function_name(Ex *x, SynNode fn, bool *exported)
-{
-    *exported = false;
-    const char *name = NULL;
-    SynNode p = ex_parent(x, fn);
-    if (is(fn, "function_declaration") || is(fn, "generator_function_declaration")) {
-        name = ex_ntext(x, field(fn, "name"));
-    } else if (is(fn, "method_definition")) {
-        SynNode body = ex_parent(x, fn), cls = ex_parent(x, body);
-        if (!is(body, "class_body") || syn_null(field(cls, "name")))
-            return NULL;
-        name = arena_dot(x->a, ex_ntext(x, field(cls, "name")),
-                            ex_ntext(x, field(fn, "name")));
-        p = ex_parent(x, cls);
-    } else if (is(p, "variable_declarator")) {
-        SynNode n = field(p, "name");
-        if (!is(n, "identifier"))
-            return NULL;
-        name = ex_ntext(x, n);
-        p = ex_parent(x, ex_parent(x, p));
-    } else {
-        return NULL;
-    }
-    *exported = is(p, "export_statement") ||
-                (is(fn, "function_declaration") && is(ex_parent(x, fn), "export_statement"));
-    return name;
-}
-
-static HelperDef *function_def(Ex *x, SynNode fn)
-{
-    bool exported;
-    const char *name = function_name(x, fn, &exported);
-    if (!name)
-        return NULL;
-    HelperDef *known = fileir_helper(x->ir, name, false);
-    if (known)
-        return known;
-    HelperDef h = {.name = name, .exported = exported, .span = nspan(fn)};
-    ex_function_params(x, fn, &h);
-    fileir_add_helper(x->ir, h);
-    if (is(fn, "method_definition")) { /* reachable as this.method too */
-        const char *dot = strrchr(name, '.');
-        HelperDef self = h;
-        self.name = arena_dot(x->a, "this", dot ? dot + 1 : name);
-        self.exported = false;
-        fileir_add_helper(x->ir, self);
-        /* both entries share nothing mutable but sinks: keep them on the
-         * Class.method entry and let this.method find them there */
-        return &x->ir->helpers.v[x->ir->helpers.n - 2];
-    }
-    return &x->ir->helpers.v[x->ir->helpers.n - 1];
 }
 
 /* A call that passes text to a function: a candidate for the function's

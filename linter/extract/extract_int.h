@@ -135,6 +135,9 @@ bool ex_name_has_word(const char *name, const char *w);
 const char *ex_receiver_name(Ex *x, SynNode member);
 
 /* Building the IR. */
+/* The helper entry (HelperDef) of function `fn`, added to the IR on first
+ * need; NULL when the function has no name other code calls it by. */
+HelperDef *ex_function_def(Ex *x, SynNode fn);
 int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);
