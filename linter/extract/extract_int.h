@@ -105,8 +105,9 @@ SynNode ex_attribute_value(Ex *x, SynNode v);
  * bound to one this file can read, else a REF segment. */
 void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth);
 /* toplevel.c: imports, re-exports, constants, enums and key helpers of the
- * file's top level (the first pass), and a function's parameter names. */
+ * file's top level (the first pass). */
 void ex_module_pass(Ex *x, SynNode root);
+/* A function's parameter names, in order ("?" for destructured ones). */
 void ex_function_params(Ex *x, SynNode fn, HelperDef *h);
 
 /* The parent of a node of this file's tree. */

@@ -5,10 +5,13 @@
  * IR under construction: data operations, the helper entry of a function,
  * the object literals already read. Nothing here calls another file of
  * extract/. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "extract_int.h"
+#include "scope.h"
 #include "syntax.h"
 
 /* ---- node helpers (syntax.h, bound to this file's tree) ---------------- */
@@ -245,4 +248,64 @@ HelperDef *ex_function_def(Ex *x, SynNode fn)
         return &x->ir->helpers.v[x->ir->helpers.n - 2];
     }
     return &x->ir->helpers.v[x->ir->helpers.n - 1];
+}
+
+/* ---- names: bindings, words, parameters -------------------------------- */
+
+Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module)
+{
+    unsigned flags = SCOPE_ASSIGNMENTS | (include_module ? SCOPE_MODULE : 0);
+    ScopeHit h = scopes_lookup(x->scopes, use, name, flags);
+    return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
+}
+
+/* Split camelCase / snake_case into lowercase words and look for `w`. */
+bool ex_name_has_word(const char *name, const char *w)
+{
+    char word[64];
+    size_t wl = 0;
+    for (const char *p = name;; p++) {
+        bool boundary = !*p || *p == '_' || *p == '-' || *p == '.' ||
+                        (isupper((unsigned char)*p) && p > name &&
+                         (islower((unsigned char)p[-1]) ||
+                          (isupper((unsigned char)p[-1]) && islower((unsigned char)p[1])))) ||
+                        (isdigit((unsigned char)*p) && p > name && !isdigit((unsigned char)p[-1]));
+        if (boundary && wl) {
+            word[wl] = '\0';
+            if (!strcasecmp(word, w))
+                return true;
+            wl = 0;
+        }
+        if (!*p)
+            return false;
+        if (*p != '_' && *p != '-' && *p != '.' && wl + 1 < sizeof word)
+            word[wl++] = (char)tolower((unsigned char)*p);
+    }
+}
+
+/* A function's parameter names, in order ("?" for destructured ones). */
+void ex_function_params(Ex *x, SynNode fn, HelperDef *h)
+{
+    SynNode ps = field(fn, "parameters");
+    if (syn_null(ps)) { /* x => ... */
+        SynNode p1 = field(fn, "parameter");
+        if (!syn_null(p1)) {
+            h->params = arena_alloc(x->a, sizeof *h->params);
+            h->params[h->nparams++] = ex_ntext(x, p1);
+            namemap_put(x->a, &h->param_names, h->params[0], 0);
+        }
+        return;
+    }
+    uint32_t cnt = syn_count(x->syn, ps);
+    h->params = arena_alloc(x->a, (cnt + 1) * sizeof *h->params);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p1 = syn_child(x->syn, ps, i);
+        SynNode pat = field(p1, "pattern");
+        if (syn_null(pat))
+            pat = p1;
+        if (is(pat, "assignment_pattern"))
+            pat = field(pat, "left");
+        h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
+        namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
+    }
 }

@@ -9,7 +9,6 @@
 
 #include "extract.h"
 #include "extract_int.h"
-#include "scope.h"
 #include "syntax.h"
 
 #define field(n, name) ex_field(x, (n), (name))
@@ -131,13 +130,6 @@ KeyBuild ex_build_of(Ex *x, SynNode n)
         return BUILD_CALL;
     }
     return BUILD_OTHER;
-}
-
-Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module)
-{
-    unsigned flags = SCOPE_ASSIGNMENTS | (include_module ? SCOPE_MODULE : 0);
-    ScopeHit h = scopes_lookup(x->scopes, use, name, flags);
-    return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
 }
 
 bool ex_is_string_like(Ex *x, SynNode n)

@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "extract.h"
 #include "extract_int.h"
@@ -156,30 +155,6 @@ static void enum_declaration(Ex *x, SynNode n, bool exported)
     }
 }
 
-/* Split camelCase / snake_case into lowercase words and look for `w`. */
-bool ex_name_has_word(const char *name, const char *w)
-{
-    char word[64];
-    size_t wl = 0;
-    for (const char *p = name;; p++) {
-        bool boundary = !*p || *p == '_' || *p == '-' || *p == '.' ||
-                        (isupper((unsigned char)*p) && p > name &&
-                         (islower((unsigned char)p[-1]) ||
-                          (isupper((unsigned char)p[-1]) && islower((unsigned char)p[1])))) ||
-                        (isdigit((unsigned char)*p) && p > name && !isdigit((unsigned char)p[-1]));
-        if (boundary && wl) {
-            word[wl] = '\0';
-            if (!strcasecmp(word, w))
-                return true;
-            wl = 0;
-        }
-        if (!*p)
-            return false;
-        if (*p != '_' && *p != '-' && *p != '.' && wl + 1 < sizeof word)
-            word[wl++] = (char)tolower((unsigned char)*p);
-    }
-}
-
 static KeyRole role_from_helper_name(const char *name)
 {
     bool index = ex_name_has_word(name, "gsi") || ex_name_has_word(name, "lsi") ||
@@ -254,33 +229,6 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
     if (sep && (hole || build == BUILD_JOIN))
         return true;
     return keyish && text && hole;
-}
-
-/* A function's parameter names, in order ("?" for destructured ones). */
-void ex_function_params(Ex *x, SynNode fn, HelperDef *h)
-{
-    SynNode ps = field(fn, "parameters");
-    if (syn_null(ps)) { /* x => ... */
-        SynNode p1 = field(fn, "parameter");
-        if (!syn_null(p1)) {
-            h->params = arena_alloc(x->a, sizeof *h->params);
-            h->params[h->nparams++] = ex_ntext(x, p1);
-            namemap_put(x->a, &h->param_names, h->params[0], 0);
-        }
-        return;
-    }
-    uint32_t cnt = syn_count(x->syn, ps);
-    h->params = arena_alloc(x->a, (cnt + 1) * sizeof *h->params);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p1 = syn_child(x->syn, ps, i);
-        SynNode pat = field(p1, "pattern");
-        if (syn_null(pat))
-            pat = p1;
-        if (is(pat, "assignment_pattern"))
-            pat = field(pat, "left");
-        h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
-        namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
-    }
 }
 
 /* The key attributes of an object a helper returns. */
