@@ -1,0 +1,214 @@
+/* Extraction, layer 2 (values): keys. A value read into a key of the IR
+ * (segments.c reads it; a conditional value gives a key per branch), the
+ * key attributes of an object literal (spreads of other objects and of
+ * helpers returning keys included), and the sink a key built from a
+ * function's parameters makes of that function. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract_int.h"
+#include "syntax.h"
+
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+#define field(n, name) ex_field(x, (n), (name))
+#define unwrap(n) syn_unwrap(x->syn, (n))
+static Span nspan(SynNode n) { return syn_span(n); }
+static bool is_function_node(SynNode n) { return syn_is_function(n); }
+
+/* A key of a data operation built from the enclosing function's parameters
+ * is a sink of that function: its callers' arguments complete it. */
+static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
+{
+    bool param = false;
+    for (size_t i = 0; i < k->segs.n; i++)
+        if (k->segs.v[i].kind == SEG_REF && (k->segs.v[i].flags & SEGF_PARAM))
+            param = true;
+    if (!param)
+        return;
+    SynNode fn = at;
+    for (int i = 0; i < 256 && !syn_null(fn) && !is_function_node(fn); i++)
+        fn = ex_parent(x, fn);
+    if (syn_null(fn) || !is_function_node(fn))
+        return;
+    HelperDef *h = ex_function_def(x, fn);
+    if (h) {
+        KeyExpr sk = *k;
+        sk.op = -1;
+        VEC_PUSH(x->a, &h->sinks, sk);
+    }
+}
+
+void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site,
+                    int op, CondOp cond)
+{
+    KeyExpr k = {.role = role, .attr = attr, .site = site, .op = op, .cond = cond,
+                 .span = nspan(value)};
+    SynNode v = ex_attribute_value(x, value);
+    if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
+        const char *name = ex_ntext(x, v);
+        Binding b = ex_find_binding(x, v, name, false);
+        if (b.found && !b.param && !syn_null(b.value)) {
+            SynNode bv = unwrap(b.value);
+            if (ex_is_string_like(x, bv) || is(bv, "call_expression") ||
+                is(bv, "member_expression")) {
+                k.via = name;
+                k.via_span = nspan(bv);
+                v = bv;
+            }
+        }
+    }
+    k.build = ex_build_of(x, v);
+    ex_expr_segs(x, v, &k.segs, 0);
+    if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
+        k.segs.v[0].name = k.via;
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+    if (site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION)
+        key_sink(x, value, &k);
+}
+
+static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth);
+
+/* A call whose result is an object of keys (`...gsiKeys(e)`, `Item:
+ * buildItem(tenant, id)`): one key that resolution replaces with the keys
+ * of the object the helper returns. */
+static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
+{
+    if (!is(call, "call_expression"))
+        return 0;
+    KeyExpr k = {.role = ROLE_KEY, .site = site, .op = op, .span = nspan(call),
+                 .build = BUILD_CALL, .spread = true};
+    ex_expr_segs(x, call, &k.segs, 0);
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+        return 0;
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+    return 1;
+}
+
+/* `...expr` inside an object of keys: an object built here (or in a
+ * variable) adds its keys; a call is a helper returning an object of keys,
+ * expanded by resolution. */
+static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int depth)
+{
+    e = ex_follow(x, e, NULL, NULL);
+    if (depth > 4 || syn_null(e))
+        return 0;
+    if (is(e, "object"))
+        return key_object_depth(x, e, site, op, depth + 1);
+    /* `...(parent ? gsiKeys(parent, id) : {})`: the keys of either branch
+     * (an index's keys written on some items only) */
+    if (is(e, "ternary_expression"))
+        return spread_value_keys(x, field(e, "consequence"), site, op, depth + 1) +
+               spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+    return helper_object_keys(x, e, site, op);
+}
+
+static size_t spread_keys(Ex *x, SynNode spread, KeySite site, int op, int depth)
+{
+    return spread_value_keys(x, syn_child(x->syn, spread, 0), site, op, depth);
+}
+
+/* Every key attribute of an object literal (followed through a variable). */
+size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op)
+{
+    return key_object_depth(x, objn, site, op, 0);
+}
+
+static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
+{
+    SynNode obj = ex_follow(x, objn, NULL, NULL);
+    /* `Item: sanitizeItem(item)`: a call handed one object returns that
+     * object cleaned up; its keys are the object's. */
+    if (is(obj, "call_expression")) {
+        SynNode arg = syn_count(x->syn, field(obj, "arguments")) == 1
+                          ? ex_follow(x, syn_child(x->syn, field(obj, "arguments"), 0), NULL, NULL)
+                          : (SynNode){0};
+        /* else a helper that builds the item: `Item: buildItem(tenant, id)` */
+        if (!is(arg, "object"))
+            return depth == 0 && site != SITE_OBJECT ? helper_object_keys(x, obj, site, op) : 0;
+        obj = arg;
+    }
+    if (!is(obj, "object"))
+        return 0;
+    ex_consume(x, obj);
+    size_t added = 0;
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "spread_element")) {
+            added += spread_keys(x, p, site, op, depth);
+            continue;
+        }
+        const char *name = ex_prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        bool deferred = role < 0 && attr_is_deferred(name);
+        if (role < 0 && !deferred)
+            continue;
+        SynNode v = syn_prop_value(x->syn, p);
+        if (syn_null(v))
+            continue;
+        size_t first = x->ir->extracted.n;
+        if (is(p, "shorthand_property_identifier")) {
+            /* { pk } : the value is the variable pk */
+            if (ex_value_can_be_key(x, v))
+                ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+        } else if (is(unwrap(v), "ternary_expression") ||
+                   (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
+                    !is(ex_attribute_value(x, v), "arrow_function"))) {
+            ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op,
+                                COND_NONE);
+        }
+        for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
+            x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);
+        added += x->ir->extracted.n > first;
+    }
+    return added;
+}
+
+/* The conditional a key value names: the value itself, or the value of
+ * the local constant it is (`const pk = id ? ... : ...` ... `{ S: pk }`);
+ * null when it is none. A fallback (`actualSk || \`POST#${id}\``) is a
+ * conditional too: either side is a key the code can send. */
+static SynNode key_conditional(Ex *x, SynNode e)
+{
+    SynNode u = unwrap(ex_attribute_value(x, e));
+    u = unwrap(ex_attribute_value(x, ex_follow(x, u, NULL, NULL)));
+    if (is(u, "ternary_expression") ||
+        (is(u, "binary_expression") && (ex_text_eq(x, field(u, "operator"), "||") ||
+                                        ex_text_eq(x, field(u, "operator"), "??"))))
+        return u;
+    return (SynNode){0};
+}
+
+/* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
+ * \`LOG#${date}\``: both are keys the code can send). */
+void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
+                         int op, CondOp cond)
+{
+    SynNode stack[8];
+    int n = 0;
+    stack[n++] = v;
+    while (n > 0) {
+        SynNode e = stack[--n];
+        SynNode u = key_conditional(x, e);
+        if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            stack[n++] = field(u, "alternative");
+            stack[n++] = field(u, "consequence");
+            continue;
+        }
+        if (is(u, "binary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            stack[n++] = field(u, "right");
+            stack[n++] = field(u, "left");
+            continue;
+        }
+        u = unwrap(e);
+        if (syn_null(u))
+            continue;
+        if (!syn_eq(e, v)) { /* a branch: only what can be a key */
+            SynNode av = ex_attribute_value(x, e);
+            if (!ex_value_can_be_key(x, e) || is(av, "object") || is(av, "arrow_function"))
+                continue;
+        }
+        ex_add_key(x, e, role, attr, site, op, cond);
+    }
+}
+
