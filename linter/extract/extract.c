@@ -310,14 +310,6 @@ static void sdk_command(Ex *x, SynNode n)
         params_object(x, a0, op);
 }
 
-bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
-{
-    for (; *names; names++)
-        if (!syn_null(ex_find_prop(x, obj, *names)))
-            return true;
-    return false;
-}
-
 static void data_call(Ex *x, SynNode n);
 static void call_site(Ex *x, SynNode n);
 

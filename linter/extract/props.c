@@ -251,3 +251,11 @@ SynNode ex_find_prop(Ex *x, SynNode obj, const char *name)
 {
     return find_prop_depth(x, obj, name, 0);
 }
+
+bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
+{
+    for (; *names; names++)
+        if (!syn_null(ex_find_prop(x, obj, *names)))
+            return true;
+    return false;
+}
