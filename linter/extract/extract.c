@@ -20,7 +20,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ddbexpr.h"
 #include "extract_int.h"
 #include "scope.h"
 #include "syntax.h"
@@ -38,277 +37,6 @@ static bool is(SynNode n, const char *type) { return syn_is(n, type); }
 #define unwrap(n) syn_unwrap(x->syn, (n))
 static Span nspan(SynNode n) { return syn_span(n); }
 static bool is_function_node(SynNode n) { return syn_is_function(n); }
-
-/* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
-static SynNode map_arrow(Ex *x, SynNode call)
-{
-    SynNode none = {0};
-    if (!is(call, "call_expression"))
-        return none;
-    SynNode fn = unwrap(field(call, "function"));
-    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
-        return none;
-    SynNode arrow = unwrap(syn_child(x->syn, field(call, "arguments"), 0));
-    return is(arrow, "arrow_function") ? arrow : none;
-}
-
-/* The one plain parameter of an arrow (`id => ...`, `(id: string) => ...`),
- * NULL otherwise. */
-static const char *arrow_param(Ex *x, SynNode arrow)
-{
-    SynNode p = field(arrow, "parameter");
-    if (is(p, "identifier"))
-        return ex_ntext(x, p);
-    SynNode ps = field(arrow, "parameters");
-    if (syn_count(x->syn, ps) != 1)
-        return NULL;
-    SynNode first = syn_child(x->syn, ps, 0);
-    SynNode pat = field(first, "pattern");
-    return is(pat, "identifier") ? ex_ntext(x, pat) : NULL;
-}
-
-/* Array methods whose result holds elements of the array they are called
- * on: a batch of 25 keys cut from the keys (`keys.slice(i, i + 25)`). */
-static bool keeps_elements(Ex *x, SynNode call, SynNode *array)
-{
-    if (!is(call, "call_expression"))
-        return false;
-    SynNode fn = unwrap(field(call, "function"));
-    if (!is(fn, "member_expression"))
-        return false;
-    SynNode m = field(fn, "property");
-    if (!ex_text_eq(x, m, "slice") && !ex_text_eq(x, m, "filter") &&
-        !ex_text_eq(x, m, "splice") && !ex_text_eq(x, m, "reverse"))
-        return false;
-    *array = field(fn, "object");
-    return true;
-}
-
-/* The values an array holds, as extraction can see them: an array
- * literal's elements, or what `xs.map(x => value)` makes of each element;
- * through variables and slices of it. Fills out[0..max), returns how
- * many. */
-static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
-{
-    n = ex_follow(x, n, NULL, NULL);
-    SynNode from;
-    for (int hop = 0; hop < MAX_BINDING_HOPS && keeps_elements(x, n, &from); hop++)
-        n = ex_follow(x, from, NULL, NULL);
-    size_t got = 0;
-    if (is(n, "array")) {
-        uint32_t cnt = syn_count(x->syn, n);
-        for (uint32_t i = 0; i < cnt && got < max; i++)
-            out[got++] = syn_child(x->syn, n, i);
-        return got;
-    }
-    SynNode arrow = map_arrow(x, n);
-    SynNode body = unwrap(field(arrow, "body"));
-    if (!syn_null(body) && !is(body, "statement_block") && max)
-        out[got++] = body;
-    return got;
-}
-
-static OpKind op_kind_of_command(const char *name, bool *ok)
-{
-    static const struct { const char *name; OpKind kind; } cmds[] = {
-        {"GetCommand", OP_GET},          {"GetItemCommand", OP_GET},
-        {"PutCommand", OP_PUT},          {"PutItemCommand", OP_PUT},
-        {"UpdateCommand", OP_UPDATE},    {"UpdateItemCommand", OP_UPDATE},
-        {"DeleteCommand", OP_DELETE},    {"DeleteItemCommand", OP_DELETE},
-        {"QueryCommand", OP_QUERY},      {"ScanCommand", OP_SCAN},
-        {"BatchGetCommand", OP_BATCH_GET}, {"BatchGetItemCommand", OP_BATCH_GET},
-        {"BatchWriteCommand", OP_BATCH_WRITE},
-        {"BatchWriteItemCommand", OP_BATCH_WRITE},
-        {"TransactGetCommand", OP_TRANSACT_GET},
-        {"TransactGetItemsCommand", OP_TRANSACT_GET},
-        {"TransactWriteCommand", OP_TRANSACT_WRITE},
-        {"TransactWriteItemsCommand", OP_TRANSACT_WRITE},
-    };
-    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-        if (!strcmp(cmds[i].name, name)) {
-            *ok = true;
-            return cmds[i].kind;
-        }
-    *ok = false;
-    return OP_GET;
-}
-
-static void params_object(Ex *x, SynNode obj, int op);
-
-/* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
-static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
-{
-    arr = ex_follow(x, arr, NULL, NULL);
-    if (!is(arr, "array"))
-        return;
-    uint32_t cnt = syn_count(x->syn, arr);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
-        if (!is(el, "object"))
-            continue;
-        static const struct { const char *name; OpKind kind; } kinds[] = {
-            {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
-            {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
-        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-            SynNode inner = ex_find_prop(x, el, kinds[k].name);
-            if (syn_null(inner))
-                continue;
-            int op = ex_add_op(x, kinds[k].kind, api, el,
-                            arena_dot(x->a, callee, kinds[k].name));
-            params_object(x, inner, op);
-        }
-    }
-}
-
-/* One request of a batch write ({ Item } of a PutRequest, { Key } of a
- * DeleteRequest); a value that is the parameter of the `.map` arrow the
- * requests are made by stands for each element of the array mapped. */
-static void batch_request(Ex *x, SynNode reqn, const char *prop, KeySite site, int op,
-                          const char *param, SynNode mapped)
-{
-    SynNode req = ex_follow(x, reqn, NULL, NULL);
-    if (!is(req, "object"))
-        return;
-    SynNode v = unwrap(ex_find_prop(x, req, prop));
-    if (param && is(v, "identifier") && ex_text_eq(x, v, param)) {
-        SynNode el[MAX_BATCH_ELEMENTS];
-        size_t n = elements_of(x, mapped, el, MAX_BATCH_ELEMENTS);
-        for (size_t j = 0; j < n; j++)
-            ex_key_object(x, el[j], site, op);
-        return;
-    }
-    ex_key_object(x, v, site, op);
-}
-
-/* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
- * or { [table]: { Keys: [...] } } */
-static void request_items(Ex *x, SynNode objn, int op)
-{
-    SynNode obj = ex_follow(x, objn, NULL, NULL);
-    if (!is(obj, "object"))
-        return;
-    uint32_t cnt = syn_count(x->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, obj, i);
-        if (!is(p, "pair"))
-            continue;
-        if (!x->ir->ops.v[op].table) {
-            SynNode k = field(p, "key");
-            const char *s;
-            x->ir->ops.v[op].table_literal = ex_string_value(x, k, &s);
-            x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ex_ntext(x, k);
-        }
-        SynNode v = ex_follow(x, field(p, "value"), NULL, NULL);
-        SynNode el[MAX_BATCH_ELEMENTS];
-        if (is(v, "object")) { /* batch get: { Keys: [...] } */
-            size_t n = elements_of(x, ex_find_prop(x, v, "Keys"), el, MAX_BATCH_ELEMENTS);
-            for (size_t j = 0; j < n; j++)
-                ex_key_object(x, el[j], SITE_READ, op);
-            continue;
-        }
-        /* [{ PutRequest: { Item } }, { DeleteRequest: { Key } }], or
-         * batch.map(item => ({ PutRequest: { Item: item } })): then the
-         * item is each element of batch */
-        SynNode arrow = map_arrow(x, v);
-        const char *param = syn_null(arrow) ? NULL : arrow_param(x, arrow);
-        SynNode mapped = syn_null(arrow) ? arrow : field(unwrap(field(v, "function")), "object");
-        size_t n = elements_of(x, v, el, MAX_BATCH_ELEMENTS);
-        for (size_t j = 0; j < n; j++) {
-            SynNode req = ex_follow(x, el[j], NULL, NULL);
-            batch_request(x, ex_find_prop(x, req, "PutRequest"), "Item", SITE_WRITE, op,
-                          param, mapped);
-            batch_request(x, ex_find_prop(x, req, "DeleteRequest"), "Key", SITE_READ, op,
-                          param, mapped);
-        }
-    }
-}
-
-/* The parameters of an SDK command or DocumentClient call. */
-static void params_object(Ex *x, SynNode objn, int op)
-{
-    SynNode obj = ex_follow(x, objn, NULL, NULL);
-    if (!is(obj, "object"))
-        return;
-    ex_consume(x, obj);
-    DataOp *d = &x->ir->ops.v[op];
-    SynNode table = ex_find_prop(x, obj, "TableName");
-    if (!syn_null(table)) {
-        const char *s;
-        SynNode tv = unwrap(table);
-        if (ex_string_value(x, tv, &s)) {
-            d->table = s;
-            d->table_literal = true;
-        } else {
-            d->table = ex_ntext(x, tv);
-        }
-    }
-    SynNode index = ex_find_prop(x, obj, "IndexName");
-    if (!syn_null(index)) {
-        const char *s;
-        d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
-    }
-    SynNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
-    SynNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
-    if (is(values, "object"))
-        ex_consume(x, values);
-
-    SynNode key = ex_find_prop(x, obj, "Key");
-    if (!syn_null(key))
-        ex_key_object(x, key, SITE_READ, op);
-    SynNode item = ex_find_prop(x, obj, "Item");
-    if (!syn_null(item))
-        ex_key_object(x, item, SITE_WRITE, op);
-    SynNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
-    if (!syn_null(start))
-        ex_key_object(x, start, SITE_READ, op);
-
-    SynNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
-    if (!syn_null(kce)) {
-        const char *s = ex_expr_string(x, kce);
-        if (s) {
-            d->key_condition = s;
-            d->key_condition_span = nspan(unwrap(kce));
-            d->key_condition_exact = ex_plain_literal(x, unwrap(kce));
-            ex_key_conditions(x, s, names, values, op, d->index != NULL);
-        }
-    }
-    SynNode ue = ex_find_prop(x, obj, "UpdateExpression");
-    if (!syn_null(ue)) {
-        const char *s = ex_expr_string(x, ue);
-        StrList targets = {0};
-        if (s && ddb_parse_update_targets(x->a, s, &targets))
-            for (size_t i = 0; i < targets.n; i++)
-                strlist_push(x->a, &x->ir->ops.v[op].sets, ex_map_name(x, names, targets.v[i]));
-    }
-    SynNode ri = ex_find_prop(x, obj, "RequestItems");
-    if (!syn_null(ri))
-        request_items(x, ri, op);
-    SynNode ti = ex_find_prop(x, obj, "TransactItems");
-    if (!syn_null(ti))
-        transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
-}
-
-static void sdk_command(Ex *x, SynNode n)
-{
-    SynNode ctor = field(n, "constructor");
-    if (!is(ctor, "identifier") && !is(ctor, "member_expression"))
-        return;
-    const char *name = ex_ntext(x, ctor);
-    const char *dot = strrchr(name, '.');
-    bool ok;
-    OpKind kind = op_kind_of_command(dot ? dot + 1 : name, &ok);
-    if (!ok)
-        return;
-    /* a local class of the same name is not the SDK's */
-    const Import *im = ex_find_import(x, dot ? name : name);
-    if (im && strncmp(im->source, "@aws-sdk/", 9) && !dot)
-        return;
-    SynNode args = field(n, "arguments");
-    SynNode a0 = syn_null(args) ? args : syn_child(x->syn, args, 0);
-    int op = ex_add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
-    if (!syn_null(a0))
-        params_object(x, a0, op);
-}
 
 static void data_call(Ex *x, SynNode n);
 static void call_site(Ex *x, SynNode n);
@@ -381,31 +109,7 @@ static void data_call(Ex *x, SynNode n)
     const char *method = ex_ntext(x, field(fn, "property"));
     const char *recv = ex_receiver_name(x, fn);
     mbc_call(x, n, recv, method, args);
-
-    /* DocumentClient (v2) and lookalike clients: a method of the API's
-     * name called with a params object that has the API's shape. */
-    static const struct { const char *name; OpKind kind; } v2[] = {
-        {"get", OP_GET}, {"put", OP_PUT}, {"update", OP_UPDATE},
-        {"delete", OP_DELETE}, {"query", OP_QUERY}, {"scan", OP_SCAN},
-        {"batchGet", OP_BATCH_GET}, {"batchWrite", OP_BATCH_WRITE},
-        {"transactGet", OP_TRANSACT_GET}, {"transactWrite", OP_TRANSACT_WRITE},
-        {"getItem", OP_GET}, {"putItem", OP_PUT}, {"updateItem", OP_UPDATE},
-        {"deleteItem", OP_DELETE}, {"batchGetItem", OP_BATCH_GET},
-        {"batchWriteItem", OP_BATCH_WRITE}};
-    for (size_t i = 0; i < sizeof v2 / sizeof *v2; i++) {
-        if (strcmp(method, v2[i].name))
-            continue;
-        SynNode obj = ex_follow(x, syn_child(x->syn, args, 0), NULL, NULL);
-        static const char *const shape[] = {
-            "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
-            "TransactItems", NULL};
-        if (!is(obj, "object") || ex_consumed(x, obj) || !ex_has_any_prop(x, obj, shape))
-            return;
-        int op = ex_add_op(x, v2[i].kind, API_SDK_V2, n,
-                        arena_dot(x->a, recv, method));
-        params_object(x, obj, op);
-        return;
-    }
+    ex_sdk_v2_call(x, n, recv, method, args);
 }
 
 /* A call that passes text to a function: a candidate for the function's
@@ -458,7 +162,7 @@ static void visit_ops(Ex *x, SynNode n, const char *t)
 {
     if (syn_type_is(t, "new_expression")) {
         if (!ex_lib_new(x, n))
-            sdk_command(x, n);
+            ex_sdk_command(x, n);
     }
     else if (syn_type_is(t, "call_expression"))
         call_expression(x, n);
@@ -654,37 +358,6 @@ static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
     return response ? USE_RESPONSE : USE_OTHER;
 }
 
-/* An object with the SDK's own parameter names is a data operation's
- * parameters wherever it is built (`{ Delete: { TableName, Key } }`
- * pushed into TransactItems later, params assembled for a wrapper). */
-static bool params_shaped(Ex *x, SynNode obj)
-{
-    static const char *const shape[] = {"Key", "Item", "KeyConditionExpression", NULL};
-    return !syn_null(ex_find_prop(x, obj, "TableName")) && ex_has_any_prop(x, obj, shape);
-}
-
-static void params_op(Ex *x, SynNode obj)
-{
-    OpKind kind = OP_GET;
-    const char *callee = "params";
-    SynNode pair = ex_parent(x, obj);
-    const char *wrapper = is(pair, "pair") ? ex_prop_name(x, pair) : NULL;
-    if (!syn_null(ex_find_prop(x, obj, "KeyConditionExpression")))
-        kind = OP_QUERY;
-    else if (!syn_null(ex_find_prop(x, obj, "UpdateExpression")))
-        kind = OP_UPDATE;
-    else if (!syn_null(ex_find_prop(x, obj, "Item")))
-        kind = OP_PUT;
-    if (wrapper && !strcmp(wrapper, "Delete"))
-        kind = OP_DELETE;
-    if (wrapper && !strcmp(wrapper, "Update"))
-        kind = OP_UPDATE;
-    if (wrapper)
-        callee = arena_dot(x->a, "params", wrapper);
-    int op = ex_add_op(x, kind, API_SDK_V3, obj, callee);
-    params_object(x, obj, op);
-}
-
 /* A raw AppSync DynamoDB request, the object a JS resolver's request()
  * returns: `{ operation: 'Query', index, query: { expression,
  * expressionNames, expressionValues } }`, `{ operation: 'GetItem', key }`,
@@ -810,8 +483,8 @@ static void visit_objects(Ex *x, SynNode n, const char *t)
     }
     if (!syn_type_is(t, "object") || ex_consumed(x, n))
         return;
-    if (params_shaped(x, n)) {
-        params_op(x, n);
+    if (ex_params_shaped(x, n)) {
+        ex_params_op(x, n);
         return;
     }
     if (appsync_request(x, n) || camel_query_params(x, n))

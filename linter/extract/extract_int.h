@@ -155,6 +155,16 @@ bool ex_consumed(Ex *x, SynNode obj);
 void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, int op,
                        bool on_index);
 
+/* sdk.c: the AWS SDK. `new XCommand(params)` (v3), a DocumentClient (v2)
+ * or lookalike client's method called with a params object of the SDK's
+ * shape (recv.method, `args` the call's arguments), and an object literal
+ * with the SDK's parameter names wherever it is built (ex_params_shaped:
+ * ex_params_op reads it as a data operation's parameters). */
+void ex_sdk_command(Ex *x, SynNode newexpr);
+void ex_sdk_v2_call(Ex *x, SynNode call, const char *recv, const char *method, SynNode args);
+bool ex_params_shaped(Ex *x, SynNode obj);
+void ex_params_op(Ex *x, SynNode obj);
+
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
