@@ -165,6 +165,10 @@ void ex_sdk_v2_call(Ex *x, SynNode call, const char *recv, const char *method, S
 bool ex_params_shaped(Ex *x, SynNode obj);
 void ex_params_op(Ex *x, SynNode obj);
 
+/* mbc.c: a call of mbc-cqrs-serverless's data, command or history service
+ * (recv.method, `args` the call's arguments); nothing for other calls. */
+void ex_mbc_call(Ex *x, SynNode call, const char *recv, const char *method, SynNode args);
+
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
