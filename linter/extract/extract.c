@@ -34,7 +34,6 @@ static Span nspan(SynNode n) { return syn_span(n); }
 static bool is_function_node(SynNode n) { return syn_is_function(n); }
 
 static void data_call(Ex *x, SynNode n);
-static void call_site(Ex *x, SynNode n);
 
 static void call_expression(Ex *x, SynNode n)
 {
@@ -43,7 +42,7 @@ static void call_expression(Ex *x, SynNode n)
     size_t ops = x->ir->ops.n;
     data_call(x, n);
     if (x->ir->ops.n == ops)
-        call_site(x, n);
+        ex_call_site(x, n);
 }
 
 static void data_call(Ex *x, SynNode n)
@@ -58,27 +57,6 @@ static void data_call(Ex *x, SynNode n)
     const char *recv = ex_receiver_name(x, fn);
     ex_mbc_call(x, n, recv, method, args);
     ex_sdk_v2_call(x, n, recv, method, args);
-}
-
-/* A call that passes text to a function: a candidate for the function's
- * key sinks (settled by resolution). */
-static void call_site(Ex *x, SynNode n)
-{
-    SynNode args = field(n, "arguments");
-    SynNode fn = unwrap(field(n, "function"));
-    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
-        return;
-    bool text = false;
-    uint32_t cnt = syn_count(x->syn, args);
-    for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
-        text = ex_is_string_like(x, ex_follow(x, syn_child(x->syn, args, i), NULL, NULL));
-    if (!text)
-        return;
-    KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
-                 .build = BUILD_CALL, .call_site = true};
-    ex_expr_segs(x, n, &k.segs, 0);
-    if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
-        VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
 /* ---- the tree walks ---------------------------------------------------- */

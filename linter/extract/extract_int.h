@@ -169,6 +169,10 @@ void ex_params_op(Ex *x, SynNode obj);
  * (recv.method, `args` the call's arguments); nothing for other calls. */
 void ex_mbc_call(Ex *x, SynNode call, const char *recv, const char *method, SynNode args);
 
+/* helpers.c: a call that passes text to a function, kept as a candidate
+ * call of a key helper (resolution settles it). */
+void ex_call_site(Ex *x, SynNode call);
+
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);

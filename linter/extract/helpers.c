@@ -1,0 +1,36 @@
+/* Extraction, layer 3 (idioms): key helpers where they are called. A call
+ * that passes text to a function is kept as a candidate call of a key
+ * helper; resolution (project/resolve.c) settles it against the helpers
+ * and key sinks the files define (toplevel.c reads the definitions, keys.c
+ * the sinks). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract_int.h"
+#include "syntax.h"
+
+static bool is(SynNode n, const char *type) { return syn_is(n, type); }
+#define field(n, name) ex_field(x, (n), (name))
+#define unwrap(n) syn_unwrap(x->syn, (n))
+static Span nspan(SynNode n) { return syn_span(n); }
+
+/* A call that passes text to a function: a candidate for the function's
+ * key sinks (settled by resolution). */
+void ex_call_site(Ex *x, SynNode n)
+{
+    SynNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return;
+    bool text = false;
+    uint32_t cnt = syn_count(x->syn, args);
+    for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
+        text = ex_is_string_like(x, ex_follow(x, syn_child(x->syn, args, i), NULL, NULL));
+    if (!text)
+        return;
+    KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
+                 .build = BUILD_CALL, .call_site = true};
+    ex_expr_segs(x, n, &k.segs, 0);
+    if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
+        VEC_PUSH(x->a, &x->ir->extracted, k);
+}
