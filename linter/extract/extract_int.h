@@ -173,6 +173,18 @@ void ex_mbc_call(Ex *x, SynNode call, const char *recv, const char *method, SynN
  * call of a key helper (resolution settles it). */
 void ex_call_site(Ex *x, SynNode call);
 
+/* objects.c: object literals no data operation read (the third pass).
+ * ex_object_keys: its key attributes when at least one is built here, or
+ * two are there, and it is not a response body or a map of attribute
+ * types; at the site of the call it is passed to, else an entity's when a
+ * function returns it. ex_key_getter: `get pk() { return ... }` in a
+ * class, an entity's key. ex_camel_query_params: a project's own data
+ * layer's query parameters in camelCase, read as a query (false when
+ * `obj` is not one). */
+void ex_object_keys(Ex *x, SynNode obj);
+void ex_key_getter(Ex *x, SynNode method);
+bool ex_camel_query_params(Ex *x, SynNode obj);
+
 /* extract_libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
