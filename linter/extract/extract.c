@@ -8,7 +8,7 @@
  *   3. remaining object literals that carry key attributes (entity key
  *      definitions, command DTOs, key objects built for later use).
  * Values become key segments in segments.c; library profiles (Turbine,
- * ddb-lib, AppSync, wrappers) are in extract_libs.c, tables in code in
+ * ddb-lib, AppSync, wrappers) are in libs.c, tables in code in
  * tables.c. The walks run over the syntax index (a preorder array of the
  * named nodes, syntax.h), not by recursion; expression-to-segment
  * conversion recurses, but never deeper than MAX_DEPTH (deeper input

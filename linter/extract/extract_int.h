@@ -1,5 +1,5 @@
 /* Extraction internals shared by extract.c (the core: values, bindings,
- * the AWS SDK, mbc-cqrs-serverless) and extract_libs.c (library profiles:
+ * the AWS SDK, mbc-cqrs-serverless) and libs.c (library profiles:
  * Turbine, ddb-lib, AppSync, configured wrappers). Not for rules. */
 #ifndef KEYLINT_EXTRACT_INT_H
 #define KEYLINT_EXTRACT_INT_H
@@ -43,7 +43,7 @@ typedef struct Ex {
      * writes "#kl_<i>" for names[i], which map_name turns into "[PK_NAME]"
      * for resolution to settle. */
     StrList expr_consts;
-    /* Whether the file imports from a library (extract_libs.c), by the
+    /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
     /* Inline text merged into one segment (`'a' + 'b'`, template text):
@@ -185,7 +185,7 @@ void ex_object_keys(Ex *x, SynNode obj);
 void ex_key_getter(Ex *x, SynNode method);
 bool ex_camel_query_params(Ex *x, SynNode obj);
 
-/* extract_libs.c: library profiles, recognised by import source.
+/* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
 /* Same for `new X(...)` (dynamodb-toolbox entities). */
