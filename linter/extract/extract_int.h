@@ -135,6 +135,14 @@ bool ex_name_has_word(const char *name, const char *w);
 /* `this.dataService.getItem` -> "dataService". */
 const char *ex_receiver_name(Ex *x, SynNode member);
 
+/* Calls: whether `local` is imported from a module whose name starts with
+ * `prefix`; the name a call calls (`f(...)` -> f, `a.b.f(...)` -> f), its
+ * callee node in *member and the root identifier (`a`) in *root; argument
+ * i of a call (a null node when there is none). */
+bool ex_imported_from(Ex *x, const char *local, const char *prefix);
+const char *ex_callee_parts(Ex *x, SynNode call, SynNode *member, const char **root);
+SynNode ex_arg(Ex *x, SynNode call, uint32_t i);
+
 /* Building the IR. */
 /* The helper entry (HelperDef) of function `fn`, added to the IR on first
  * need; NULL when the function has no name other code calls it by. */

@@ -23,12 +23,6 @@
 #define APPSYNC "@aws-appsync/utils/dynamodb"
 #define TOOLBOX "dynamodb-toolbox"
 
-static bool imported_from(Ex *x, const char *local, const char *prefix)
-{
-    const Import *im = ex_find_import(x, local);
-    return im && !strncmp(im->source, prefix, strlen(prefix));
-}
-
 /* Whether some import's source starts with `prefix` (one of the profiles'
  * constants: the answer is kept in x->import_prefixes). */
 static bool file_imports(Ex *x, const char *prefix)
@@ -42,34 +36,6 @@ static bool file_imports(Ex *x, const char *prefix)
         yes = !strncmp(x->ir->imports.v[i].source, prefix, strlen(prefix));
     VEC_PUSH(x->a, &x->import_prefixes, ((ImportPrefix){prefix, yes}));
     return yes;
-}
-
-/* The name of what a call calls: `f(...)` -> f, `a.b.f(...)` -> f, with
- * the root identifier (`a`) in *root. */
-static const char *callee_parts(Ex *x, SynNode call, SynNode *member, const char **root)
-{
-    SynNode fn = syn_unwrap(x->syn, syn_field(x->syn, call, "function"));
-    *member = fn;
-    *root = "";
-    if (syn_is(fn, "identifier")) {
-        *root = ex_ntext(x, fn);
-        return *root;
-    }
-    if (!syn_is(fn, "member_expression"))
-        return "";
-    SynNode r = fn;
-    for (int i = 0; i < 8 && syn_is(r, "member_expression"); i++)
-        r = syn_field(x->syn, r, "object");
-    if (syn_is(r, "identifier"))
-        *root = ex_ntext(x, r);
-    return ex_ntext(x, syn_field(x->syn, fn, "property"));
-}
-
-static SynNode arg(Ex *x, SynNode call, uint32_t i)
-{
-    SynNode args = syn_field(x->syn, call, "arguments");
-    SynNode none = {0};
-    return syn_null(args) ? none : syn_child(x->syn, args, i);
 }
 
 /* ---- key conditions written as objects --------------------------------- */
@@ -144,7 +110,7 @@ static const char *index_name(Ex *x, SynNode obj, const char *prop)
 /* defineEntity({ keys: { pk: (u) => ["user", u.id], sk: () => "profile" } }) */
 static bool turbine_entity(Ex *x, SynNode call)
 {
-    SynNode def = ex_follow(x, arg(x, call, 0), NULL, NULL);
+    SynNode def = ex_follow(x, ex_arg(x, call, 0), NULL, NULL);
     SynNode keys = ex_follow(x, ex_find_prop(x, def, "keys"), NULL, NULL);
     if (!syn_is(keys, "object"))
         return false;
@@ -180,7 +146,7 @@ static bool turbine_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query") && strcmp(method, "queryAll") && strcmp(method, "queryOne"))
         return false;
-    SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
+    SynNode obj = ex_follow(x, ex_arg(x, call, 0), NULL, NULL);
     if (!syn_is(obj, "object") || ex_consumed(x, obj))
         return false;
     /* Turbine's shape: key attributes at the top level, no SDK names. */
@@ -224,7 +190,7 @@ static bool ddblib_table_call(Ex *x, SynNode call, const char *method)
         }
     if (!known)
         return false;
-    SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
+    SynNode obj = ex_follow(x, ex_arg(x, call, 0), NULL, NULL);
     if (!syn_is(obj, "object") || ex_consumed(x, obj))
         return false;
     static const char *const shape[] = {"keyCondition", "item", "key", "pk", "PK", NULL};
@@ -268,12 +234,12 @@ static bool ddblib_key_call(Ex *x, SynNode call, SegList *out, int depth)
 {
     SynNode member;
     const char *root;
-    const char *name = callee_parts(x, call, &member, &root);
-    if (!imported_from(x, root, DDB_LIB))
+    const char *name = ex_callee_parts(x, call, &member, &root);
+    if (!ex_imported_from(x, root, DDB_LIB))
         return false;
     const char *sep = x->cfg->separator;
     SynNode args = syn_field(x->syn, call, "arguments");
-    SynNode a0 = syn_unwrap(x->syn, arg(x, call, 0));
+    SynNode a0 = syn_unwrap(x->syn, ex_arg(x, call, 0));
     if (!strcmp(name, "createMultiAttributeKey") && syn_is(a0, "object")) {
         uint32_t cnt = syn_count(x->syn, a0), k = 0;
         for (uint32_t i = 0; i < cnt; i++) {
@@ -322,7 +288,7 @@ static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
         if (strcmp(fn, fns[i].name))
             continue;
-        SynNode obj = ex_follow(x, arg(x, call, 0), NULL, NULL);
+        SynNode obj = ex_follow(x, ex_arg(x, call, 0), NULL, NULL);
         int op = ex_add_op(x, fns[i].kind, API_APPSYNC, call, arena_dot(x->a, "appsync", fn));
         if (!syn_is(obj, "object"))
             return true;
@@ -349,10 +315,10 @@ static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root
 static bool toolbox_entity(Ex *x, SynNode newexpr)
 {
     SynNode ctor = syn_field(x->syn, newexpr, "constructor");
-    if (!syn_is(ctor, "identifier") || !imported_from(x, ex_ntext(x, ctor), TOOLBOX) ||
+    if (!syn_is(ctor, "identifier") || !ex_imported_from(x, ex_ntext(x, ctor), TOOLBOX) ||
         strcmp(ex_find_import(x, ex_ntext(x, ctor))->imported, "Entity"))
         return false;
-    SynNode def = ex_follow(x, arg(x, newexpr, 0), NULL, NULL);
+    SynNode def = ex_follow(x, ex_arg(x, newexpr, 0), NULL, NULL);
     SynNode attrs = ex_follow(x, ex_find_prop(x, def, "attributes"), NULL, NULL);
     if (!syn_is(attrs, "object"))
         return false;
@@ -446,15 +412,15 @@ static bool toolbox_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query"))
         return false;
-    SynNode pk = syn_unwrap(x->syn, arg(x, call, 0));
-    if (syn_null(arg(x, call, 1)) && key_shaped_template(x, pk)) {
+    SynNode pk = syn_unwrap(x->syn, ex_arg(x, call, 0));
+    if (syn_null(ex_arg(x, call, 1)) && key_shaped_template(x, pk)) {
         int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
                            arena_printf(x->a, "%s.query",
                                         ex_receiver_name(x, syn_field(x->syn, call, "function"))));
         ex_add_key(x, pk, ROLE_PK, "pk", SITE_CONDITION, op, COND_EQ);
         return true;
     }
-    SynNode opts = ex_follow(x, arg(x, call, 1), NULL, NULL);
+    SynNode opts = ex_follow(x, ex_arg(x, call, 1), NULL, NULL);
     static const char *const shape[] = {"index", "eq", "beginsWith", "between", "gt", "gte",
                                         "lt", "lte", NULL};
     if (syn_null(pk) || !ex_value_can_be_key(x, pk) || syn_is(pk, "object") ||
@@ -499,7 +465,7 @@ static SynNode wrapper_path(Ex *x, SynNode call, const char *path)
     long i = strtol(path, &end, 10);
     if (end == path || i < 0)
         return none;
-    SynNode n = ex_follow(x, arg(x, call, (uint32_t)i), NULL, NULL);
+    SynNode n = ex_follow(x, ex_arg(x, call, (uint32_t)i), NULL, NULL);
     while (*end == '.' && !syn_null(n)) {
         const char *p = end + 1;
         end = strchr(p, '.');
@@ -567,11 +533,11 @@ bool ex_lib_call(Ex *x, SynNode call)
         return true;
     SynNode member;
     const char *root;
-    const char *name = callee_parts(x, call, &member, &root);
+    const char *name = ex_callee_parts(x, call, &member, &root);
     if (!*name)
         return false;
     if (syn_is(member, "identifier") && !strcmp(name, "defineEntity") &&
-        imported_from(x, name, TURBINE))
+        ex_imported_from(x, name, TURBINE))
         return turbine_entity(x, call);
     if (appsync_call(x, call, name, root))
         return true;

@@ -168,8 +168,6 @@ const char *ex_prop_name(Ex *x, SynNode prop)
     return arena_printf(x->a, "[%s]", cname);
 }
 
-
-
 bool ex_value_can_be_key(Ex *x, SynNode v)
 {
     v = unwrap(v);
@@ -308,4 +306,40 @@ void ex_function_params(Ex *x, SynNode fn, HelperDef *h)
         h->params[h->nparams++] = is(pat, "identifier") ? ex_ntext(x, pat) : "?";
         namemap_put(x->a, &h->param_names, h->params[h->nparams - 1], h->nparams - 1);
     }
+}
+
+/* ---- calls and where their names come from ------------------------------ */
+
+bool ex_imported_from(Ex *x, const char *local, const char *prefix)
+{
+    const Import *im = ex_find_import(x, local);
+    return im && !strncmp(im->source, prefix, strlen(prefix));
+}
+
+/* The name of what a call calls: `f(...)` -> f, `a.b.f(...)` -> f, with
+ * the root identifier (`a`) in *root. */
+const char *ex_callee_parts(Ex *x, SynNode call, SynNode *member, const char **root)
+{
+    SynNode fn = syn_unwrap(x->syn, syn_field(x->syn, call, "function"));
+    *member = fn;
+    *root = "";
+    if (syn_is(fn, "identifier")) {
+        *root = ex_ntext(x, fn);
+        return *root;
+    }
+    if (!syn_is(fn, "member_expression"))
+        return "";
+    SynNode r = fn;
+    for (int i = 0; i < 8 && syn_is(r, "member_expression"); i++)
+        r = syn_field(x->syn, r, "object");
+    if (syn_is(r, "identifier"))
+        *root = ex_ntext(x, r);
+    return ex_ntext(x, syn_field(x->syn, fn, "property"));
+}
+
+SynNode ex_arg(Ex *x, SynNode call, uint32_t i)
+{
+    SynNode args = syn_field(x->syn, call, "arguments");
+    SynNode none = {0};
+    return syn_null(args) ? none : syn_child(x->syn, args, i);
 }
