@@ -2,7 +2,9 @@
  * code builds it (literals, templates, `+`, a ternary's first branch,
  * `kce += ...` appends, constants of other files as placeholders), names
  * mapped through ExpressionAttributeNames, and the keys a key condition
- * reads from ExpressionAttributeValues. Part of extraction (extract.c). */
+ * reads from ExpressionAttributeValues; key conditions the libraries
+ * write as objects (`{ pk: id, sk: { beginsWith: 'ORDER#' } }`). Part of
+ * extraction (extract.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,5 +197,63 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
                 if (attr_is_deferred(attr)) /* the name comes from a constant */
                     x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, attr);
         }
+    }
+}
+
+/* ---- key conditions written as objects --------------------------------- */
+
+/* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
+static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
+{
+    static const struct { const char *name; CondOp op; } ops[] = {
+        {"equals", COND_EQ},          {"eq", COND_EQ},
+        {"beginsWith", COND_BEGINS_WITH},
+        {"greaterThan", COND_GT},     {"gt", COND_GT},
+        {"greaterThanOrEquals", COND_GE}, {"gte", COND_GE}, {"ge", COND_GE},
+        {"lessThan", COND_LT},        {"lt", COND_LT},
+        {"lessThanOrEquals", COND_LE}, {"lte", COND_LE}, {"le", COND_LE},
+        {"between", COND_BETWEEN},
+    };
+    v = syn_unwrap(x->syn, v);
+    if (!syn_is(v, "object")) {
+        if (ex_value_can_be_key(x, v))
+            ex_add_key(x, v, role, attr, SITE_CONDITION, op, COND_EQ);
+        return;
+    }
+    ex_consume(x, v);
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        SynNode c = ex_find_prop(x, v, ops[i].name);
+        if (syn_null(c))
+            continue;
+        c = syn_unwrap(x->syn, c);
+        if (ops[i].op == COND_BETWEEN && syn_is(c, "array")) {
+            for (uint32_t j = 0; j < syn_count(x->syn, c) && j < 2; j++)
+                ex_add_key(x, syn_child(x->syn, c, j), role, attr, SITE_CONDITION, op,
+                           COND_BETWEEN);
+        } else if (ex_value_can_be_key(x, c)) {
+            ex_add_key(x, c, role, attr, SITE_CONDITION, op, ops[i].op);
+        }
+    }
+}
+
+/* Every key attribute of a condition object ({ pk: ..., sk: { ... } }). */
+void ex_condition_object(Ex *x, SynNode obj, int op, bool on_index)
+{
+    obj = ex_follow(x, obj, NULL, NULL);
+    if (!syn_is(obj, "object"))
+        return;
+    ex_consume(x, obj);
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        const char *name = ex_prop_name(x, p);
+        int role = key_role_for_name(x->cfg, name);
+        if (role < 0)
+            continue;
+        if (on_index && role == ROLE_PK)
+            role = ROLE_INDEX_PK;
+        if (on_index && role == ROLE_SK)
+            role = ROLE_INDEX_SK;
+        condition_value(x, syn_prop_value(x->syn, p), (KeyRole)role, name, op);
     }
 }

@@ -211,5 +211,9 @@ const char *ex_map_name(Ex *x, SynNode names, const char *n);
 bool ex_plain_literal(Ex *x, SynNode n);
 /* A DynamoDB expression string as the code builds it, or NULL. */
 const char *ex_expr_string(Ex *x, SynNode n);
+/* Every key attribute of a key condition written as an object (`{ pk: ...,
+ * sk: { beginsWith: ... } }`, followed through a variable): a key of
+ * operation `op`, of the index's roles when `on_index`. */
+void ex_condition_object(Ex *x, SynNode obj, int op, bool on_index);
 
 #endif

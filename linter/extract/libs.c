@@ -38,64 +38,6 @@ static bool file_imports(Ex *x, const char *prefix)
     return yes;
 }
 
-/* ---- key conditions written as objects --------------------------------- */
-
-/* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
-static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
-{
-    static const struct { const char *name; CondOp op; } ops[] = {
-        {"equals", COND_EQ},          {"eq", COND_EQ},
-        {"beginsWith", COND_BEGINS_WITH},
-        {"greaterThan", COND_GT},     {"gt", COND_GT},
-        {"greaterThanOrEquals", COND_GE}, {"gte", COND_GE}, {"ge", COND_GE},
-        {"lessThan", COND_LT},        {"lt", COND_LT},
-        {"lessThanOrEquals", COND_LE}, {"lte", COND_LE}, {"le", COND_LE},
-        {"between", COND_BETWEEN},
-    };
-    v = syn_unwrap(x->syn, v);
-    if (!syn_is(v, "object")) {
-        if (ex_value_can_be_key(x, v))
-            ex_add_key(x, v, role, attr, SITE_CONDITION, op, COND_EQ);
-        return;
-    }
-    ex_consume(x, v);
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-        SynNode c = ex_find_prop(x, v, ops[i].name);
-        if (syn_null(c))
-            continue;
-        c = syn_unwrap(x->syn, c);
-        if (ops[i].op == COND_BETWEEN && syn_is(c, "array")) {
-            for (uint32_t j = 0; j < syn_count(x->syn, c) && j < 2; j++)
-                ex_add_key(x, syn_child(x->syn, c, j), role, attr, SITE_CONDITION, op,
-                           COND_BETWEEN);
-        } else if (ex_value_can_be_key(x, c)) {
-            ex_add_key(x, c, role, attr, SITE_CONDITION, op, ops[i].op);
-        }
-    }
-}
-
-/* Every key attribute of a condition object ({ pk: ..., sk: { ... } }). */
-static void condition_object(Ex *x, SynNode obj, int op, bool on_index)
-{
-    obj = ex_follow(x, obj, NULL, NULL);
-    if (!syn_is(obj, "object"))
-        return;
-    ex_consume(x, obj);
-    uint32_t cnt = syn_count(x->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, obj, i);
-        const char *name = ex_prop_name(x, p);
-        int role = key_role_for_name(x->cfg, name);
-        if (role < 0)
-            continue;
-        if (on_index && role == ROLE_PK)
-            role = ROLE_INDEX_PK;
-        if (on_index && role == ROLE_SK)
-            role = ROLE_INDEX_SK;
-        condition_value(x, syn_prop_value(x->syn, p), (KeyRole)role, name, op);
-    }
-}
-
 static const char *index_name(Ex *x, SynNode obj, const char *prop)
 {
     SynNode v = ex_find_prop(x, obj, prop);
@@ -168,7 +110,7 @@ static bool turbine_query(Ex *x, SynNode call, const char *method)
                        arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     x->ir->ops.v[op].index = index_name(x, obj, "index");
-    condition_object(x, obj, op, false);
+    ex_condition_object(x, obj, op, false);
     return true;
 }
 
@@ -206,7 +148,7 @@ static bool ddblib_table_call(Ex *x, SynNode call, const char *method)
     SynNode item = ex_find_prop(x, obj, "item");
     SynNode key = ex_find_prop(x, obj, "key");
     if (!syn_null(kc))
-        condition_object(x, kc, op, index != NULL);
+        ex_condition_object(x, kc, op, index != NULL);
     else if (!syn_null(item))
         ex_key_object(x, item, SITE_WRITE, op);
     else if (!syn_null(key))
@@ -299,7 +241,7 @@ static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root
         SynNode item = ex_find_prop(x, obj, "item");
         SynNode q = ex_find_prop(x, obj, "query");
         if (!syn_null(q))
-            condition_object(x, q, op, index != NULL);
+            ex_condition_object(x, q, op, index != NULL);
         if (!syn_null(key))
             ex_key_object(x, key, fns[i].kind == OP_PUT ? SITE_WRITE : SITE_READ, op);
         if (!syn_null(item))
@@ -500,7 +442,7 @@ static bool wrapper_call(Ex *x, SynNode call)
         SynNode kc = wrapper_path(x, call, wr->key_condition);
         if (!syn_null(kc)) {
             if (syn_is(kc, "object")) {
-                condition_object(x, kc, op, d->index != NULL);
+                ex_condition_object(x, kc, op, d->index != NULL);
             } else if (ex_string_value(x, kc, &s)) {
                 /* the parameters object is read: not a second query */
                 SynNode root = wrapper_path(x, call, arena_strndup(x->a, wr->key_condition,
