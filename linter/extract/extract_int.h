@@ -129,6 +129,9 @@ SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span);
 SynNode ex_find_prop(Ex *x, SynNode obj, const char *name);
 const char *ex_prop_name(Ex *x, SynNode prop);
 bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names);
+/* The name property `prop` of `obj` gives (an index's: `{ index: 'GSI1' }`)
+ * as a string's value or as written; NULL when there is no such property. */
+const char *ex_index_name(Ex *x, SynNode obj, const char *prop);
 bool ex_value_can_be_key(Ex *x, SynNode v);
 bool ex_is_string_like(Ex *x, SynNode n);
 bool ex_name_has_word(const char *name, const char *w);

@@ -38,15 +38,6 @@ static bool file_imports(Ex *x, const char *prefix)
     return yes;
 }
 
-static const char *index_name(Ex *x, SynNode obj, const char *prop)
-{
-    SynNode v = ex_find_prop(x, obj, prop);
-    const char *s;
-    if (syn_null(v))
-        return NULL;
-    return ex_string_value(x, v, &s) ? s : ex_ntext(x, syn_unwrap(x->syn, v));
-}
-
 /* ---- Turbine ------------------------------------------------------------ */
 
 /* defineEntity({ keys: { pk: (u) => ["user", u.id], sk: () => "profile" } }) */
@@ -109,7 +100,7 @@ static bool turbine_query(Ex *x, SynNode call, const char *method)
     int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
                        arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
-    x->ir->ops.v[op].index = index_name(x, obj, "index");
+    x->ir->ops.v[op].index = ex_index_name(x, obj, "index");
     ex_condition_object(x, obj, op, false);
     return true;
 }
@@ -142,7 +133,7 @@ static bool ddblib_table_call(Ex *x, SynNode call, const char *method)
                        arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),
                                     method));
     ex_consume(x, obj);
-    const char *index = index_name(x, obj, "indexName");
+    const char *index = ex_index_name(x, obj, "indexName");
     x->ir->ops.v[op].index = index;
     SynNode kc = ex_find_prop(x, obj, "keyCondition");
     SynNode item = ex_find_prop(x, obj, "item");
@@ -235,7 +226,7 @@ static bool appsync_call(Ex *x, SynNode call, const char *name, const char *root
         if (!syn_is(obj, "object"))
             return true;
         ex_consume(x, obj);
-        const char *index = index_name(x, obj, "index");
+        const char *index = ex_index_name(x, obj, "index");
         x->ir->ops.v[op].index = index;
         SynNode key = ex_find_prop(x, obj, "key");
         SynNode item = ex_find_prop(x, obj, "item");
@@ -370,7 +361,7 @@ static bool toolbox_query(Ex *x, SynNode call, const char *method)
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
                        arena_printf(x->a, "%s.query", ex_receiver_name(x, syn_field(x->syn, call, "function"))));
-    const char *index = index_name(x, opts, "index");
+    const char *index = ex_index_name(x, opts, "index");
     x->ir->ops.v[op].index = index;
     ex_consume(x, opts);
     ex_add_key(x, pk, index ? ROLE_INDEX_PK : ROLE_PK, index ? "index-pk" : "pk", SITE_CONDITION,

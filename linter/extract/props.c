@@ -259,3 +259,12 @@ bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
             return true;
     return false;
 }
+
+const char *ex_index_name(Ex *x, SynNode obj, const char *prop)
+{
+    SynNode v = ex_find_prop(x, obj, prop);
+    const char *s;
+    if (syn_null(v))
+        return NULL;
+    return ex_string_value(x, v, &s) ? s : ex_ntext(x, syn_unwrap(x->syn, v));
+}
