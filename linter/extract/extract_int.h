@@ -196,6 +196,11 @@ void ex_object_keys(Ex *x, SynNode obj);
 void ex_key_getter(Ex *x, SynNode method);
 bool ex_camel_query_params(Ex *x, SynNode obj);
 
+/* lib_turbine.c: dynamodb-turbine's defineEntity call (its keys are an
+ * entity's) and an entity's query; false when `call` is not one. */
+bool ex_turbine_entity(Ex *x, SynNode call);
+bool ex_turbine_query(Ex *x, SynNode call, const char *method);
+
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
