@@ -196,10 +196,23 @@ void ex_object_keys(Ex *x, SynNode obj);
 void ex_key_getter(Ex *x, SynNode method);
 bool ex_camel_query_params(Ex *x, SynNode obj);
 
+/* The modules the library profiles are recognised by (import sources, or
+ * the start of theirs). */
+#define TURBINE "dynamodb-turbine"
+#define DDB_LIB "@ddb-lib/"
+#define APPSYNC "@aws-appsync/utils/dynamodb"
+#define TOOLBOX "dynamodb-toolbox"
+
 /* lib_turbine.c: dynamodb-turbine's defineEntity call (its keys are an
  * entity's) and an entity's query; false when `call` is not one. */
 bool ex_turbine_entity(Ex *x, SynNode call);
 bool ex_turbine_query(Ex *x, SynNode call, const char *method);
+
+/* lib_ddblib.c: ddb-lib's TableClient calls (a data operation) and key
+ * builders (the key's segments into `out`); false when `call` is not
+ * one. */
+bool ex_ddblib_table_call(Ex *x, SynNode call, const char *method);
+bool ex_ddblib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
