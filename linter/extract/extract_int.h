@@ -214,6 +214,10 @@ bool ex_turbine_query(Ex *x, SynNode call, const char *method);
 bool ex_ddblib_table_call(Ex *x, SynNode call, const char *method);
 bool ex_ddblib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 
+/* lib_appsync.c: a call of AppSync's DynamoDB module (`name` and `root` as
+ * ex_callee_parts gives them); false when `call` is not one. */
+bool ex_appsync_call(Ex *x, SynNode call, const char *name, const char *root);
+
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
