@@ -217,6 +217,9 @@ bool ex_ddblib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 /* lib_appsync.c: a call of AppSync's DynamoDB module (`name` and `root` as
  * ex_callee_parts gives them); false when `call` is not one. */
 bool ex_appsync_call(Ex *x, SynNode call, const char *name, const char *root);
+/* A raw AppSync DynamoDB request (`{ operation: 'GetItem', key }`) read as
+ * a data operation; false when `obj` is not one. */
+bool ex_appsync_request(Ex *x, SynNode obj);
 
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
