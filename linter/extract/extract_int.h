@@ -221,6 +221,11 @@ bool ex_appsync_call(Ex *x, SynNode call, const char *name, const char *root);
  * a data operation; false when `obj` is not one. */
 bool ex_appsync_request(Ex *x, SynNode obj);
 
+/* lib_toolbox.c: dynamodb-toolbox's `new Entity({...})` (its keys are an
+ * entity's) and an entity's query; false when the node is not one. */
+bool ex_toolbox_entity(Ex *x, SynNode newexpr);
+bool ex_toolbox_query(Ex *x, SynNode call, const char *method);
+
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
