@@ -226,6 +226,10 @@ bool ex_appsync_request(Ex *x, SynNode obj);
 bool ex_toolbox_entity(Ex *x, SynNode newexpr);
 bool ex_toolbox_query(Ex *x, SynNode call, const char *method);
 
+/* wrappers.c: a call of a wrapper the configuration declares, read as a
+ * data operation; false when `call` matches none. */
+bool ex_wrapper_call(Ex *x, SynNode call);
+
 /* libs.c: library profiles, recognised by import source.
  * A call the profiles consume is not looked at again. */
 bool ex_lib_call(Ex *x, SynNode call);
