@@ -33,6 +33,45 @@ Diagnostic *diag_add(DiagList *d, const char *rule, Severity sev,
     return &d->items.v[d->items.n - 1];
 }
 
+static bool same_place(const DiagRelated *r, const char *path, Span span, const char *message)
+{
+    return !strcmp(r->path, path) && r->span.start_byte == span.start_byte &&
+           r->span.end_byte == span.end_byte && r->span.start_row == span.start_row &&
+           r->span.start_col == span.start_col && !strcmp(r->message, message);
+}
+
+/* Add one related place (strings already in d's arena or copied here). */
+static void relate(DiagList *d, Diagnostic *g, const char *path, Span span, const char *message)
+{
+    if (!path)
+        path = g->path;
+    for (size_t i = 0; i < g->nrelated; i++)
+        if (same_place(&g->related[i], path, span, message))
+            return;
+    if (g->nrelated >= DIAG_MAX_RELATED)
+        return;
+    /* a new array each time (merge_related may have shared or sized one
+     * to fit): a finding has few */
+    DiagRelated *grown = arena_alloc(d->arena, (g->nrelated + 1) * sizeof *grown);
+    if (g->nrelated)
+        memcpy(grown, g->related, g->nrelated * sizeof *grown);
+    g->related = grown;
+    g->related[g->nrelated++] = (DiagRelated){
+        .path = arena_strdup(d->arena, path),
+        .span = span,
+        .message = arena_strdup(d->arena, message),
+    };
+}
+
+void diag_relate(DiagList *d, Diagnostic *g, const char *path, Span span, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(d->arena, fmt, ap);
+    va_end(ap);
+    relate(d, g, path, span, msg);
+}
+
 void diag_append(DiagList *dst, const DiagList *src)
 {
     for (size_t i = 0; i < src->items.n; i++) {
@@ -40,6 +79,8 @@ void diag_append(DiagList *dst, const DiagList *src)
         Diagnostic *n = diag_add(dst, s->rule, s->severity, s->path, s->span,
                                  "%s", s->message);
         n->fix = s->fix ? arena_strdup(dst->arena, s->fix) : NULL;
+        for (size_t r = 0; r < s->nrelated; r++)
+            relate(dst, n, s->related[r].path, s->related[r].span, s->related[r].message);
     }
 }
 
@@ -58,6 +99,44 @@ static int diag_cmp(const void *a, const void *b)
     return strcmp(x->message, y->message);
 }
 
+static int related_cmp(const void *a, const void *b)
+{
+    const DiagRelated *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    if (c)
+        return c;
+    if (x->span.start_row != y->span.start_row)
+        return x->span.start_row < y->span.start_row ? -1 : 1;
+    if (x->span.start_col != y->span.start_col)
+        return x->span.start_col < y->span.start_col ? -1 : 1;
+    if (x->span.start_byte != y->span.start_byte)
+        return x->span.start_byte < y->span.start_byte ? -1 : 1;
+    if (x->span.end_byte != y->span.end_byte)
+        return x->span.end_byte < y->span.end_byte ? -1 : 1;
+    return strcmp(x->message, y->message);
+}
+
+/* `kept` takes the related places of `dup` (the same finding): all of
+ * both, sorted (the order the duplicates came in is not stable), each
+ * once, the first DIAG_MAX_RELATED kept. */
+static void merge_related(DiagList *d, Diagnostic *kept, const Diagnostic *dup)
+{
+    if (!dup->nrelated)
+        return;
+    size_t n = kept->nrelated + dup->nrelated;
+    DiagRelated *all = arena_alloc(d->arena, n * sizeof *all);
+    if (kept->nrelated)
+        memcpy(all, kept->related, kept->nrelated * sizeof *all);
+    memcpy(all + kept->nrelated, dup->related, dup->nrelated * sizeof *all);
+    qsort(all, n, sizeof *all, related_cmp);
+    size_t w = 0;
+    for (size_t r = 0; r < n && w < DIAG_MAX_RELATED; r++)
+        if (!w || related_cmp(&all[w - 1], &all[r]) != 0)
+            all[w++] = all[r];
+    kept->related = all;
+    kept->nrelated = w;
+}
+
 void diag_sort(DiagList *d)
 {
     if (d->items.n < 2)
@@ -65,8 +144,17 @@ void diag_sort(DiagList *d)
     qsort(d->items.v, d->items.n, sizeof *d->items.v, diag_cmp);
     size_t w = 1;
     for (size_t r = 1; r < d->items.n; r++) {
-        if (diag_cmp(&d->items.v[w - 1], &d->items.v[r]) != 0)
-            d->items.v[w++] = d->items.v[r];
+        Diagnostic *kept = &d->items.v[w - 1];
+        const Diagnostic *dup = &d->items.v[r];
+        if (diag_cmp(kept, dup) != 0) {
+            d->items.v[w++] = *dup;
+            continue;
+        }
+        /* one finding made twice (a helper's key judged from each of its
+         * callers): one report, with the evidence of both */
+        if (dup->severity > kept->severity)
+            kept->severity = dup->severity;
+        merge_related(d, kept, dup);
     }
     d->items.n = w;
 }

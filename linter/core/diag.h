@@ -15,6 +15,21 @@ typedef struct FixInsert {
     const char *text;
 } FixInsert;
 
+/* A place that shows why a finding holds (the update that sets the
+ * attribute, the table's definition) or where else it is seen (a key
+ * helper's call sites): what text output prints as `note:` lines, JSON
+ * as `related`, SARIF as `relatedLocations`, the language server as
+ * `relatedInformation`. */
+typedef struct DiagRelated {
+    const char *path;    /* display path */
+    Span span;
+    const char *message; /* "the update that sets status" */
+} DiagRelated;
+
+/* A finding lists at most this many related places (the first ones added;
+ * a helper's call sites beyond it are left out). */
+enum { DIAG_MAX_RELATED = 8 };
+
 typedef struct Diagnostic {
     const char *rule;    /* rule id, e.g. "magic-string" */
     Severity severity;   /* never SEV_OFF */
@@ -53,6 +68,10 @@ typedef struct Diagnostic {
      * set by the fix proof: insert `text` at byte `at` of the file. A NULL
      * text when none. Never applied without the edit. */
     FixInsert insert[FIX_MAX_NEEDS];
+    /* The evidence and other places of the finding (diag_relate), in the
+     * list's arena; an error-level finding of a rule has at least one. */
+    DiagRelated *related;
+    size_t nrelated;
 } Diagnostic;
 
 /* The list owns every string it holds (its arena). */
@@ -66,10 +85,16 @@ void diag_free(DiagList *d);
 Diagnostic *diag_add(DiagList *d, const char *rule, Severity sev,
                      const char *path, Span span, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
-/* Append copies of every diagnostic of `src`. */
+/* Add a related place to `g` (a diagnostic of `d`): nothing when `g`
+ * already lists that place with that message, or lists DIAG_MAX_RELATED.
+ * `path` NULL: g's own file. */
+void diag_relate(DiagList *d, Diagnostic *g, const char *path, Span span, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Append copies of every diagnostic of `src` (their related places too). */
 void diag_append(DiagList *dst, const DiagList *src);
 /* Sort by path, line, column, rule, message; drop exact duplicates
- * (same rule, path, position and message). */
+ * (same rule, path, position and message), the one kept taking the
+ * related places of those dropped and the higher severity. */
 void diag_sort(DiagList *d);
 
 #endif

@@ -82,6 +82,51 @@ static json_t *message_json(const char *message, const char *fix)
     return j;
 }
 
+/* A related place as an LSP Location: in `d` with its indexes, else in
+ * the project's copy of its file (an open document's buffer or the text
+ * read from disk). NULL when the file is not known. */
+static json_t *related_location(const Server *s, const Doc *d, const LineIndex *lines,
+                                const LineIndex *rows, const DiagRelated *r)
+{
+    if (d->fpath && !strcmp(r->path, d->fpath)) {
+        size_t a, b;
+        lsp_span_offsets(d, rows, &r->span, &a, &b);
+        json_t *loc = json_object();
+        json_object_set_new_nocheck(loc, "uri", json_string(d->uri));
+        json_object_set_new_nocheck(loc, "range", lsp_range_json(s, d, lines, a, b));
+        return loc;
+    }
+    const SourceFile *f = s->p ? project_file(s->p, r->path) : NULL;
+    if (!f || !f->abspath)
+        return NULL;
+    char *uri = path_to_uri(f->abspath);
+    if (!uri)
+        return NULL;
+    json_t *loc = json_object();
+    json_object_set_new_nocheck(loc, "uri", json_string(uri));
+    free(uri);
+    if (f->text) {
+        /* another file: indexed for this one place */
+        Doc other = {.text = f->text, .len = f->len};
+        LineIndex ol, orow;
+        lines_build(&ol, f->text, f->len);
+        rows_build(&orow, f->text, f->len);
+        size_t a, b;
+        lsp_span_offsets(&other, &orow, &r->span, &a, &b);
+        json_object_set_new_nocheck(loc, "range", lsp_range_json(s, &other, &ol, a, b));
+        lines_free(&ol);
+        lines_free(&orow);
+    } else { /* no text: rows and byte columns as they are */
+        json_t *range = json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line",
+                                  (json_int_t)r->span.start_row, "character",
+                                  (json_int_t)r->span.start_col, "end", "line",
+                                  (json_int_t)r->span.end_row, "character",
+                                  (json_int_t)r->span.end_col);
+        json_object_set_new_nocheck(loc, "range", range);
+    }
+    return loc;
+}
+
 json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
                       const LineIndex *rows, const Diagnostic *g)
 {
@@ -99,5 +144,19 @@ json_t *lsp_diag_json(const Server *s, const Doc *d, const LineIndex *lines,
     }
     json_object_set_new_nocheck(j, "source", json_string("keylint"));
     json_object_set_new_nocheck(j, "message", message_json(g->message, g->fix));
+    if (g->nrelated) {
+        /* the evidence (DiagnosticRelatedInformation) */
+        json_t *rel = json_array();
+        for (size_t i = 0; i < g->nrelated; i++) {
+            json_t *loc = related_location(s, d, lines, rows, &g->related[i]);
+            if (!loc)
+                continue;
+            json_t *ri = json_object();
+            json_object_set_new_nocheck(ri, "location", loc);
+            json_object_set_new_nocheck(ri, "message", json_string(g->related[i].message));
+            json_array_append_new(rel, ri);
+        }
+        json_object_set_new_nocheck(j, "relatedInformation", rel);
+    }
     return j;
 }

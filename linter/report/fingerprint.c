@@ -379,9 +379,47 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
     }
 }
 
+/* The positions of g's related places (Finding.related). */
+static void finding_related(Finding *f, const Diagnostic *g, const char *root, LineFiles *lf,
+                            SourceLookup lookup, void *ctx, Arena *a)
+{
+    if (!g->nrelated)
+        return;
+    f->related = arena_alloc(a, g->nrelated * sizeof *f->related);
+    f->nrelated = g->nrelated;
+    for (size_t r = 0; r < g->nrelated; r++) {
+        const DiagRelated *rel = &g->related[r];
+        struct FindingRelated *o = &f->related[r];
+        o->uri_path = !strcmp(rel->path, g->path ? g->path : "")
+                          ? f->uri_path
+                          : findings_relative(a, root, rel->path, &o->under_root);
+        if (o->uri_path == f->uri_path)
+            o->under_root = f->under_root;
+        const char *line = NULL;
+        size_t len = 0;
+        bool have = line_files_get(lf, lookup, ctx, rel->path, rel->span.start_row, &line, &len);
+        o->line = rel->span.start_row + 1;
+        o->col = have ? utf8_column(line, len, rel->span.start_col) : rel->span.start_col + 1;
+        o->col16 = have ? utf16_column(line, len, rel->span.start_col) : rel->span.start_col + 1;
+        have = line_files_get(lf, lookup, ctx, rel->path, rel->span.end_row, &line, &len);
+        o->end_line = rel->span.end_row + 1;
+        o->end_col = have ? utf8_column(line, len, rel->span.end_col) : rel->span.end_col + 1;
+        o->end_col16 = have ? utf16_column(line, len, rel->span.end_col) : rel->span.end_col + 1;
+        if (o->end_line < o->line) {
+            o->end_line = o->line;
+            o->end_col = o->col;
+            o->end_col16 = o->col16;
+        } else if (o->end_line == o->line && o->end_col < o->col) {
+            o->end_col = o->col;
+            o->end_col16 = o->col16;
+        }
+    }
+}
+
 void findings_build(FindingList *out, const DiagList *d, const char *root,
                     SourceLookup lookup, void *ctx)
 {
+    LineFiles lf = {0}; /* the files of related places */
     memset(out, 0, sizeof *out);
     out->arena = arena_new();
     FileCursor cur = {0};
@@ -439,9 +477,11 @@ void findings_build(FindingList *out, const DiagList *d, const char *root,
         f.fingerprint = arena_printf(out->arena, "%016llx:%u",
                                      (unsigned long long)f.key, f.occurrence);
         finding_edit(&f, &cur, out->arena);
+        finding_related(&f, g, root, &lf, lookup, ctx, out->arena);
         VEC_PUSH(out->arena, &out->items, f);
     }
     free(cur.starts);
+    line_files_free(&lf);
 }
 
 void findings_free(FindingList *l)

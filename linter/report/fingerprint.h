@@ -50,6 +50,15 @@ typedef struct Finding {
     /* The edit is right but not proven to keep the program's behaviour
      * (Diagnostic.unsafe): applied only with --unsafe-fixes. */
     bool unsafe;
+    /* The diagnostic's related places (Diagnostic.related, in its order),
+     * with their positions as above: nrelated of them. */
+    struct FindingRelated {
+        const char *uri_path; /* as Finding.uri_path */
+        bool under_root;
+        uint32_t line, col, end_line, end_col;
+        uint32_t col16, end_col16;
+    } *related;
+    size_t nrelated;
 } Finding;
 
 /* Owns every string its findings point to (not the diagnostics). */

@@ -154,6 +154,22 @@ bool output_json(FILE *out, const OutputInput *in)
             json_object_set_new(o, "helpUri", jstr(a, help));
         if (g->fix)
             json_object_set_new(o, "fix", jstr(a, g->fix));
+        if (f->nrelated) {
+            /* the evidence: where what the finding says is seen */
+            json_t *rel = json_array();
+            for (size_t r = 0; r < f->nrelated; r++) {
+                const struct FindingRelated *fr = &f->related[r];
+                json_t *ro = json_object();
+                json_object_set_new(ro, "path", jstr(a, g->related[r].path));
+                json_object_set_new(ro, "line", json_integer(fr->line));
+                json_object_set_new(ro, "column", json_integer(fr->col));
+                json_object_set_new(ro, "endLine", json_integer(fr->end_line));
+                json_object_set_new(ro, "endColumn", json_integer(fr->end_col));
+                json_object_set_new(ro, "message", jstr(a, g->related[r].message));
+                json_array_append_new(rel, ro);
+            }
+            json_object_set_new(o, "related", rel);
+        }
         if (f->has_edit) {
             /* the machine-applicable part of the fix: what --fix writes */
             json_t *edits = json_array();
@@ -500,6 +516,27 @@ bool output_sarif(FILE *out, const OutputInput *in)
         json_t *locs = json_array();
         json_array_append_new(locs, loc);
         json_object_set_new(r, "locations", locs);
+        if (f->nrelated) {
+            /* SARIF relatedLocations (3.27.22): each with an id (3.28.2)
+             * and a message saying what it shows */
+            json_t *rel = json_array();
+            for (size_t k = 0; k < f->nrelated; k++) {
+                const struct FindingRelated *fr = &f->related[k];
+                json_t *rpl = json_object();
+                json_object_set_new(rpl, "artifactLocation",
+                                    artifact_location(a, fr->uri_path, fr->under_root));
+                json_object_set_new(rpl, "region", sarif_region(fr->line, fr->col16,
+                                                                fr->end_line, fr->end_col16));
+                json_t *rl = json_object();
+                json_object_set_new(rl, "id", json_integer((json_int_t)k + 1));
+                json_object_set_new(rl, "physicalLocation", rpl);
+                json_t *rm = json_object();
+                json_object_set_new(rm, "text", jstr(a, sentence(a, g->related[k].message)));
+                json_object_set_new(rl, "message", rm);
+                json_array_append_new(rel, rl);
+            }
+            json_object_set_new(r, "relatedLocations", rel);
+        }
 
         json_t *fp = json_object();
         json_object_set_new(fp, KEYLINT_FINGERPRINT_NAME, json_string(f->fingerprint));
@@ -589,6 +626,11 @@ void output_github(FILE *out, const OutputInput *in)
         const char *msg = g->message ? g->message : "";
         if (g->fix && !strstr(msg, g->fix)) /* not when the message says it */
             msg = arena_printf(a, "%s\nhelp: %s", msg, g->fix);
+        /* the evidence, as the text report's notes (an annotation has one
+         * place: the others go in its message) */
+        for (size_t r = 0; r < f->nrelated; r++)
+            msg = arena_printf(a, "%s\nnote: %s:%u:%u: %s", msg, f->related[r].uri_path,
+                               f->related[r].line, f->related[r].col, g->related[r].message);
         fprintf(out, "::%s file=%s,line=%u,col=%u,endLine=%u,endColumn=%u,title=%s::%s\n",
                 g->severity == SEV_ERROR ? "error" : "warning",
                 github_escape(a, f->uri_path, true), f->line, f->col, f->end_line,

@@ -190,12 +190,92 @@ static void print_caret(FILE *out, const Diagnostic *g, const char *line,
     fputc('\n', out);
 }
 
+bool line_files_get(LineFiles *lf, SourceLookup lookup, void *ctx, const char *path,
+                    uint32_t row, const char **line, size_t *len)
+{
+    struct LineFile *f = NULL, *oldest = &lf->slot[0];
+    for (size_t i = 0; i < LINE_FILES_KEPT && !f; i++) {
+        if (lf->slot[i].path && !strcmp(lf->slot[i].path, path))
+            f = &lf->slot[i];
+        else if (lf->slot[i].used < oldest->used)
+            oldest = &lf->slot[i];
+    }
+    if (!f) {
+        f = oldest;
+        free(f->starts);
+        *f = (struct LineFile){.path = path};
+        if (lookup)
+            f->src = lookup(ctx, path, &f->len);
+        if (f->src && f->len == 0)
+            f->len = strlen(f->src);
+        if (f->src) {
+            size_t cap = 64;
+            f->starts = malloc(cap * sizeof *f->starts);
+            if (!f->starts)
+                abort();
+            f->starts[f->nlines++] = 0;
+            for (const char *p = f->src, *end = f->src + f->len;
+                 (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+                if (f->nlines == cap) {
+                    cap *= 2;
+                    size_t *grown = realloc(f->starts, cap * sizeof *grown);
+                    if (!grown)
+                        abort();
+                    f->starts = grown;
+                }
+                f->starts[f->nlines++] = (size_t)(p - f->src) + 1;
+            }
+        }
+    }
+    f->used = ++lf->clock;
+    if (!f->src || row >= f->nlines)
+        return false;
+    size_t s = f->starts[row];
+    size_t e = row + 1 < f->nlines ? f->starts[row + 1] - 1 : f->len;
+    if (e > s && f->src[e - 1] == '\r')
+        e--;
+    *line = f->src + s;
+    *len = e - s;
+    return true;
+}
+
+void line_files_free(LineFiles *lf)
+{
+    for (size_t i = 0; i < LINE_FILES_KEPT; i++)
+        free(lf->slot[i].starts);
+    memset(lf, 0, sizeof *lf);
+}
+
+/* A finding's related places, as compilers print notes:
+ *   path:line:col: note: message */
+static void print_notes(FILE *out, const Diagnostic *g, LineFiles *lf, SourceLookup lookup,
+                        void *ctx, bool color)
+{
+    for (size_t r = 0; r < g->nrelated; r++) {
+        const DiagRelated *rel = &g->related[r];
+        const char *line = NULL;
+        size_t line_len = 0;
+        bool have = line_files_get(lf, lookup, ctx, rel->path, rel->span.start_row, &line,
+                                   &line_len);
+        uint32_t col = have ? utf8_column(line, line_len, rel->span.start_col)
+                            : rel->span.start_col + 1;
+        if (color)
+            fputs(C_BOLD, out);
+        fputs_escaped(out, rel->path);
+        fprintf(out, ":%u:%u:", rel->span.start_row + 1, col);
+        fputs(color ? C_RESET " " C_BOLD "note" C_RESET ": " : " note: ", out);
+        fputs_escaped(out, rel->message);
+        fputc('\n', out);
+    }
+}
+
 void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
                  SourceLookup lookup, void *ctx)
 {
     bool color = o && o->color;
     bool text = !o || o->format == REPORT_TEXT;
     Cursor cur = {0};
+    LineFiles notes = {0}; /* the files of related places */
     ColumnMemo memo = {0};
 
     for (size_t i = 0; i < d->items.n; i++) {
@@ -245,7 +325,9 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
             fputs_escaped(out, g->fix);
             fputc('\n', out);
         }
+        print_notes(out, g, &notes, lookup, ctx, color);
     }
+    line_files_free(&notes);
 }
 
 void report_summary(FILE *out, const DiagList *d, size_t files_linted,

@@ -64,6 +64,28 @@ typedef struct ColumnMemo {
 /* utf8_column, counting on from `m`. */
 uint32_t utf8_column_memo(ColumnMemo *m, const char *line, size_t line_len, uint32_t byte_col);
 
+/* The lines of the last few files asked for: related places jump between
+ * files and back, and each file is indexed once while it stays among the
+ * last LINE_FILES_KEPT used. Zero it to start; free with line_files_free. */
+enum { LINE_FILES_KEPT = 4 };
+typedef struct LineFiles {
+    struct LineFile {
+        const char *path; /* the caller's string; NULL: slot unused */
+        const char *src;
+        size_t len;
+        size_t *starts; /* malloc'd */
+        size_t nlines;
+        uint64_t used;  /* when last asked for */
+    } slot[LINE_FILES_KEPT];
+    uint64_t clock;
+} LineFiles;
+
+/* Row `row` of `path` (0-based) without its line break, or false when the
+ * file has no such row or its source is not available. */
+bool line_files_get(LineFiles *lf, SourceLookup lookup, void *ctx, const char *path,
+                    uint32_t row, const char **line, size_t *len);
+void line_files_free(LineFiles *lf);
+
 /* Lines longer than this are shown (text format) as a window around the
  * finding, so that many findings on one long line print in linear size. */
 enum { REPORT_MAX_LINE_SHOWN = 400 };
