@@ -1,5 +1,6 @@
 /* mutable-key-field: a table key (PK or SK) built from a field whose value
  * changes. Index keys are exempt: DynamoDB maintains them. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -40,34 +41,94 @@ static bool id_like(const char *name)
            kf_name_ends_with_word(name, "key");
 }
 
-/* `name` is an attribute an UpdateExpression of the project sets on the
- * entity `entity` (a key's partition-key prefix): same entity, or both
- * unknown for names that are not ids. */
-static bool any_not_key(const StrList *attrs, const Config *cfg)
+/* The attribute an update sets is a key attribute (pk, gsi1sk): what an
+ * update does to it says nothing about a field. */
+static bool key_attr(const char *attr, const Config *cfg)
 {
-    for (size_t i = 0; i < attrs->n; i++)
-        if (!kf_is_key_attr_name(attrs->v[i], cfg))
-            return true;
-    return false;
+    return kf_is_key_attr_name(attr, cfg);
 }
 
-static bool updated_field(const char *name, const char *entity, const char *sk_entity,
-                          const RuleContext *ctx)
+/* The table an operation names, as a comparable name: the environment
+ * variable of `process.env.X` (or `process.env.X!`); NULL when it is named
+ * some other way (a constant, `this.table`), which may be any table. */
+static const char *table_name(Arena *a, const char *table)
+{
+    static const char env[] = "process.env.";
+    if (!table || strncmp(table, env, sizeof env - 1) != 0)
+        return NULL;
+    const char *v = table + sizeof env - 1;
+    size_t n = 0;
+    while (v[n] == '_' || isalnum((unsigned char)v[n]))
+        n++;
+    return n ? arena_strndup(a, v, n) : NULL;
+}
+
+/* What shows that field `name` changes on the key's item: an update of
+ * the project that sets it (not to the value the key already holds:
+ * extraction leaves those out), on the key's own entity (`same`), or on
+ * an item whose entity is not known (a guess: the name is not another
+ * entity's id). */
+typedef struct Evidence {
+    const UpdatedAttr *update; /* NULL: none */
+    bool same;                 /* on the key's entity, both known */
+} Evidence;
+
+/* An update on another table (both named as environment variables, and
+ * not the same one) is not on this key's item. */
+static bool other_table(Arena *a, const UpdatedAttr *u, const char *key_table)
+{
+    const char *x = table_name(a, u->table), *y = table_name(a, key_table);
+    return x && y && strcmp(x, y) != 0;
+}
+
+/* The first update of `list` (attribute names set on `entity`, or on no
+ * known entity when it is NULL) that is no key attribute and not on
+ * another table. */
+static const UpdatedAttr *first_update(const RuleContext *ctx, Arena *a, const StrList *list,
+                                       const char *entity, const char *key_table)
 {
     const ProjectFacts *f = ctx->facts;
+    for (size_t i = 0; i < list->n; i++) {
+        if (key_attr(list->v[i], ctx->config))
+            continue;
+        for (size_t u = 0; u < f->updates.n; u++) {
+            const UpdatedAttr *up = &f->updates.v[u];
+            const char *on = up->sk_entity ? up->sk_entity : up->entity;
+            if (strcmp(up->attr, list->v[i]) != 0 ||
+                (entity ? !on || strcasecmp(on, entity) != 0 : on != NULL))
+                continue;
+            if (!other_table(a, up, key_table))
+                return up;
+        }
+    }
+    return NULL;
+}
+
+static Evidence updated_field(Arena *a, const char *name, const char *entity,
+                              const char *sk_entity, const char *key_table,
+                              const RuleContext *ctx)
+{
+    Evidence ev = {0};
+    const ProjectFacts *f = ctx->facts;
     if (!f || !name[0])
-        return false;
+        return ev;
     /* the same entity: the updated item's (facts_field_updates) is the
      * key's partition or sort-key entity */
     FieldUpdates fu = facts_field_updates(f, name, entity);
-    if (entity && any_not_key(fu.on_entity, ctx->config))
-        return true;
-    if (sk_entity && any_not_key(facts_field_updates(f, name, sk_entity).on_entity, ctx->config))
-        return true;
+    if (!fu.all->n)
+        return ev;
+    if (entity && (ev.update = first_update(ctx, a, fu.on_entity, entity, key_table)))
+        ev.same = true;
+    else if (sk_entity &&
+             (ev.update = first_update(ctx, a, facts_field_updates(f, name, sk_entity).on_entity,
+                                       sk_entity, key_table)))
+        ev.same = true;
     /* otherwise only updates of items whose entity is not known either: an
      * update of another entity's item (a USER item's entityType) says
      * nothing about a key whose entity is not known */
-    return !id_like(name) && any_not_key(fu.unscoped, ctx->config);
+    else if (!id_like(name))
+        ev.update = first_update(ctx, a, fu.unscoped, NULL, key_table);
+    return ev;
 }
 
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
@@ -78,10 +139,13 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     rule_key_flat(ctx, a, k, &key);
     const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
     const char *sk_entity = NULL;
-    if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n)
+    const char *key_table = NULL;
+    if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n) {
         sk_entity = op_sk_entities[k->op];
-    else if (k->role == ROLE_SK)
+        key_table = ctx->file->ops.v[k->op].table;
+    } else if (k->role == ROLE_SK) {
         sk_entity = kf_leading_prefix(a, &key);
+    }
     for (size_t p = 0; p < key.n; p++) {
         if (!key.parts[p].hole)
             continue;
@@ -93,37 +157,57 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
             kf_is_version_tail(&key, p - 1, key.parts[p - 1].len - 1,
                                ctx->config))
             continue;
+        /* a helper's own value, inlined at each caller: judged at the
+         * helper, which builds it */
+        if ((s->flags & SEGF_HELPER) && k->site != SITE_HELPER)
+            continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(a, s->text, ctx->config);
-        bool updated = updated_field(last, entity, sk_entity, ctx);
-        if (!field && !updated && s->name) {
-            /* the variable the value flowed through */
+        Evidence ev = updated_field(a, last, entity, sk_entity, key_table, ctx);
+        const char *via = NULL; /* the name judged, when not the value's own */
+        if (!field && !ev.update && s->name && !strchr(s->text, '.')) {
+            /* the variable a bare value flowed through; a member
+             * (`currentBoost.createdAt`) names its own field, whatever
+             * variable holds it on the way */
             last = kf_last_component(a, s->name);
             field = configured_field(a, s->name, ctx->config);
-            updated = updated_field(last, entity, sk_entity, ctx);
+            ev = updated_field(a, last, entity, sk_entity, key_table, ctx);
+            via = s->name;
         }
-        if (!field && !updated)
+        if (!field && !ev.update)
             continue;
-        /* a helper's own value, inlined at each caller: once per file */
-        if ((s->flags & SEGF_HELPER) && k->site != SITE_HELPER) {
-            const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
-                                          s->text);
-            size_t found;
-            if (namemap_get(seen, at, &found))
-                continue;
-            namemap_put(a, seen, at, 0);
-        }
+        const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
+                                      s->text);
+        size_t found;
+        if (namemap_get(seen, at, &found))
+            continue;
+        namemap_put(a, seen, at, 0);
         const char *why =
-            field && updated
+            field && ev.update
                 ? arena_printf(a, "%s; set by an UpdateExpression in this "
                                   "project", field)
             : field ? field
                     : "set by an UpdateExpression in this project";
-        rule_report(ctx, s->span,
-                    "%s uses '%s', a field that changes (%s); when it changes "
-                    "the item has to move \xe2\x80\x94 keep it in an attribute "
-                    "or a GSI key",
-                    kf_role_noun(k->role), s->text, why);
+        /* the message names what was judged: the value, and the variable
+         * it flowed through when that was */
+        const char *what = via && strcmp(via, s->text) != 0
+                               ? arena_printf(a, "'%s' (as '%s')", s->text, via)
+                               : arena_printf(a, "'%s'", s->text);
+        Diagnostic *d = rule_report(ctx, s->span,
+                                    "%s uses %s, a field that changes (%s); when it changes "
+                                    "the item has to move \xe2\x80\x94 keep it in an attribute "
+                                    "or a GSI key",
+                                    kf_role_noun(k->role), what, why);
+        if (ev.update)
+            diag_relate(ctx->out, d, ev.update->path, ev.update->span,
+                        ev.same ? "the update that sets %s on this key's entity"
+                                : "an update that sets %s (on an item whose entity is not known)",
+                        ev.update->attr);
+        /* an error is a claim with evidence: an update of this entity that
+         * sets the field. A configured name alone, or an update whose item
+         * is not known to be this key's, is a warning. */
+        if (!ev.same && d->severity > SEV_WARNING)
+            d->severity = SEV_WARNING;
     }
 }
 

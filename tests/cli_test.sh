@@ -768,6 +768,53 @@ printf 'overrides:\n  - files: "apps/**"\n    rules: { scan: loud }\n' >.keylint
 run overrides-bad-values 2 "$keylint" .
 has overrides-bad-values "$err" "'overrides.files' must be a list of strings"
 has overrides-bad-values "$err" ".keylint.yml:3:"
+# --- evidence: an error names the place that proves it, in every format --
+ev="$tmp/evidence"
+mkdir -p "$ev/src"
+cat >"$ev/src/plans.ts" <<'EOF'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export const ACCOUNT_PREFIX = 'ACCOUNT#';
+export async function changePlan(db: any, accountId: string, plan: string) {
+  await db.send(new UpdateCommand({
+    TableName: process.env.TABLE,
+    Key: { PK: `${ACCOUNT_PREFIX}${accountId}`, SK: 'META' },
+    UpdateExpression: 'SET #plan = :plan',
+    ExpressionAttributeNames: { '#plan': 'plan' },
+    ExpressionAttributeValues: { ':plan': plan },
+  }));
+}
+EOF
+cat >"$ev/src/accounts.ts" <<'EOF'
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ACCOUNT_PREFIX } from './plans';
+export const PLAN_PREFIX = 'PLAN#';
+export async function save(db: any, accountId: string, plan: string) {
+  await db.send(new PutCommand({
+    TableName: process.env.TABLE,
+    Item: { PK: `${ACCOUNT_PREFIX}${accountId}`, SK: `${PLAN_PREFIX}${plan}` },
+  }));
+}
+EOF
+cd "$ev" || exit 1
+run evidence-text 1 "$keylint" src
+has evidence-text "$out" "src/accounts.ts:7:71: error: sort key uses 'plan'"
+has evidence-text "$out" "src/plans.ts:7:23: note: the update that sets plan on this key's entity"
+run evidence-json 1 "$keylint" --format json src
+related=$(printf '%s' "$out" | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    for r in f.get("related", []):
+        print(f["severity"], r["path"], r["line"], r["column"], r["message"])')
+has evidence-json "$related" "error src/plans.ts 7 23 the update that sets plan on this key's entity"
+run evidence-sarif 1 "$keylint" --format sarif src
+related=$(printf '%s' "$out" | python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["runs"][0]["results"]:
+    for l in r.get("relatedLocations", []):
+        p = l["physicalLocation"]
+        print(r["level"], p["artifactLocation"]["uri"], p["region"]["startLine"],
+              p["region"]["startColumn"], l["message"]["text"])')
+has evidence-sarif "$related" "error src/plans.ts 7 23 the update that sets plan on this key's entity."
 cd "$proj" || exit 1
 
 printf '%d passed, %d failed\n' "$passed" "$failed"

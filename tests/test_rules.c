@@ -694,7 +694,9 @@ static void test_mutable_configured_field(void **state)
         "sort key uses 'order.status', a field that changes (status); when it "
         "changes the item has to move \xe2\x80\x94 keep it in an attribute or "
         "a GSI key");
-    assert_int_equal(d->severity, SEV_ERROR);
+    /* a name alone is no evidence: a warning, with no related place */
+    assert_int_equal(d->severity, SEV_WARNING);
+    assert_int_equal(d->nrelated, 0);
     expect_at(1, 1, 20, "partition key uses 'orderStatus', a field that "
                         "changes (status)");
     expect_at(2, 2, 20, "(updatedAt)");
@@ -730,9 +732,48 @@ static void test_mutable_custom_config_and_via_name(void **state)
      * are not the item's state */
     key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("OAUTH#"), ref("state"));
     key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("ADDR#"), ref("addr.usState"));
+    /* a member names its own field, whatever variable held it on the way
+     * (never `uses 'currentBoost.createdAt', a field that changes (status)`) */
+    Seg created = ref("currentBoost.createdAt");
+    created.name = "boostStatus";
+    key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, text("BOOST#"), created);
     RUN_EXPECT(rule_mutable_key_field, 2);
-    expect_at(0, 0, 20, "sort key uses 'x', a field that changes (stage)");
+    expect_at(0, 0, 20, "sort key uses 'x' (as 'currentStage'), a field that changes (stage)");
     expect_at(1, 1, 20, "(state)");
+}
+
+/* An update of the key's own entity that sets the field: an error that
+ * points at the update; the same attribute set on another table's items,
+ * or on an item whose entity is not known, is no such evidence. */
+static void test_mutable_evidence(void **state)
+{
+    (void)state;
+    int u = op_in(OTHER, OP_UPDATE, API_SDK_V3, TABLE_DATA, "process.env.TABLE", "UpdateCommand");
+    strlist_push(A, &OTHER->ops.v[u].sets, "plan");
+    OTHER->ops.v[u].update_span = (Span){.start_row = 41, .start_col = 7, .end_row = 41,
+                                         .end_col = 30, .start_byte = 900, .end_byte = 923};
+    KeyExpr *upk = other_key(ROLE_PK, SITE_READ, 2, text("ACCOUNT#"), ref("accountId"));
+    upk->op = u;
+    int o = op_in(OTHER, OP_UPDATE, API_SDK_V3, TABLE_DATA, "process.env.OTHER_TABLE",
+                  "UpdateCommand");
+    strlist_push(A, &OTHER->ops.v[o].sets, "region");
+    KeyExpr *opk = other_key(ROLE_PK, SITE_READ, 2, text("SITE#"), ref("siteId"));
+    opk->op = o;
+
+    int p = op(OP_PUT, API_SDK_V3, TABLE_DATA, "process.env.TABLE", "PutCommand");
+    key(ROLE_PK, SITE_WRITE, BUILD_TEMPLATE, p, 2, text("ACCOUNT#"), ref("accountId"));
+    key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, p, 2, text("PLAN#"), ref("plan"));
+    int q = op(OP_PUT, API_SDK_V3, TABLE_DATA, "process.env.TABLE", "PutCommand");
+    key(ROLE_PK, SITE_WRITE, BUILD_TEMPLATE, q, 2, text("SITE#"), ref("siteId"));
+    key(ROLE_SK, SITE_WRITE, BUILD_TEMPLATE, q, 2, text("AT#"), ref("region"));
+    RUN_EXPECT(rule_mutable_key_field, 1);
+    const Diagnostic *d = expect_at(0, 1, 20, "sort key uses 'plan', a field that changes");
+    assert_int_equal(d->severity, SEV_ERROR);
+    assert_int_equal(d->nrelated, 1);
+    assert_string_equal(d->related[0].path, "src/keys.ts");
+    assert_int_equal(d->related[0].span.start_row, 41);
+    assert_int_equal(d->related[0].span.start_col, 7);
+    assert_non_null(strstr(d->related[0].message, "sets plan on this key's entity"));
 }
 
 static void test_mutable_not_index_or_unknown_role(void **state)
@@ -1180,6 +1221,7 @@ int main(void)
         T(test_mutable_configured_field),
         T(test_mutable_updated_attr),
         T(test_mutable_custom_config_and_via_name),
+        T(test_mutable_evidence),
         T(test_mutable_not_index_or_unknown_role),
         T(test_mutable_not_similar_names),
         T(test_mutable_not_key_attrs_or_calls),

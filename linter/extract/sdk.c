@@ -199,6 +199,37 @@ static void request_items(Ex *x, SynNode objn, int op)
     }
 }
 
+/* `SET #referrer = :referrer` where `:referrer` (ExpressionAttributeValues
+ * `values`) is a value the operation's own table key holds (`Key: { PK:
+ * `Ltd#${referrer}` }`): an upsert that writes the attribute the value its
+ * key already has, which moves nothing. */
+static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int op)
+{
+    if (!placeholder || !is(values, "object"))
+        return false;
+    SynNode v = ex_find_prop(x, values, placeholder);
+    if (syn_null(v))
+        return false;
+    SegList segs = {0};
+    ex_expr_segs(x, unwrap(v), &segs, 0);
+    if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL))
+        return false;
+    const Seg *val = &segs.v[0];
+    uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
+    for (size_t k = 0; k < x->ir->extracted.n; k++) {
+        const KeyExpr *key = &x->ir->extracted.v[k];
+        if (key->op != op || (key->role != ROLE_PK && key->role != ROLE_SK))
+            continue;
+        for (size_t j = 0; j < key->segs.n; j++) {
+            const Seg *s = &key->segs.v[j];
+            if (s->kind == val->kind && !strcmp(s->text, val->text) &&
+                (s->flags & cased) == (val->flags & cased) && !s->nargs && !val->nargs)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The parameters of an SDK command or DocumentClient call. */
 static void params_object(Ex *x, SynNode objn, int op)
 {
@@ -251,10 +282,14 @@ static void params_object(Ex *x, SynNode objn, int op)
     SynNode ue = ex_find_prop(x, obj, "UpdateExpression");
     if (!syn_null(ue)) {
         const char *s = ex_expr_string(x, ue);
-        StrList targets = {0};
-        if (s && ddb_parse_update_targets(x->a, s, &targets))
+        StrList targets = {0}, placeholders = {0};
+        if (s && ddb_parse_update_sets(x->a, s, &targets, &placeholders)) {
+            x->ir->ops.v[op].update_span = nspan(unwrap(ue));
             for (size_t i = 0; i < targets.n; i++)
-                strlist_push(x->a, &x->ir->ops.v[op].sets, ex_map_name(x, names, targets.v[i]));
+                if (!sets_key_value(x, values, placeholders.v[i], op))
+                    strlist_push(x->a, &x->ir->ops.v[op].sets,
+                                 ex_map_name(x, names, targets.v[i]));
+        }
     }
     SynNode ri = ex_find_prop(x, obj, "RequestItems");
     if (!syn_null(ri))

@@ -202,7 +202,14 @@ static void skip_value(Lexer *l)
     }
 }
 
-bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
+/* At a clause's end: a comma, another clause or the end. */
+static bool value_ends(const Lexer *l)
+{
+    return l->cur.kind == T_END || l->cur.kind == T_COMMA || tok_is(&l->cur, "set") ||
+           tok_is(&l->cur, "remove") || tok_is(&l->cur, "add") || tok_is(&l->cur, "delete");
+}
+
+bool ddb_parse_update_sets(Arena *a, const char *expr, StrList *out, StrList *values)
 {
     Lexer l = {.p = expr};
     lex_next(&l);
@@ -223,13 +230,29 @@ bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
             const char *name;
             if (!parse_operand(a, &l, &name))
                 return false;
-            bool had = strlist_has(out, name);
-            if (!had)
+            size_t at = out->n;
+            for (size_t i = 0; i < out->n; i++)
+                if (!strcmp(out->v[i], name))
+                    at = i;
+            bool had = at < out->n;
+            if (!had) {
                 strlist_push(a, out, name);
+                if (values)
+                    strlist_push(a, values, NULL);
+            }
             if (clause == SET) {
                 if (l.cur.kind != T_OP || l.cur.s[0] != '=')
                     return false;
                 lex_next(&l);
+                /* `x = :v`: the one placeholder it takes (set twice, or
+                 * to anything else: none) */
+                if (values) {
+                    Lexer peek = l;
+                    const char *v = NULL;
+                    bool one = peek.cur.kind == T_NAME && peek.cur.s[0] == ':' &&
+                               parse_operand(a, &peek, &v) && value_ends(&peek);
+                    values->v[at] = one && !had ? v : NULL;
+                }
                 /* `x = if_not_exists(x, :v)` sets x once, at creation: no change */
                 Lexer peek = l;
                 const char *same;
@@ -237,8 +260,11 @@ bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
                     lex_next(&peek);
                     if (peek.cur.kind == T_LPAREN) {
                         lex_next(&peek);
-                        if (parse_operand(a, &peek, &same) && !strcmp(same, name) && !had)
+                        if (parse_operand(a, &peek, &same) && !strcmp(same, name) && !had) {
                             out->n--;
+                            if (values)
+                                values->n--;
+                        }
                     }
                 }
                 skip_value(&l);
@@ -246,6 +272,10 @@ bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
                 const char *v;
                 if (!parse_operand(a, &l, &v))
                     return false;
+                if (values)
+                    values->v[at] = NULL;
+            } else if (values) {
+                values->v[at] = NULL;
             }
             if (l.cur.kind != T_COMMA)
                 break;
@@ -253,4 +283,9 @@ bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
         }
     }
     return true;
+}
+
+bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out)
+{
+    return ddb_parse_update_sets(a, expr, out, NULL);
 }

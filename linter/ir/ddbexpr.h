@@ -26,5 +26,10 @@ bool ddb_parse_key_condition(Arena *a, const char *expr, KeyConds *out);
  * an UpdateExpression's SET, REMOVE, ADD and DELETE clauses change; not
  * `x = if_not_exists(x, :v)`, which only sets x when the item is created. */
 bool ddb_parse_update_targets(Arena *a, const char *expr, StrList *out);
+/* The same, with `values` (parallel to `out`): for an attribute the
+ * expression SETs once to one placeholder (`#status = :status`), that
+ * placeholder; NULL for anything else (an expression, a REMOVE, set
+ * twice). */
+bool ddb_parse_update_sets(Arena *a, const char *expr, StrList *out, StrList *values);
 
 #endif

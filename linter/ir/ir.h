@@ -213,7 +213,11 @@ typedef struct DataOp {
      * (no escapes, no substitutions): a clause's offset in key_condition
      * is its place in the source. */
     bool key_condition_exact;
-    StrList sets;          /* attributes an UpdateExpression sets */
+    /* Attributes an UpdateExpression sets; not those an upsert sets to
+     * the value its own Key holds (`Key: { pk: `Ltd#${referrer}` }` with
+     * `SET #referrer = :referrer`, :referrer being `referrer`). */
+    StrList sets;
+    Span update_span;      /* the UpdateExpression's value, when it has one */
     OpParams params;       /* its parameters object, as names */
 } DataOp;
 

@@ -147,12 +147,13 @@ static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
     }
     FieldSets *fs = &ix->field_sets.v[g];
     strlist_push_once(a, &fs->all, &fs->all_seen, u->attr);
-    if (!u->entity) {
+    if (!u->entity && !u->sk_entity) {
         strlist_push_once(a, &fs->unscoped, &fs->unscoped_seen, u->attr);
         return;
     }
     /* the updated item's entity: the sort key's when it names an item of
-     * a shared partition (USER#{id} in ORG#{orgId}), else the partition
+     * a shared partition (USER#{id} in ORG#{orgId}) or the partition key
+     * has no prefix (`v0#${role}` under a bare email), else the partition
      * key's */
     char *lower = lower_copy(a, u->sk_entity ? u->sk_entity : u->entity);
     size_t e;
@@ -332,10 +333,12 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
         }
     }
     for (size_t i = 0; i < file->ops.n; i++) {
-        const StrList *sets = &file->ops.v[i].sets;
-        for (size_t j = 0; j < sets->n; j++)
-            VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, sets->v[j]),
-                                                    op_entities[i], op_sk_entities[i]}));
+        const DataOp *op = &file->ops.v[i];
+        for (size_t j = 0; j < op->sets.n; j++)
+            VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, op->sets.v[j]),
+                                                    op_entities[i], op_sk_entities[i],
+                                                    file->path, op->update_span,
+                                                    op->table}));
     }
     for (size_t i = 0; i < file->keys.n; i++)
         key_facts(f, a, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
@@ -388,7 +391,8 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
             strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
                               arena_strdup(a, p->attr));
             UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
-                             arena_strdup(a, p->sk_entity)};
+                             arena_strdup(a, p->sk_entity), arena_strdup(a, p->path),
+                             p->span, arena_strdup(a, p->table)};
             VEC_PUSH(a, &f->updates, u);
             index_update(f, a, &u);
         }

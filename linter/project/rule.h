@@ -31,6 +31,9 @@ typedef struct UpdatedAttr {
     const char *sk_entity; /* "USER" for sk: `USER#${id}` in a partition
                             * ORG#{orgId} that holds several entities;
                             * NULL for a literal sort key ('PROFILE') */
+    const char *path;   /* the update: its file (display path) */
+    Span span;          /* and its UpdateExpression */
+    const char *table;  /* its TableName as written, NULL when not known */
 } UpdatedAttr;
 
 typedef struct ProjectFacts {
