@@ -243,6 +243,26 @@ static void alternatives_stay_in_the_item(void **state)
     arena_free(a);
 }
 
+/* A validation schema's properties (`pk: z.string()`) declare types: no
+ * entity "string" or "optional"; a helper call of the project still is one. */
+static void schemas_are_not_entities(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "schema.ts",
+        "import { z } from 'zod';\n"
+        "export const Item = z.object({ PK: z.string(), SK: z.string().optional() });\n",
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `USER#${id}`, SK: 'PROFILE' } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "USER");
+    model_free(m);
+    arena_free(a);
+}
+
 /* ---- findings and tables -------------------------------------------------------- */
 
 static void findings_mark_shapes_and_queries(void **state)
@@ -540,6 +560,7 @@ int main(void)
         cmocka_unit_test(names_by_partition),
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
+        cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),
         cmocka_unit_test(overrides_share_the_tables),

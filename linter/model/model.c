@@ -375,6 +375,37 @@ static bool usable_attr(const KeyExpr *k)
            k->attr[0] != '[';
 }
 
+/* A property of a validation schema (`pk: z.string().optional()`): every
+ * part of the value a call on a name imported from a schema library. It
+ * declares an attribute's type; it builds no key. */
+static bool schema_declaration(const FileIR *f, const KeyExpr *k)
+{
+    static const char *const libs[] = {"zod", "yup", "joi", "valibot", "superstruct", "io-ts",
+                                       "arktype", "@sinclair/typebox", "@effect/schema"};
+    if (k->site != SITE_OBJECT || !k->segs.n)
+        return false;
+    for (size_t i = 0; i < k->segs.n; i++) {
+        const Seg *g = &k->segs.v[i];
+        if (g->kind != SEG_CALL || !g->text)
+            return false;
+        size_t n = strcspn(g->text, ".(");
+        char root[64];
+        if (!n || n >= sizeof root)
+            return false;
+        memcpy(root, g->text, n);
+        root[n] = 0;
+        const Import *im = fileir_import(f, root);
+        bool lib = false;
+        for (size_t j = 0; im && im->source && j < sizeof libs / sizeof *libs && !lib; j++) {
+            size_t m = strlen(libs[j]);
+            lib = !strncmp(im->source, libs[j], m) && (!im->source[m] || im->source[m] == '/');
+        }
+        if (!lib)
+            return false;
+    }
+    return true;
+}
+
 /* Whether key `k` of `f` writes its value (writes_key of access.c): an
  * item written, an entity's or an object's keys, an update's Key. */
 static bool key_written(const FileIR *f, const KeyExpr *k)
@@ -526,7 +557,7 @@ static void collect_items(Builder *b, const SourceFile *sf)
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
         if (k->site == SITE_HELPER || k->site == SITE_CONDITION || !usable_attr(k) ||
-            k->role == ROLE_KEY)
+            k->role == ROLE_KEY || schema_declaration(f, k))
             continue;
         if (k->op >= 0 && ((size_t)k->op >= f->ops.n || f->ops.v[k->op].kind == OP_QUERY ||
                            f->ops.v[k->op].kind == OP_SCAN))
