@@ -417,7 +417,7 @@ Resources:
   Table:
     Type: AWS::DynamoDB::Table
     Properties:
-      TableName: t
+      TableName: app-table
       BillingMode: PAY_PER_REQUEST
       AttributeDefinitions:
         - { AttributeName: pk, AttributeType: S }
@@ -507,7 +507,7 @@ Resources:
   T:
     Type: AWS::DynamoDB::Table
     Properties:
-      TableName: t
+      TableName: app-table
       AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
       KeySchema:
         - { AttributeName: pk, KeyType: HASH }

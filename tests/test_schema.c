@@ -309,13 +309,13 @@ static void test_issues(void **state)
                      "        - { AttributeName: q, KeyType: HASH }\n"          /* 11 two HASH */
                      "      GlobalSecondaryIndexes:\n"                          /* 12 */
                      "        - KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 13 no name */
-                     "        - IndexName: G\n"                                 /* 14 */
+                     "        - IndexName: GSI\n"                               /* 14 */
                      "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 15 */
                      "          Projection: { ProjectionType: INCLUDE }\n"     /* 16 */
-                     "        - IndexName: G\n"                                 /* 17 dup, no proj */
+                     "        - IndexName: GSI\n"                               /* 17 dup, no proj */
                      "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n" /* 18 */
                      "      LocalSecondaryIndexes:\n"                           /* 19 */
-                     "        - IndexName: L\n"                                 /* 20 */
+                     "        - IndexName: LSI\n"                               /* 20 */
                      "          KeySchema:\n"                                   /* 21 */
                      "            - { AttributeName: other, KeyType: HASH }\n"  /* 22 */
                      "            - { AttributeName: x, KeyType: RANGE }\n"     /* 23 */
@@ -328,15 +328,19 @@ static void test_issues(void **state)
     issue_at(i++, 8, "AttributeType of 'x' in table T must be S, N or B (got 'string')");
     issue_at(i++, 11, "table T has two HASH keys ('pk' and 'q')");
     issue_at(i++, 13, "a global secondary index of table T has no IndexName");
-    issue_at(i++, 16, "global secondary index G of table T projects INCLUDE but lists no "
+    issue_at(i++, 13, "a global secondary index of table T has no Projection");
+    issue_at(i++, 16, "global secondary index GSI of table T projects INCLUDE but lists no "
                       "NonKeyAttributes");
-    issue_at(i++, 17, "global secondary index G of table T has no Projection");
-    issue_at(i++, 22, "key attribute 'other' of local secondary index L of table T is not in "
+    issue_at(i++, 17, "global secondary index GSI of table T has no Projection");
+    issue_at(i++, 22, "key attribute 'other' of local secondary index LSI of table T is not in "
                       "the table's AttributeDefinitions");
     issue_at(i++, 24, "lists NonKeyAttributes, which only ProjectionType INCLUDE takes");
-    issue_at(i++, 17, "table T has two indexes named 'G' (the first on line 14)");
-    issue_at(i++, 22, "local secondary index L of table T has partition key 'other', but a "
+    issue_at(i++, 17, "table T has two indexes named 'GSI' (the first on line 14)");
+    issue_at(i++, 22, "local secondary index LSI of table T has partition key 'other', but a "
                       "local index shares the table's partition key 'pk'");
+    /* T's KeySchema has two HASH keys and so no RANGE key */
+    issue_at(i++, 20, "table T has no sort (RANGE) key, which a local secondary index (LSI) "
+                      "needs");
     issue_at(i++, 27, "PrimaryKey Type of table S must be String, Number or Binary (got 'Str')");
     if (S.issues.n != i)
         dump_issues();
@@ -660,6 +664,409 @@ static void test_names_match(void **state)
     assert_string_equal(table_label(A, &t), "AppTable");
 }
 
+/* Intrinsic functions are unknown, not wrong: !If (both forms) anywhere in
+ * a table, !Ref and !Sub as attribute names, Fn::ForEach. */
+static void test_intrinsics_unknown(void **state)
+{
+    (void)state;
+    assert_true(load("template.yaml",
+        "Transform: AWS::LanguageExtensions\n"                                  /* 1 */
+        "Parameters:\n"                                                         /* 2 */
+        "  Names: { Type: CommaDelimitedList, Default: 'a,b' }\n"               /* 3 */
+        "  HashKeyElementName: { Type: String, Default: id }\n"                 /* 4 */
+        "Resources:\n"                                                          /* 5 */
+        "  Fn::ForEach::Tables:\n"                                              /* 6 */
+        "    - Name\n"                                                          /* 7 */
+        "    - [Orders, Line-Items]\n"                                          /* 8 */
+        "    - Table&{Name}:\n"                                                 /* 9 */
+        "        Type: AWS::DynamoDB::Table\n"                                  /* 10 */
+        "        Properties:\n"                                                 /* 11 */
+        "          TableName: !Sub '${Name}-table'\n"                           /* 12 */
+        "          AttributeDefinitions: [{ AttributeName: !Sub '${Name}Id', AttributeType: S }]\n"
+        "          KeySchema: [{ AttributeName: !Sub '${Name}Id', KeyType: HASH }]\n" /* 14 */
+        "  Fn::ForEach::FromParam:\n"                                           /* 15 */
+        "    - Name\n"                                                          /* 16 */
+        "    - !Ref Names\n"                                                    /* 17 */
+        "    - Other${Name}:\n"                                                 /* 18 */
+        "        Type: AWS::DynamoDB::Table\n"                                  /* 19 */
+        "        Properties:\n"                                                 /* 20 */
+        "          TableName: !Sub '${Name}-other'\n"                           /* 21 */
+        "  RefTable:\n"                                                         /* 22 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 23 */
+        "    Properties:\n"                                                     /* 24 */
+        "      AttributeDefinitions:\n"                                         /* 25 */
+        "        - { AttributeName: !Ref HashKeyElementName, AttributeType: S }\n" /* 26 */
+        "        - { AttributeName: sk, AttributeType: S }\n"                   /* 27 */
+        "      KeySchema:\n"                                                    /* 28 */
+        "        - { AttributeName: !Ref HashKeyElementName, KeyType: HASH }\n" /* 29 */
+        "        - { AttributeName: sk, KeyType: RANGE }\n"                     /* 30 */
+        "  IfTable:\n"                                                          /* 31 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 32 */
+        "    Properties:\n"                                                     /* 33 */
+        "      AttributeDefinitions:\n"                                         /* 34 */
+        "        - { AttributeName: pk, AttributeType: S }\n"                   /* 35 */
+        "        - Fn::If:\n"                                                   /* 36 */
+        "          - IsProd\n"                                                  /* 37 */
+        "          - { AttributeName: gsi, AttributeType: S }\n"                /* 38 */
+        "          - !Ref AWS::NoValue\n"                                       /* 39 */
+        "      KeySchema: !If\n"                                                /* 40 */
+        "        - IsProd\n"                                                    /* 41 */
+        "        - [{ AttributeName: pk, KeyType: HASH }]\n"                    /* 42 */
+        "        - [{ AttributeName: pk, KeyType: HASH }]\n"                    /* 43 */
+        "      GlobalSecondaryIndexes:\n"                                       /* 44 */
+        "        - Fn::If:\n"                                                   /* 45 */
+        "          - IsProd\n"                                                  /* 46 */
+        "          - IndexName: ByGsi\n"                                        /* 47 */
+        "            KeySchema: [{ AttributeName: gsi, KeyType: HASH }]\n"      /* 48 */
+        "            Projection: { ProjectionType: ALL }\n"                     /* 49 */
+        "          - !Ref AWS::NoValue\n"                                       /* 50 */
+        "        - IndexName: BySk\n"                                           /* 51 */
+        "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"         /* 52 */
+        "          Projection: { Fn::If: [IsProd, { ProjectionType: ALL }, { ProjectionType: KEYS_ONLY }] }\n"
+        "  JsonIf:\n"                                                           /* 54 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 55 */
+        "    Properties:\n"                                                     /* 56 */
+        "      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n" /* 57 */
+        "      KeySchema: { Fn::If: [c, [{ AttributeName: pk, KeyType: HASH }], []] }\n"
+        "  Simple:\n"                                                           /* 59 */
+        "    Type: AWS::Serverless::SimpleTable\n"                              /* 60 */
+        "    Properties: { PrimaryKey: { Name: !Ref HashKeyElementName, Type: String } }\n"));
+    if (S.issues.n)
+        dump_issues();
+    assert_int_equal(S.issues.n, 0);
+    /* the loop over a literal list: one table per value, the identifier
+     * replaced in keys, names and attribute names */
+    const TableDef *t = table("TableOrders");
+    assert_string_equal(t->name, "Orders-table");
+    assert_string_equal(t->pk.name, "OrdersId");
+    assert_int_equal(t->pk.span.start_row, 13);
+    t = table("TableLineItems"); /* &{Name}: alphanumerics only */
+    assert_string_equal(t->name, "Line-Items-table");
+    /* the loop over a parameter: a table with unknown keys, and a note */
+    t = table("Other${Name}");
+    assert_true(t->pk.unknown);
+    assert_true(t->indexes_open);
+    assert_int_equal(P.items.n, 1);
+    assert_int_equal(P.items.v[0].kind, PROBLEM_NOTE);
+    problem_at(0, "template.yaml", 18,
+               "table Other${Name} of Fn::ForEach::FromParam is not read: its collection is "
+               "not a literal list");
+    /* !Ref as a name: unknown, the same !Ref used on both sides */
+    t = table("RefTable");
+    assert_null(t->pk.name);
+    assert_true(t->pk.unknown);
+    assert_string_equal(t->sk.name, "sk");
+    /* !If: the KeySchema, an index, a projection */
+    t = table("IfTable");
+    assert_true(t->pk.unknown);
+    assert_true(t->indexes_open);
+    assert_non_null(table_find_index(t, "BySk"));
+    assert_null(table_find_index(t, "BySk")->projection);
+    assert_true(table("JsonIf")->pk.unknown);
+    assert_true(table("Simple")->pk.unknown);
+
+    /* an unknown name still judges what is known: a literal key missing
+     * from the definitions when no definition could be it */
+    memset(&S, 0, sizeof S);
+    assert_true(load("partial.yaml",
+        "Resources:\n"
+        "  T:\n"
+        "    Type: AWS::DynamoDB::Table\n"
+        "    Properties:\n"
+        "      AttributeDefinitions:\n"
+        "        - { AttributeName: pk, AttributeType: S }\n"
+        "        - { AttributeName: unused, AttributeType: S }\n"
+        "      KeySchema:\n"
+        "        - { AttributeName: pk, KeyType: HASH }\n"
+        "        - { AttributeName: sk, KeyType: RANGE }\n"
+        "  U:\n"
+        "    Type: AWS::DynamoDB::Table\n"
+        "    Properties:\n"
+        "      AttributeDefinitions:\n"
+        "        - { AttributeName: pk, AttributeType: S }\n"
+        "        - { AttributeName: maybe, AttributeType: S }\n"
+        "      KeySchema:\n"
+        "        - { AttributeName: pk, KeyType: HASH }\n"
+        "        - { AttributeName: !Ref SortKeyName, KeyType: RANGE }\n"));
+    size_t i = 0;
+    issue_at(i++, 10, "key attribute 'sk' of table T is not in the table's AttributeDefinitions");
+    issue_at(i++, 7, "attribute 'unused' is defined in the AttributeDefinitions of table T but no "
+                     "key schema uses it");
+    /* U: 'maybe' may be what !Ref SortKeyName names: not reported */
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+}
+
+/* A Fn::ForEach inside a Fn::ForEach, and the bounds on them. */
+static void test_foreach_nested(void **state)
+{
+    (void)state;
+    assert_true(load("nested.yaml",
+        "Resources:\n"
+        "  Fn::ForEach::Envs:\n"
+        "    - Env\n"
+        "    - [dev, prod]\n"
+        "    - Fn::ForEach::Kinds:\n"
+        "        - Kind\n"
+        "        - [a, b]\n"
+        "        - T${Env}${Kind}:\n"
+        "            Type: AWS::DynamoDB::Table\n"
+        "            Properties:\n"
+        "              TableName: !Sub '${Env}-${Kind}'\n"
+        "              AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+        "              KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"));
+    assert_int_equal(S.issues.n, 0);
+    assert_int_equal(S.tables.n, 4);
+    assert_string_equal(table("Tproda")->name, "prod-a");
+    assert_string_equal(table("Tdevb")->name, "dev-b");
+
+    /* six levels: the innermost is past CloudFormation's five */
+    memset(&S, 0, sizeof S);
+    char *text = malloc(8192);
+    assert_non_null(text);
+    size_t o = (size_t)sprintf(text, "Resources:\n");
+    int indent = 2;
+    for (int d = 0; d < 6; d++) {
+        o += (size_t)sprintf(text + o, "%*sFn::ForEach::L%d:\n%*s- I%d\n%*s- [x]\n%*s- ",
+                             d ? 0 : indent, "", d, indent + 2, "", d, indent + 2, "",
+                             indent + 2, "");
+        indent += 4;
+    }
+    sprintf(text + o, "T:\n%*sType: AWS::DynamoDB::Table\n%*sProperties:\n%*sKeySchema: []\n",
+            indent + 2, "", indent + 2, "", indent + 4, "");
+    assert_true(load("deep.yaml", text));
+    free(text);
+    assert_int_equal(S.tables.n, 1);
+    assert_true(table("T")->pk.unknown);
+    problem_at(0, "deep.yaml", 20, "the loops nest deeper than five");
+}
+
+/* What DynamoDB rejects that keylint did not see: each in a table of its
+ * own, so that one mistake gives one issue. */
+static void test_dynamodb_limits(void **state)
+{
+    (void)state;
+    assert_true(load("limits.yaml",
+        "Resources:\n"                                                          /* 1 */
+        "  NoRange:\n"                                                          /* 2 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 3 */
+        "    Properties:\n"                                                     /* 4 */
+        "      AttributeDefinitions:\n"                                         /* 5 */
+        "        - { AttributeName: pk, AttributeType: S }\n"                   /* 6 */
+        "        - { AttributeName: n, AttributeType: N }\n"                    /* 7 */
+        "      KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"             /* 8 */
+        "      LocalSecondaryIndexes:\n"                                        /* 9 */
+        "        - IndexName: ByN\n"                                            /* 10 */
+        "          KeySchema: [{ AttributeName: pk, KeyType: HASH }, { AttributeName: n, KeyType: RANGE }]\n"
+        "          Projection: { ProjectionType: ALL }\n"                       /* 12 */
+        "  Same:\n"                                                             /* 13 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 14 */
+        "    Properties:\n"                                                     /* 15 */
+        "      AttributeDefinitions:\n"                                         /* 16 */
+        "        - { AttributeName: pk, AttributeType: S }\n"                   /* 17 */
+        "        - { AttributeName: g, AttributeType: S }\n"                    /* 18 */
+        "      KeySchema: [{ AttributeName: pk, KeyType: HASH }, { AttributeName: pk, KeyType: RANGE }]\n"
+        "      GlobalSecondaryIndexes:\n"                                       /* 20 */
+        "        - IndexName: ByG\n"                                            /* 21 */
+        "          KeySchema: [{ AttributeName: g, KeyType: HASH }, { AttributeName: g, KeyType: RANGE }]\n"
+        "          Projection: {}\n"                                            /* 23 */
+        "      LocalSecondaryIndexes: []\n"                                     /* 24 */
+        "  Names:\n"                                                            /* 25 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 26 */
+        "    Properties:\n"                                                     /* 27 */
+        "      TableName: 'my table'\n"                                         /* 28 */
+        "      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n" /* 29 */
+        "      KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"             /* 30 */
+        "      GlobalSecondaryIndexes:\n"                                       /* 31 */
+        "        - IndexName: ab\n"                                             /* 32 */
+        "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"         /* 33 */
+        "          Projection: { ProjectionType: KEYS_ONLY, NonKeyAttributes: [] }\n"
+        "        - IndexName: 'by#pk'\n"                                        /* 35 */
+        "          KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"         /* 36 */
+        "          Projection: { NonKeyAttributes: [a] }\n"));                  /* 37 */
+    size_t i = 0;
+    issue_at(i++, 10, "table NoRange has no sort (RANGE) key, which a local secondary index "
+                      "(ByN) needs");
+    issue_at(i++, 23, "the Projection of global secondary index ByG of table Same has no "
+                      "ProjectionType");
+    issue_at(i++, 24, "the LocalSecondaryIndexes of table Same is an empty list");
+    issue_at(i++, 19, "table Same has 'pk' as both its HASH and its RANGE key");
+    issue_at(i++, 22, "global secondary index ByG of table Same has 'g' as both its HASH and its "
+                      "RANGE key");
+    issue_at(i++, 28, "TableName 'my table' of table Names must be 3 to 255 characters");
+    issue_at(i++, 34, "global secondary index ab of table Names lists an empty NonKeyAttributes");
+    issue_at(i++, 37, "the Projection of global secondary index by#pk of table Names has no "
+                      "ProjectionType");
+    issue_at(i++, 32, "index name 'ab' of table Names must be 3 to 255 characters");
+    issue_at(i++, 35, "index name 'by#pk' of table Names must be 3 to 255 characters");
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+
+    /* counts: 6 local indexes, 21 global ones, 21 NonKeyAttributes in one
+     * index and 101 in all */
+    memset(&S, 0, sizeof S);
+    char *text = malloc(65536);
+    assert_non_null(text);
+    size_t o = (size_t)sprintf(text,
+        "Resources:\n"
+        "  Many:\n"
+        "    Type: AWS::DynamoDB::Table\n"
+        "    Properties:\n"
+        "      AttributeDefinitions:\n"
+        "        - { AttributeName: pk, AttributeType: S }\n"
+        "        - { AttributeName: sk, AttributeType: S }\n"
+        "      KeySchema: [{ AttributeName: pk, KeyType: HASH }, { AttributeName: sk, KeyType: RANGE }]\n"
+        "      LocalSecondaryIndexes:\n");
+    for (int l = 0; l < 6; l++)
+        o += (size_t)sprintf(text + o,
+                             "        - IndexName: Local%d\n"
+                             "          KeySchema: [{ AttributeName: pk, KeyType: HASH }, "
+                             "{ AttributeName: sk, KeyType: RANGE }]\n"
+                             "          Projection: { ProjectionType: KEYS_ONLY }\n", l);
+    o += (size_t)sprintf(text + o, "      GlobalSecondaryIndexes:\n");
+    for (int g = 0; g < 21; g++) {
+        o += (size_t)sprintf(text + o,
+                             "        - IndexName: Global%d\n"
+                             "          KeySchema: [{ AttributeName: sk, KeyType: HASH }]\n"
+                             "          Projection:\n"
+                             "            ProjectionType: INCLUDE\n"
+                             "            NonKeyAttributes: [", g);
+        int nk = g == 0 ? 21 : 4; /* 21 + 20 * 4 = 101 */
+        for (int k = 0; k < nk; k++)
+            o += (size_t)sprintf(text + o, "%sa%d", k ? ", " : "", k);
+        o += (size_t)sprintf(text + o, "]\n");
+    }
+    assert_true(load("counts.yaml", text));
+    free(text);
+    i = 0;
+    issue_at(i++, 33, "global secondary index Global0 of table Many projects 21 "
+                      "NonKeyAttributes: DynamoDB takes at most 20 in one index");
+    issue_at(i++, 2, "the indexes of table Many project 101 NonKeyAttributes in all: DynamoDB "
+                     "allows at most 100 per table");
+    issue_at(i++, 129, "table Many has more than 20 global secondary indexes (Global20 is one "
+                       "too many): DynamoDB allows at most 20 per table (the default quota");
+    issue_at(i++, 25, "table Many has more than 5 local secondary indexes (Local5 is one too "
+                      "many)");
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+}
+
+/* Global indexes with multi-attribute keys (up to 4 HASH and 4 RANGE
+ * attributes); tables and local indexes keep one of each. */
+static void test_multi_attribute_keys(void **state)
+{
+    (void)state;
+    assert_true(load("multi.yaml",
+        "Resources:\n"                                                          /* 1 */
+        "  Matches:\n"                                                          /* 2 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 3 */
+        "    Properties:\n"                                                     /* 4 */
+        "      AttributeDefinitions:\n"                                         /* 5 */
+        "        - { AttributeName: matchId, AttributeType: S }\n"              /* 6 */
+        "        - { AttributeName: tournamentId, AttributeType: S }\n"         /* 7 */
+        "        - { AttributeName: region, AttributeType: S }\n"               /* 8 */
+        "        - { AttributeName: round, AttributeType: S }\n"                /* 9 */
+        "        - { AttributeName: bracket, AttributeType: S }\n"              /* 10 */
+        "        - { AttributeName: matchNo, AttributeType: N }\n"              /* 11 */
+        "      KeySchema: [{ AttributeName: matchId, KeyType: HASH }]\n"        /* 12 */
+        "      GlobalSecondaryIndexes:\n"                                       /* 13 */
+        "        - IndexName: TournamentRegion\n"                               /* 14 */
+        "          KeySchema:\n"                                                /* 15 */
+        "            - { AttributeName: tournamentId, KeyType: HASH }\n"        /* 16 */
+        "            - { AttributeName: region, KeyType: HASH }\n"              /* 17 */
+        "            - { AttributeName: round, KeyType: RANGE }\n"              /* 18 */
+        "            - { AttributeName: bracket, KeyType: RANGE }\n"            /* 19 */
+        "            - { AttributeName: matchNo, KeyType: RANGE }\n"            /* 20 */
+        "          Projection: { ProjectionType: ALL }\n"                       /* 21 */
+        "  Wrong:\n"                                                            /* 22 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 23 */
+        "    Properties:\n"                                                     /* 24 */
+        "      AttributeDefinitions:\n"                                         /* 25 */
+        "        - { AttributeName: a, AttributeType: S }\n"                    /* 26 */
+        "        - { AttributeName: b, AttributeType: S }\n"                    /* 27 */
+        "        - { AttributeName: c, AttributeType: S }\n"                    /* 28 */
+        "        - { AttributeName: d, AttributeType: S }\n"                    /* 29 */
+        "        - { AttributeName: e, AttributeType: S }\n"                    /* 30 */
+        "      KeySchema: [{ AttributeName: a, KeyType: HASH }, { AttributeName: b, KeyType: HASH }]\n"
+        "      GlobalSecondaryIndexes:\n"                                       /* 32 */
+        "        - IndexName: FiveHash\n"                                       /* 33 */
+        "          KeySchema:\n"                                                /* 34 */
+        "            - { AttributeName: a, KeyType: HASH }\n"                   /* 35 */
+        "            - { AttributeName: b, KeyType: HASH }\n"                   /* 36 */
+        "            - { AttributeName: c, KeyType: HASH }\n"                   /* 37 */
+        "            - { AttributeName: d, KeyType: HASH }\n"                   /* 38 */
+        "            - { AttributeName: e, KeyType: HASH }\n"                   /* 39 */
+        "          Projection: { ProjectionType: ALL }\n"                       /* 40 */
+        "        - IndexName: HashLast\n"                                       /* 41 */
+        "          KeySchema:\n"                                                /* 42 */
+        "            - { AttributeName: a, KeyType: HASH }\n"                   /* 43 */
+        "            - { AttributeName: b, KeyType: RANGE }\n"                  /* 44 */
+        "            - { AttributeName: c, KeyType: HASH }\n"                   /* 45 */
+        "          Projection: { ProjectionType: ALL }\n"                       /* 46 */
+        "        - IndexName: Twice\n"                                          /* 47 */
+        "          KeySchema:\n"                                                /* 48 */
+        "            - { AttributeName: a, KeyType: HASH }\n"                   /* 49 */
+        "            - { AttributeName: c, KeyType: HASH }\n"                   /* 50 */
+        "            - { AttributeName: a, KeyType: RANGE }\n"                  /* 51 */
+        "          Projection: { ProjectionType: ALL }\n"));                    /* 52 */
+    const TableDef *t = table("Matches");
+    const TableIndex *g = table_find_index(t, "TournamentRegion");
+    assert_string_equal(g->pk.name, "tournamentId");
+    assert_string_equal(index_key_attr(g, false, 1)->name, "region");
+    assert_null(index_key_attr(g, false, 2));
+    assert_string_equal(g->sk.name, "round");
+    assert_string_equal(index_key_attr(g, true, 1)->name, "bracket");
+    assert_string_equal(index_key_attr(g, true, 2)->name, "matchNo");
+    assert_int_equal(index_key_attr(g, true, 2)->type, ATTR_N);
+    assert_null(index_key_attr(g, true, 3));
+    assert_null(index_key_attr(g, true, 9));
+    size_t i = 0;
+    issue_at(i++, 31, "table Wrong has two HASH keys ('a' and 'b')");
+    issue_at(i++, 39, "global secondary index FiveHash of table Wrong has more than 4 HASH keys "
+                      "('e' is one too many)");
+    issue_at(i++, 45, "the KeySchema of global secondary index HashLast of table Wrong lists a "
+                      "HASH key after the RANGE key 'b'");
+    issue_at(i++, 51, "global secondary index Twice of table Wrong names 'a' twice in its key "
+                      "schema");
+    /* 'b' .. 'e' are used (by the indexes, and b by the table's wrong
+     * KeySchema): never reported as unused */
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+}
+
+/* An attribute a key schema names is used, whatever else is wrong there. */
+static void test_used_attributes(void **state)
+{
+    (void)state;
+    assert_true(load("used.yaml",
+        "Resources:\n"                                                          /* 1 */
+        "  T:\n"                                                                /* 2 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 3 */
+        "    Properties:\n"                                                     /* 4 */
+        "      AttributeDefinitions:\n"                                         /* 5 */
+        "        - { AttributeName: pk, AttributeType: S }\n"                   /* 6 */
+        "        - { AttributeName: g, AttributeType: S }\n"                    /* 7 */
+        "        - { AttributeName: k, AttributeType: S }\n"                    /* 8 */
+        "      KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n"             /* 9 */
+        "      GlobalSecondaryIndexes:\n"                                       /* 10 */
+        "        - KeySchema: [{ AttributeName: g, KeyType: HASH }]\n"          /* 11 */
+        "          Projection: { ProjectionType: ALL }\n"                       /* 12 */
+        "        - IndexName: ByK\n"                                            /* 13 */
+        "          KeySchema: [{ AttributeName: k, KeyType: PARTITION }]\n"     /* 14 */
+        "          Projection: { ProjectionType: ALL }\n"));                    /* 15 */
+    size_t i = 0;
+    issue_at(i++, 11, "a global secondary index of table T has no IndexName");
+    issue_at(i++, 14, "KeyType of 'k' in global secondary index ByK of table T must be HASH or "
+                      "RANGE (got 'PARTITION')");
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -670,6 +1077,8 @@ int main(void)
         T(test_aliases_bounded),     T(test_cfn_reader_on_doc), T(test_names_match),
         T(test_serverless_expansion_bounded), T(test_serverless_variable_depth),
         T(test_serverless_include_cycles), T(test_terraform),
+        T(test_intrinsics_unknown), T(test_foreach_nested), T(test_dynamodb_limits),
+        T(test_multi_attribute_keys), T(test_used_attributes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,12 +84,12 @@ static void test_cdk(void **state)
         "      partitionKey: { name: 'GSI1PK', type: AttributeType.STRING },\n"     /* 12 */
         "      projectionType: ProjectionType.KEYS_ONLY });\n"                      /* 13 */
         "    this.orders.addLocalSecondaryIndex({ indexName: 'LSI1', sortKey: { name: 'n', type: AttributeType.NUMBER } });\n"
-        "    const t2 = new TableV2(this, 'T2', { partitionKey: PK,\n"              /* 15 */
-        "      globalSecondaryIndexes: [{ indexName: 'A', partitionKey: { name: 'a', type: AttributeType.STRING } }],\n"
-        "      localSecondaryIndexes: [{ indexName: 'L', sortKey: { name: 'l', type: AttributeType.STRING } }] });\n"
+        "    const t2 = new TableV2(this, 'T2', { partitionKey: PK, sortKey: { name: 'sk', type: AttributeType.STRING },\n"
+        "      globalSecondaryIndexes: [{ indexName: 'ByA', partitionKey: { name: 'a', type: AttributeType.STRING } }],\n"
+        "      localSecondaryIndexes: [{ indexName: 'ByL', sortKey: { name: 'l', type: AttributeType.STRING } }] });\n"
         "    const open = new dynamodb.Table(this, 'Open', { ...base, partitionKey: PK });\n"
         "    props.table.addGlobalSecondaryIndex({ indexName: 'Elsewhere', partitionKey: PK });\n"
-        "    new CfnTable(this, 'L1', { tableName: 'l1', keySchema: [{ attributeName: 'id', keyType: 'HASH' }],\n"
+        "    new CfnTable(this, 'L1', { tableName: 'ledger', keySchema: [{ attributeName: 'id', keyType: 'HASH' }],\n"
         "      attributeDefinitions: [{ attributeName: 'id', attributeType: 'S' }] });\n"
         "  }\n"
         "}\n");
@@ -120,7 +120,7 @@ static void test_cdk(void **state)
     assert_true(t->indexes_open);
     t = table(ft, "L1");
     assert_int_equal(t->source, TSRC_CDK_CFN);
-    assert_string_equal(t->name, "l1");
+    assert_string_equal(t->name, "ledger");
     assert_string_equal(t->pk.name, "id");
     /* an index added to a table of another file */
     assert_int_equal(ft->index_calls.n, 1);
@@ -133,9 +133,9 @@ static void test_cdk_issues_and_env(void **state)
 {
     (void)state;
     const FileTables *ft = extract(
-        "const t = new Table(this, 'T', { partitionKey: { name: 'pk', type: AttributeType.STRING } });\n"
-        "t.addGlobalSecondaryIndex({ indexName: 'G' });\n"
-        "t.addLocalSecondaryIndex({ indexName: 'L' });\n"
+        "const t = new Table(this, 'T', { partitionKey: { name: 'pk', type: AttributeType.STRING }, sortKey: { name: 'sk', type: AttributeType.STRING } });\n"
+        "t.addGlobalSecondaryIndex({ indexName: 'Gsi' });\n"
+        "t.addLocalSecondaryIndex({ indexName: 'Lsi' });\n"
         "t.addGlobalSecondaryIndex(gsiProps);\n"
         "new Table(this, 'NoPk', { tableName: 'x' });\n"
         "const fn = new NodejsFunction(this, 'Fn', { environment: { TABLE_NAME: t.tableName, STAGE: 'prod' } });\n"
@@ -145,9 +145,9 @@ static void test_cdk_issues_and_env(void **state)
     assert_int_equal(ft->set.issues.n, 2);
     assert_int_equal(ft->set.issues.v[0].span.start_row, 1);
     assert_non_null(strstr(ft->set.issues.v[0].message,
-                           "global secondary index G added to t has no partitionKey"));
+                           "global secondary index Gsi added to t has no partitionKey"));
     assert_non_null(strstr(ft->set.issues.v[1].message,
-                           "local secondary index L added to t has no sortKey"));
+                           "local secondary index Lsi added to t has no sortKey"));
     /* a construct named Table without partitionKey (SST's takes
      * primaryIndex): not a table keylint can read, and no finding */
     assert_int_equal(ft->set.tables.n, 1);
@@ -172,7 +172,7 @@ static void test_sdk_and_libraries(void **state)
         "  AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],\n"
         "  KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],\n"
         "  GlobalSecondaryIndexes: [{ IndexName: 'ByUser', KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }] });\n"
-        "ddb.createTable({ TableName: 'v2', AttributeDefinitions: [{ AttributeName: 'k', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'k', KeyType: 'HASH' }] });\n"
+        "ddb.createTable({ TableName: 'sessions-v2', AttributeDefinitions: [{ AttributeName: 'k', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'k', KeyType: 'HASH' }] });\n"
         "export const table = defineTable({ name: 'app', indexes: { table: { hashKey: 'pk', rangeKey: 'sk' }, byType: { hashKey: 'type', rangeKey: 'sk' } } });\n"
         "export const posts = defineEntity({ table, schema, keys: {} });\n"
         "const bad = defineTable({ name: 'bad', indexes: { main: { hashKey: 'pk' } } });\n"
@@ -188,7 +188,7 @@ static void test_sdk_and_libraries(void **state)
     const TableDef *t = table(ft, "sessions");
     assert_int_equal(t->source, TSRC_SDK);
     assert_string_equal(t->indexes.v[0].name, "ByUser");
-    t = table(ft, "v2");
+    t = table(ft, "sessions-v2");
     assert_string_equal(t->pk.name, "k");
     t = table(ft, "table");
     assert_int_equal(t->source, TSRC_TURBINE);

@@ -1,13 +1,15 @@
 /* Schema files to the table model: CloudFormation and SAM templates and
- * serverless.yml, in YAML or JSON, read with libyaml's document API into
- * DocNode trees (positions kept), then read for tables, indexes and the
- * environment variables that name tables. See schema.h and docs/schemas.md.
+ * serverless.yml, in YAML or JSON, read into DocNode trees (yaml_doc.c;
+ * positions kept, Fn::ForEach expanded by foreach.c), then read for tables,
+ * indexes and the environment variables that name tables, and checked as
+ * DynamoDB's CreateTable checks them. See schema.h and docs/schemas.md.
  *
- * No recursion follows the input's nesting: the YAML document is converted
- * with an explicit work list (aliases become shared nodes, so neither
- * "billion laughs" nor a self-referencing alias can blow up), and the
- * readers only ever look a fixed number of levels deep. The few helpers
- * that follow intrinsic functions or file includes carry a depth bound. */
+ * A value given by an intrinsic function (!If, !Ref, !Sub, ...) is
+ * unknown, not wrong: what it decides is not judged.
+ *
+ * No recursion follows the input's nesting: the readers only ever look a
+ * fixed number of levels deep, and the few helpers that follow intrinsic
+ * functions or file includes carry a depth bound. */
 #include "schema.h"
 
 #include <ctype.h>
@@ -16,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
-
+#include "foreach.h"
 #include "walk.h"
+#include "yaml_doc.h"
 
 enum {
     MAX_NAME_DEPTH = 8,    /* !Join inside !Sub inside ... */
@@ -30,7 +32,6 @@ enum {
      * each byte of the files read */
     MAX_EXPANSION = 1 << 20,
     EXPANSION_PER_BYTE = 16,
-    MIN_INDEXED_MAP = 16, /* mappings this large get an index of their keys */
 };
 
 /* ---- Document trees ------------------------------------------------------ */
@@ -344,91 +345,248 @@ static AttrType attr_type_of(const char *s)
     return ATTR_UNKNOWN;
 }
 
+/* ---- Values only deployment knows ------------------------------------------ */
+
+/* An intrinsic function (`!If [...]`, `{"Fn::If": [...]}`, `!Ref X`): its
+ * value is unknown, not wrong. */
+static bool is_fn(const DocNode *n)
+{
+    const char *fn = NULL;
+    return doc_fn(n, &fn) != NULL;
+}
+
+/* `!Ref AWS::NoValue`: a list item or a property that is not there. */
+static bool is_no_value(const DocNode *n)
+{
+    const char *fn = NULL;
+    const DocNode *arg = doc_fn(n, &fn);
+    const char *p = arg && !strcmp(fn, "Ref") ? doc_text(arg) : NULL;
+    return p && !strcmp(p, "AWS::NoValue");
+}
+
+/* How an attribute name is given. */
+typedef enum NameKind {
+    NAME_NONE,    /* absent, or not a string */
+    NAME_LITERAL, /* its text */
+    NAME_SYMBOL,  /* an intrinsic keylint compares but does not evaluate: the
+                   * same `!Ref Param` (or `!Sub` text) names the same
+                   * attribute; what it is, only deployment knows */
+    NAME_OPAQUE,  /* a value keylint cannot read (!If, !FindInMap, code) */
+} NameKind;
+
+/* The name `n` gives an attribute: *out is its text, or for a symbol the
+ * intrinsic as text ("!Ref HashKeyName"). */
+static NameKind attr_name(Reader *R, const DocNode *n, const char **out)
+{
+    *out = NULL;
+    if (!n || n->kind == DOC_NULL)
+        return NAME_NONE;
+    if (n->kind == DOC_OPAQUE)
+        return NAME_OPAQUE;
+    const char *fn = NULL;
+    const DocNode *arg = doc_fn(n, &fn);
+    if (!arg) {
+        if (n->kind != DOC_SCALAR)
+            return NAME_NONE;
+        *out = resolve_vars(R, n->text, n->span);
+        /* a serverless variable left as written (${opt:stage}) */
+        return strstr(*out, "${") ? NAME_SYMBOL : NAME_LITERAL;
+    }
+    if (!strcmp(fn, "Ref") && doc_text(arg)) {
+        *out = arena_printf(R->a, "!Ref %s", doc_text(arg));
+        return NAME_SYMBOL;
+    }
+    if (!strcmp(fn, "Fn::Sub")) {
+        bool vars = arg->kind == DOC_SEQ && arg->n > 1; /* its own variables */
+        const char *text = doc_text(arg->kind == DOC_SEQ && arg->n ? arg->vals[0] : arg);
+        if (!text)
+            return NAME_OPAQUE;
+        if (!strstr(text, "${")) {
+            *out = text;
+            return NAME_LITERAL;
+        }
+        if (vars)
+            return NAME_OPAQUE;
+        *out = arena_printf(R->a, "!Sub %s", text);
+        return NAME_SYMBOL;
+    }
+    return NAME_OPAQUE;
+}
+
+/* ---- Attribute definitions ------------------------------------------------ */
+
 typedef struct AttrDef {
-    const char *name;
+    const char *name; /* the text, or the intrinsic (sym) */
     AttrType type;
     Span span;
     bool used;
+    bool sym;   /* a NAME_SYMBOL */
+    bool maybe; /* in a branch of an !If: there in one case only */
 } AttrDef;
 
-typedef VEC(AttrDef) AttrDefs;
+/* A table's AttributeDefinitions, and what is known of the keys that use
+ * them. */
+typedef struct Defs {
+    VEC(AttrDef) v;
+    bool known;     /* read as a list: a key attribute missing is an error */
+    bool open;      /* some definition's name cannot be read: a key
+                     * attribute missing from v may be that one */
+    bool keys_open; /* some key attribute's name is not known: a
+                     * definition no known key uses may be used by it */
+} Defs;
 
-/* AttributeDefinitions; false when they cannot be read as a list. */
-static bool read_attr_defs(Reader *R, const DocNode *n, const char *table, AttrDefs *out)
+static AttrDef *find_def(Defs *d, const char *name, bool sym)
 {
-    if (!n || n->kind != DOC_SEQ || n->partial)
-        return false; /* partial: code adds definitions (a spread, a push) */
-    for (size_t i = 0; i < n->n; i++) {
-        const DocNode *e = n->vals[i];
-        if (e->kind != DOC_MAP)
-            return false;
-        const DocNode *an = doc_get(e, "AttributeName", true);
-        const DocNode *at = doc_get(e, "AttributeType", true);
-        const char *name = doc_scalar(an);
-        if (!name) {
-            if (an && an->kind == DOC_OPAQUE)
-                return false;
-            schema_issue(R->a, R->out, R->path, e->span,
-                         "an AttributeDefinitions entry of table %s has no AttributeName", table);
-            continue;
+    for (size_t i = 0; i < d->v.n; i++)
+        if (d->v.v[i].sym == sym && !strcmp(d->v.v[i].name, name))
+            return &d->v.v[i];
+    return NULL;
+}
+
+static bool defs_have_symbols(const Defs *d)
+{
+    for (size_t i = 0; i < d->v.n; i++)
+        if (d->v.v[i].sym)
+            return true;
+    return false;
+}
+
+/* One AttributeDefinitions entry; `maybe`: a branch of an !If (whose own
+ * !If, if any, is not followed further). */
+static void read_def(Reader *R, const DocNode *e, const char *table, Defs *defs, bool maybe)
+{
+    if (is_no_value(e))
+        return;
+    if (is_fn(e)) {
+        const char *fn = NULL;
+        const DocNode *arg = doc_fn(e, &fn);
+        if (!maybe && !strcmp(fn, "Fn::If") && arg->kind == DOC_SEQ && arg->n == 3) {
+            read_def(R, arg->vals[1], table, defs, true);
+            read_def(R, arg->vals[2], table, defs, true);
+        } else {
+            defs->open = true;
         }
-        AttrDef d = {.name = name, .span = an->span};
+        return;
+    }
+    if (e->kind != DOC_MAP || e->partial) {
+        defs->known = false; /* a variable, a spread: not known */
+        return;
+    }
+    const DocNode *an = doc_get(e, "AttributeName", true);
+    const DocNode *at = doc_get(e, "AttributeType", true);
+    const char *name;
+    NameKind nk = attr_name(R, an, &name);
+    if (nk == NAME_OPAQUE) {
+        defs->open = true;
+        return;
+    }
+    if (nk == NAME_NONE) {
+        schema_issue(R->a, R->out, R->path, e->span,
+                     "an AttributeDefinitions entry of table %s has no AttributeName", table);
+        return;
+    }
+    AttrDef d = {.name = name, .span = an->span, .sym = nk == NAME_SYMBOL, .maybe = maybe};
+    if (!at || (at->kind != DOC_OPAQUE && !is_fn(at))) {
         const char *ts = doc_scalar(at);
-        if (!at || (at->kind != DOC_OPAQUE && !at->tag)) {
-            d.type = attr_type_of(ts);
-            if (d.type == ATTR_UNKNOWN)
-                schema_issue(R->a, R->out, R->path, at ? at->span : e->span,
-                             "AttributeType of '%s' in table %s must be S, N or B (got %s)",
-                             name, table, ts ? arena_printf(R->a, "'%s'", ts) : "nothing");
-        }
-        bool dup = false;
-        for (size_t j = 0; j < out->n && !dup; j++)
-            if (!strcmp(out->v[j].name, name)) {
+        d.type = attr_type_of(ts);
+        if (d.type == ATTR_UNKNOWN)
+            schema_issue(R->a, R->out, R->path, at ? at->span : e->span,
+                         "AttributeType of '%s' in table %s must be S, N or B (got %s)", name,
+                         table, ts ? arena_printf(R->a, "'%s'", ts) : "nothing");
+    }
+    if (!maybe)
+        for (size_t j = 0; j < defs->v.n; j++) {
+            const AttrDef *o = &defs->v.v[j];
+            if (!o->maybe && o->sym == d.sym && !strcmp(o->name, name)) {
                 schema_issue(R->a, R->out, R->path, an->span,
                              "attribute '%s' is defined twice in the AttributeDefinitions of "
                              "table %s (first on line %u)",
-                             name, table, out->v[j].span.start_row + 1);
-                dup = true;
+                             name, table, o->span.start_row + 1);
+                return;
             }
-        if (!dup)
-            VEC_PUSH(R->a, out, d);
-    }
-    return true;
+        }
+    VEC_PUSH(R->a, &defs->v, d);
 }
 
-/* A KeySchema: [{ AttributeName, KeyType: HASH|RANGE }, ...]. `what`
- * names the table or index in messages; `at` is where to report a
- * missing partition key. Returns false when it cannot be read. */
-static bool read_key_schema(Reader *R, const DocNode *ks, const char *what, Span at,
-                            KeyAttr *hash, KeyAttr *range)
+/* AttributeDefinitions into `defs` (defs->known false when they cannot be
+ * read as a list). */
+static void read_attr_defs(Reader *R, const DocNode *n, const char *table, Defs *defs)
 {
-    memset(hash, 0, sizeof *hash);
-    memset(range, 0, sizeof *range);
+    defs->known = n && n->kind == DOC_SEQ && !n->partial && !is_fn(n);
+    if (!defs->known)
+        return; /* absent, an !If, a variable, a spread: not known */
+    for (size_t i = 0; i < n->n; i++)
+        read_def(R, n->vals[i], table, defs, false);
+}
+
+/* ---- Key schemas ---------------------------------------------------------- */
+
+/* One attribute of a key schema: `sym` set for a NAME_SYMBOL (k.unknown). */
+typedef struct KeyEntry {
+    KeyAttr k;
+    const char *sym;
+} KeyEntry;
+
+typedef struct Keys {
+    KeyEntry hash[MAX_KEY_ATTRS], range[MAX_KEY_ATTRS];
+    size_t nhash, nrange;
+    bool unknown; /* the key schema as a whole cannot be read */
+} Keys;
+
+static const char *entry_label(const KeyEntry *e)
+{
+    return e->k.name ? e->k.name : e->sym ? e->sym : "?";
+}
+
+/* Mark the definition of a key attribute used, whatever else is wrong with
+ * the key schema: an attribute a key names is never "unused". */
+static void mention(Defs *defs, NameKind nk, const char *name)
+{
+    AttrDef *d = nk == NAME_OPAQUE ? NULL : find_def(defs, name, nk == NAME_SYMBOL);
+    if (d) {
+        for (size_t i = 0; i < defs->v.n; i++) /* the !If branches of it too */
+            if (defs->v.v[i].sym == d->sym && !strcmp(defs->v.v[i].name, d->name))
+                defs->v.v[i].used = true;
+    } else if (nk != NAME_LITERAL) {
+        defs->keys_open = true;
+    }
+}
+
+/* A KeySchema: [{ AttributeName, KeyType: HASH|RANGE }, ...], with at most
+ * `max_each` HASH and as many RANGE attributes (MAX_KEY_ATTRS for a global
+ * index's multi-attribute keys, else 1). `what` names the table or index
+ * in messages; `at` is where to report a missing partition key. */
+static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span at,
+                            size_t max_each, Keys *out, Defs *defs)
+{
+    memset(out, 0, sizeof *out);
     if (!ks || ks->kind == DOC_NULL) {
         schema_issue(R->a, R->out, R->path, at, "%s has no KeySchema", what);
-        return true;
+        return;
+    }
+    if (is_fn(ks) || ks->kind == DOC_OPAQUE || ks->partial) {
+        out->unknown = true; /* an intrinsic, a variable, a spread: not known */
+        defs->keys_open = true;
+        return;
     }
     if (ks->kind != DOC_SEQ) {
-        if (ks->kind == DOC_OPAQUE || ks->tag || (ks->kind == DOC_MAP && ks->n == 1)) {
-            hash->unknown = range->unknown = true; /* an intrinsic: not known */
-            return false;
-        }
         schema_issue(R->a, R->out, R->path, ks->span, "KeySchema of %s must be a list", what);
-        return true;
+        return;
     }
-    if (ks->partial) { /* code adds entries (a spread, a push): not known */
-        hash->unknown = range->unknown = true;
-        return false;
-    }
-    bool bad_type = false, range_first = false;
-    const DocNode *first_type = NULL;
+    bool bad_type = false;
+    const DocNode *first = NULL;         /* the first entry's KeyType */
+    const DocNode *hash_after = NULL;    /* a HASH entry after a RANGE one */
+    const KeyEntry *range_before = NULL; /* that RANGE entry */
     for (size_t i = 0; i < ks->n; i++) {
         const DocNode *e = ks->vals[i];
+        if (is_no_value(e))
+            continue;
+        if (is_fn(e) || e->kind == DOC_OPAQUE) {
+            out->unknown = true;
+            defs->keys_open = true;
+            return;
+        }
         if (e->kind != DOC_MAP) {
-            if (e->kind == DOC_OPAQUE) {
-                hash->unknown = range->unknown = true;
-                return false;
-            }
             schema_issue(R->a, R->out, R->path, e->span,
                          "KeySchema of %s must list mappings with AttributeName and KeyType",
                          what);
@@ -436,90 +594,142 @@ static bool read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
         }
         const DocNode *an = doc_get(e, "AttributeName", true);
         const DocNode *kt = doc_get(e, "KeyType", true);
-        const char *name = doc_scalar(an), *type = doc_scalar(kt);
-        if ((an && (an->kind == DOC_OPAQUE || an->tag)) ||
-            (kt && (kt->kind == DOC_OPAQUE || kt->tag))) {
-            hash->unknown = range->unknown = true;
-            return false;
+        if (kt && (kt->kind == DOC_OPAQUE || is_fn(kt))) {
+            out->unknown = true;
+            defs->keys_open = true;
+            return;
         }
-        if (!name) {
+        const char *name;
+        NameKind nk = attr_name(R, an, &name);
+        if (nk == NAME_NONE) {
             schema_issue(R->a, R->out, R->path, e->span,
                          "a KeySchema entry of %s has no AttributeName", what);
             continue;
         }
-        KeyAttr k = {.name = name, .span = an->span};
+        mention(defs, nk, name);
+        const char *type = doc_scalar(kt);
         bool is_hash = type && !strcmp(type, "HASH");
         bool is_range = type && !strcmp(type, "RANGE");
+        KeyEntry ke = {.k = {.name = nk == NAME_LITERAL ? name : NULL,
+                             .unknown = nk != NAME_LITERAL,
+                             .span = an->span},
+                       .sym = nk == NAME_SYMBOL ? name : NULL};
         if (!is_hash && !is_range) {
             schema_issue(R->a, R->out, R->path, kt ? kt->span : e->span,
-                         "KeyType of '%s' in %s must be HASH or RANGE (got %s)", name, what,
+                         "KeyType of '%s' in %s must be HASH or RANGE (got %s)",
+                         entry_label(&ke), what,
                          type ? arena_printf(R->a, "'%s'", type) : "nothing");
             bad_type = true;
             continue;
         }
-        if (i == 0 && is_range) {
-            range_first = true;
-            first_type = kt;
+        if (!first)
+            first = kt;
+        if (is_hash && out->nrange && !hash_after) {
+            hash_after = kt;
+            range_before = &out->range[0];
         }
-        KeyAttr *slot = is_hash ? hash : range;
-        if (slot->name) {
-            schema_issue(R->a, R->out, R->path, kt->span,
-                         "%s has two %s keys ('%s' and '%s'); a key schema has one partition "
-                         "(HASH) key and at most one sort (RANGE) key",
-                         what, is_hash ? "HASH" : "RANGE", slot->name, name);
+        KeyEntry *slots = is_hash ? out->hash : out->range;
+        size_t *n = is_hash ? &out->nhash : &out->nrange;
+        if (*n >= max_each) {
+            if (max_each == 1)
+                schema_issue(R->a, R->out, R->path, kt->span,
+                             "%s has two %s keys ('%s' and '%s'); a key schema has one "
+                             "partition (HASH) key and at most one sort (RANGE) key",
+                             what, is_hash ? "HASH" : "RANGE", entry_label(&slots[0]),
+                             entry_label(&ke));
+            else
+                schema_issue(R->a, R->out, R->path, kt->span,
+                             "%s has more than %d %s keys ('%s' is one too many); a "
+                             "multi-attribute key has at most %d HASH and %d RANGE attributes",
+                             what, (int)max_each, is_hash ? "HASH" : "RANGE", entry_label(&ke),
+                             (int)max_each, (int)max_each);
             continue;
         }
-        *slot = k;
+        slots[(*n)++] = ke;
     }
-    if (!hash->name && !bad_type)
+    if (!out->nhash && !bad_type)
         schema_issue(R->a, R->out, R->path, at,
                      "%s has no HASH (partition) key in its KeySchema", what);
-    else if (hash->name && range_first)
-        schema_issue(R->a, R->out, R->path, first_type->span,
+    else if (out->nhash && hash_after && first && first != hash_after &&
+             !strcmp(doc_scalar(first), "RANGE") && max_each == 1)
+        schema_issue(R->a, R->out, R->path, first->span,
                      "the first KeySchema entry of %s is the RANGE key '%s': DynamoDB "
                      "wants the HASH (partition) key first",
-                     what, range->name);
-    return true;
+                     what, entry_label(range_before));
+    else if (out->nhash && hash_after)
+        schema_issue(R->a, R->out, R->path, hash_after->span,
+                     "the KeySchema of %s lists a HASH key after the RANGE key '%s': DynamoDB "
+                     "wants the HASH (partition) key%s first",
+                     what, entry_label(range_before), max_each > 1 ? "s" : "");
 }
 
-/* Give key attributes their types from the definitions; report names
- * missing from them. */
-static void type_key(Reader *R, KeyAttr *k, AttrDefs *defs, bool defs_known, const char *what)
+/* Give the key attributes their types from the definitions; report names
+ * missing from them (when no definition could be the one). */
+static void type_keys(Reader *R, Keys *k, Defs *defs, const char *what)
 {
-    if (!k->name || k->unknown)
-        return;
-    for (size_t i = 0; i < defs->n; i++)
-        if (!strcmp(defs->v[i].name, k->name)) {
-            k->type = defs->v[i].type;
-            defs->v[i].used = true;
-            return;
-        }
-    if (defs_known)
-        schema_issue(R->a, R->out, R->path, k->span,
-                     "key attribute '%s' of %s is not in the table's AttributeDefinitions",
-                     k->name, what);
+    bool may_be_any = !defs->known || defs->open || defs_have_symbols(defs);
+    for (size_t i = 0; i < k->nhash + k->nrange; i++) {
+        KeyEntry *e = i < k->nhash ? &k->hash[i] : &k->range[i - k->nhash];
+        const AttrDef *d = e->k.name ? find_def(defs, e->k.name, false)
+                           : e->sym  ? find_def(defs, e->sym, true)
+                                     : NULL;
+        if (d)
+            e->k.type = d->type;
+        else if (e->k.name && !may_be_any)
+            schema_issue(R->a, R->out, R->path, e->k.span,
+                         "key attribute '%s' of %s is not in the table's AttributeDefinitions",
+                         e->k.name, what);
+    }
 }
 
-static void read_projection(Reader *R, const DocNode *p, TableIndex *ix, const char *what,
-                            bool required)
+/* The first HASH and RANGE attributes (an unknown key schema: unknown). */
+static void keys_first(const Keys *k, KeyAttr *pk, KeyAttr *sk)
 {
-    if (!p || p->kind == DOC_NULL) {
-        if (required)
-            schema_issue(R->a, R->out, R->path, ix->span,
-                         "%s has no Projection (ProjectionType ALL, KEYS_ONLY or INCLUDE is "
-                         "required)",
-                         what);
+    memset(pk, 0, sizeof *pk);
+    memset(sk, 0, sizeof *sk);
+    if (k->unknown) {
+        pk->unknown = sk->unknown = true;
         return;
     }
-    if (p->kind != DOC_MAP || p->tag)
+    if (k->nhash)
+        *pk = k->hash[0].k;
+    if (k->nrange)
+        *sk = k->range[0].k;
+}
+
+/* ---- Indexes ---------------------------------------------------------------- */
+
+enum {
+    MAX_NON_KEY_ATTRS = 20,       /* NonKeyAttributes of one index */
+    MAX_NON_KEY_ATTRS_TABLE = 100, /* summed over a table's indexes */
+    MAX_LOCAL_INDEXES = 5,
+    MAX_GLOBAL_INDEXES = 20,      /* the default quota */
+};
+
+static void read_projection(Reader *R, const DocNode *p, TableIndex *ix, const char *what,
+                            size_t *non_key_total)
+{
+    if (!p || p->kind == DOC_NULL) {
+        schema_issue(R->a, R->out, R->path, ix->span,
+                     "%s has no Projection (ProjectionType ALL, KEYS_ONLY or INCLUDE is "
+                     "required)",
+                     what);
         return;
-    const DocNode *pt = doc_get(p, "ProjectionType", true);
-    const char *type = doc_scalar(pt);
-    const DocNode *nk = doc_get(p, "NonKeyAttributes", true);
-    if (pt && !type)
+    }
+    if (is_fn(p) || p->kind != DOC_MAP || p->partial)
         return; /* an intrinsic or a variable */
-    if (!type)
-        type = "KEYS_ONLY"; /* DynamoDB's default when only attributes are given */
+    const DocNode *pt = doc_get(p, "ProjectionType", true);
+    const DocNode *nk = doc_get(p, "NonKeyAttributes", true);
+    if (pt && (pt->kind == DOC_OPAQUE || is_fn(pt)))
+        return;
+    const char *type = doc_scalar(pt);
+    if (!type) {
+        schema_issue(R->a, R->out, R->path, pt ? pt->span : p->span,
+                     "the Projection of %s has no ProjectionType (ALL, KEYS_ONLY or INCLUDE): "
+                     "DynamoDB assumes none",
+                     what);
+        return;
+    }
     if (strcmp(type, "ALL") && strcmp(type, "KEYS_ONLY") && strcmp(type, "INCLUDE")) {
         schema_issue(R->a, R->out, R->path, pt->span,
                      "ProjectionType of %s must be ALL, KEYS_ONLY or INCLUDE (got '%s')", what,
@@ -527,67 +737,127 @@ static void read_projection(Reader *R, const DocNode *p, TableIndex *ix, const c
         return;
     }
     ix->projection = type;
-    if (nk && nk->kind == DOC_SEQ)
+    bool include = !strcmp(type, "INCLUDE");
+    bool given = nk && nk->kind != DOC_NULL && !is_no_value(nk);
+    bool listed = given && nk->kind == DOC_SEQ && !is_fn(nk) && !nk->partial;
+    if (listed)
         for (size_t i = 0; i < nk->n; i++)
             if (doc_scalar(nk->vals[i]))
                 strlist_push(R->a, &ix->projected, doc_scalar(nk->vals[i]));
-    if (!strcmp(type, "INCLUDE") && (!nk || (nk->kind == DOC_SEQ && nk->n == 0)))
+    if (include && (!given || (listed && nk->n == 0))) {
         schema_issue(R->a, R->out, R->path, pt->span,
                      "%s projects INCLUDE but lists no NonKeyAttributes", what);
-    if (strcmp(type, "INCLUDE") && nk && nk->kind == DOC_SEQ && nk->n)
+    } else if (!include && listed && nk->n == 0) {
+        schema_issue(R->a, R->out, R->path, nk->span,
+                     "%s lists an empty NonKeyAttributes: DynamoDB wants at least one name "
+                     "there, or no NonKeyAttributes",
+                     what);
+    } else if (!include && given) {
         schema_issue(R->a, R->out, R->path, nk->span,
                      "%s lists NonKeyAttributes, which only ProjectionType INCLUDE takes", what);
+    } else if (include && listed && nk->n > MAX_NON_KEY_ATTRS) {
+        schema_issue(R->a, R->out, R->path, nk->span,
+                     "%s projects %zu NonKeyAttributes: DynamoDB takes at most %d in one index",
+                     what, nk->n, MAX_NON_KEY_ATTRS);
+    }
+    if (include && listed)
+        *non_key_total += nk->n;
 }
 
 static void read_indexes(Reader *R, const DocNode *list, IndexKind kind, TableDef *t,
-                         AttrDefs *defs, bool defs_known, const char *tlabel)
+                         Defs *defs, const char *tlabel, size_t *non_key_total)
 {
-    if (!list || list->kind == DOC_NULL)
+    if (!list || list->kind == DOC_NULL || is_no_value(list))
         return;
-    if (list->kind != DOC_SEQ || list->tag || list->partial) {
+    if (list->kind != DOC_SEQ || is_fn(list) || list->partial) {
         t->indexes_open = true; /* !If, a variable, a spread */
-        if (list->kind != DOC_SEQ)
+        defs->keys_open = true;
+        if (list->kind != DOC_SEQ || is_fn(list))
             return; /* a list with a spread: still read what is there */
     }
     const char *kname = kind == INDEX_GLOBAL ? "global" : "local";
+    if (!list->n && !list->partial)
+        schema_issue(R->a, R->out, R->path, list->span,
+                     "the %sSecondaryIndexes of %s is an empty list, which DynamoDB rejects "
+                     "(leave the property out)",
+                     kind == INDEX_GLOBAL ? "Global" : "Local", tlabel);
     for (size_t i = 0; i < list->n; i++) {
         const DocNode *e = list->vals[i];
-        if (e->kind != DOC_MAP || e->tag || e->partial) {
-            t->indexes_open = true;
-            if (e->kind != DOC_MAP)
+        if (is_no_value(e))
+            continue;
+        if (is_fn(e) || e->kind != DOC_MAP || e->partial) {
+            t->indexes_open = true; /* an !If: there in one case */
+            defs->keys_open = true;
+            if (is_fn(e) || e->kind != DOC_MAP)
                 continue;
         }
         TableIndex ix = {.kind = kind, .span = e->span};
         const DocNode *in = doc_get(e, "IndexName", true);
         ix.name = doc_scalar(in);
-        if (!ix.name) {
-            if (in && (in->kind == DOC_OPAQUE || in->tag)) {
-                t->indexes_open = true;
-                continue;
-            }
+        if (ix.name) {
+            ix.span = in->span;
+        } else if (in && (in->kind == DOC_OPAQUE || is_fn(in))) {
+            t->indexes_open = true; /* there, under a name not known */
+        } else {
             schema_issue(R->a, R->out, R->path, e->span,
                          "a %s secondary index of %s has no IndexName", kname, tlabel);
-            continue;
         }
-        ix.span = in->span;
-        const char *what = arena_printf(R->a, "%s secondary index %s of %s", kname, ix.name,
-                                        tlabel);
-        read_key_schema(R, doc_get(e, "KeySchema", true), what, in->span, &ix.pk, &ix.sk);
-        type_key(R, &ix.pk, defs, defs_known, what);
-        type_key(R, &ix.sk, defs, defs_known, what);
-        if (kind == INDEX_LOCAL && !ix.sk.name && !ix.sk.unknown && ix.pk.name)
-            schema_issue(R->a, R->out, R->path, in->span,
+        const char *what = ix.name ? arena_printf(R->a, "%s secondary index %s of %s", kname,
+                                                  ix.name, tlabel)
+                                   : arena_printf(R->a, "a %s secondary index of %s", kname,
+                                                  tlabel);
+        Keys k;
+        read_key_schema(R, doc_get(e, "KeySchema", true), what, ix.span,
+                        kind == INDEX_GLOBAL ? MAX_KEY_ATTRS : 1, &k, defs);
+        type_keys(R, &k, defs, what);
+        keys_first(&k, &ix.pk, &ix.sk);
+        for (size_t j = 1; j < k.nhash; j++)
+            ix.pk_more[j - 1] = k.hash[j].k;
+        for (size_t j = 1; j < k.nrange; j++)
+            ix.sk_more[j - 1] = k.range[j].k;
+        if (kind == INDEX_LOCAL && !k.unknown && k.nhash && !k.nrange)
+            schema_issue(R->a, R->out, R->path, ix.span,
                          "%s has no RANGE (sort) key: a local index exists to sort the "
                          "table's partitions another way",
                          what);
-        read_projection(R, doc_get(e, "Projection", true), &ix, what, true);
-        VEC_PUSH(R->a, &t->indexes, ix);
+        read_projection(R, doc_get(e, "Projection", true), &ix, what, non_key_total);
+        if (ix.name)
+            VEC_PUSH(R->a, &t->indexes, ix);
     }
+}
+
+/* A table name as DynamoDB takes it: 3 to 255 of a-z A-Z 0-9 _ - . (also
+ * the rule for index names). */
+static bool valid_ddb_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 3 || n > 255)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("_-.", s[i]))
+            return false;
+    return true;
+}
+
+/* A literal TableName DynamoDB would refuse. */
+static void check_table_name(Reader *R, const DocNode *tn, const char *label)
+{
+    const char *s = doc_scalar(tn);
+    if (s && !strstr(s, "${") && !valid_ddb_name(s))
+        schema_issue(R->a, R->out, R->path, tn->span,
+                     "TableName '%s' of %s must be 3 to 255 characters of a-z, A-Z, 0-9, '_', "
+                     "'-' and '.'",
+                     s, label);
 }
 
 static void read_cfn_table(Reader *R, const DocNode *props, TableDef *t)
 {
     const char *label = arena_printf(R->a, "table %s", t->id);
+    if (is_fn(props)) { /* the whole table given by an intrinsic */
+        t->pk.unknown = t->sk.unknown = true;
+        t->indexes_open = true;
+        return;
+    }
     if (!props || props->kind != DOC_MAP) {
         schema_issue(R->a, R->out, R->path, t->span, "%s has no Properties", label);
         t->pk.unknown = t->sk.unknown = true;
@@ -597,37 +867,45 @@ static void read_cfn_table(Reader *R, const DocNode *props, TableDef *t)
     const DocNode *tn = doc_get(props, "TableName", true);
     if (tn && !t->name)
         t->name = name_text(R, tn, 0);
-    AttrDefs defs = {0};
+    check_table_name(R, tn, label);
+    Defs defs = {0};
     const DocNode *ad = doc_get(props, "AttributeDefinitions", true);
-    bool defs_known = read_attr_defs(R, ad, t->id, &defs);
-    if (!ad && !props->partial) {
+    read_attr_defs(R, ad, t->id, &defs);
+    if (!ad && !props->partial)
         schema_issue(R->a, R->out, R->path, t->span, "%s has no AttributeDefinitions", label);
-        defs_known = false;
-    }
-    if (props->partial && !ad)
-        defs_known = false;
     const DocNode *ks = doc_get(props, "KeySchema", true);
-    if (!ks && props->partial)
+    Keys k;
+    if (!ks && props->partial) {
         t->pk.unknown = t->sk.unknown = true;
-    else
-        read_key_schema(R, ks, label, t->span, &t->pk, &t->sk);
-    type_key(R, &t->pk, &defs, defs_known, label);
-    type_key(R, &t->sk, &defs, defs_known, label);
-    if (props->partial)
+        defs.keys_open = true;
+    } else {
+        read_key_schema(R, ks, label, t->span, 1, &k, &defs);
+        type_keys(R, &k, &defs, label);
+        keys_first(&k, &t->pk, &t->sk);
+    }
+    if (props->partial) {
         t->indexes_open = true;
+        defs.keys_open = true;
+    }
+    size_t non_key = 0;
     read_indexes(R, doc_get(props, "GlobalSecondaryIndexes", true), INDEX_GLOBAL, t, &defs,
-                 defs_known, label);
-    read_indexes(R, doc_get(props, "LocalSecondaryIndexes", true), INDEX_LOCAL, t, &defs,
-                 defs_known, label);
+                 label, &non_key);
+    read_indexes(R, doc_get(props, "LocalSecondaryIndexes", true), INDEX_LOCAL, t, &defs, label,
+                 &non_key);
+    if (non_key > MAX_NON_KEY_ATTRS_TABLE)
+        schema_issue(R->a, R->out, R->path, t->span,
+                     "the indexes of %s project %zu NonKeyAttributes in all: DynamoDB allows "
+                     "at most %d per table",
+                     label, non_key, MAX_NON_KEY_ATTRS_TABLE);
     /* DynamoDB rejects definitions that no key schema uses */
-    if (defs_known && !t->pk.unknown && !t->indexes_open)
-        for (size_t i = 0; i < defs.n; i++)
-            if (!defs.v[i].used)
-                schema_issue(R->a, R->out, R->path, defs.v[i].span,
+    if (defs.known && !defs.keys_open)
+        for (size_t i = 0; i < defs.v.n; i++)
+            if (!defs.v.v[i].used && !defs.v.v[i].maybe && !defs.v.v[i].sym)
+                schema_issue(R->a, R->out, R->path, defs.v.v[i].span,
                              "attribute '%s' is defined in the AttributeDefinitions of %s but "
                              "no key schema uses it (DynamoDB rejects unused definitions; "
                              "other attributes need no definition)",
-                             defs.v[i].name, label);
+                             defs.v.v[i].name, label);
     schema_check_table(R->a, t, R->out);
 }
 
@@ -637,10 +915,44 @@ void schema_read_cfn_table(Arena *a, const DocNode *props, TableDef *t, TableSet
     read_cfn_table(&R, props, t);
 }
 
+/* Whether the source defines the table itself (not a client library's
+ * description of a table defined elsewhere). */
+static bool defines_table(TableSource s)
+{
+    return s != TSRC_TURBINE && s != TSRC_TOOLBOX && s != TSRC_DDB_LIB;
+}
+
+/* Two attributes of one key schema with the same name (`keys`: its HASH
+ * attributes, then its RANGE attributes). */
+static void check_key_names(Arena *a, TableSet *out, const char *path, const char *what,
+                            const KeyAttr *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (keys[i]->name && keys[j]->name && !strcmp(keys[i]->name, keys[j]->name)) {
+                if (n == 2)
+                    schema_issue(a, out, path, keys[i]->span,
+                                 "%s has '%s' as both its HASH and its RANGE key: DynamoDB "
+                                 "wants two different attributes",
+                                 what, keys[i]->name);
+                else
+                    schema_issue(a, out, path, keys[i]->span,
+                                 "%s names '%s' twice in its key schema: each attribute of a "
+                                 "multi-attribute key is another attribute",
+                                 what, keys[i]->name);
+                return;
+            }
+}
+
 void schema_check_table(Arena *a, const TableDef *t, TableSet *out)
 {
+    const KeyAttr *tk[2] = {&t->pk, &t->sk};
+    check_key_names(a, out, t->path, arena_printf(a, "table %s", t->id), tk, 2);
+    size_t nlocal = 0, nglobal = 0;
+    bool lsi_reported = false;
     for (size_t i = 0; i < t->indexes.n; i++) {
         const TableIndex *ix = &t->indexes.v[i];
+        const char *kname = ix->kind == INDEX_LOCAL ? "local" : "global";
         for (size_t j = 0; j < i; j++)
             if (!strcmp(t->indexes.v[j].name, ix->name)) {
                 schema_issue(a, out, t->path, ix->span,
@@ -654,6 +966,40 @@ void schema_check_table(Arena *a, const TableDef *t, TableSet *out)
                          "local secondary index %s of table %s has partition key '%s', but a "
                          "local index shares the table's partition key '%s'",
                          ix->name, t->id, ix->pk.name, t->pk.name);
+        const KeyAttr *keys[2 * MAX_KEY_ATTRS];
+        size_t nk = 0;
+        for (int sort = 0; sort < 2; sort++)
+            for (size_t k = 0; index_key_attr(ix, sort, k); k++)
+                keys[nk++] = index_key_attr(ix, sort, k);
+        check_key_names(a, out, t->path,
+                        arena_printf(a, "%s secondary index %s of table %s", kname, ix->name,
+                                     t->id),
+                        keys, nk);
+        if (!defines_table(t->source))
+            continue;
+        if (ix->kind == INDEX_LOCAL && !lsi_reported && t->pk.name && !t->sk.name &&
+            !t->sk.unknown) {
+            lsi_reported = true;
+            schema_issue(a, out, t->path, ix->span,
+                         "table %s has no sort (RANGE) key, which a local secondary index "
+                         "(%s) needs: a local index sorts the table's partitions another way",
+                         t->id, ix->name);
+        }
+        bool placeholder = t->source == TSRC_TERRAFORM && !strcmp(ix->name, "?");
+        if (!placeholder && !strstr(ix->name, "${") && !valid_ddb_name(ix->name))
+            schema_issue(a, out, t->path, ix->span,
+                         "index name '%s' of table %s must be 3 to 255 characters of a-z, "
+                         "A-Z, 0-9, '_', '-' and '.'",
+                         ix->name, t->id);
+        size_t *count = ix->kind == INDEX_LOCAL ? &nlocal : &nglobal;
+        size_t max = ix->kind == INDEX_LOCAL ? MAX_LOCAL_INDEXES : MAX_GLOBAL_INDEXES;
+        if (++*count == max + 1)
+            schema_issue(a, out, t->path, ix->span,
+                         "table %s has more than %zu %s secondary indexes (%s is one too "
+                         "many): DynamoDB allows at most %zu per table%s",
+                         t->id, max, kname, ix->name, max,
+                         ix->kind == INDEX_GLOBAL ? " (the default quota, which AWS can raise)"
+                                                  : "");
     }
 }
 
@@ -669,21 +1015,29 @@ static void read_simple_table(Reader *R, const DocNode *props, TableDef *t)
     const DocNode *tn = doc_get(props, "TableName", false);
     if (tn)
         t->name = name_text(R, tn, 0);
+    check_table_name(R, tn, arena_printf(R->a, "table %s", t->id));
     const DocNode *pk = doc_get(props, "PrimaryKey", false);
-    if (!pk)
+    if (!pk || is_no_value(pk))
         return;
-    if (pk->kind != DOC_MAP || pk->tag) {
+    if (pk->kind != DOC_MAP || is_fn(pk)) {
         t->pk.unknown = true;
         return;
     }
     const DocNode *n = doc_get(pk, "Name", false), *ty = doc_get(pk, "Type", false);
-    if (doc_scalar(n)) {
-        t->pk.name = doc_scalar(n);
+    const char *name;
+    NameKind nk = attr_name(R, n, &name);
+    if (nk == NAME_LITERAL) {
+        t->pk.name = name;
         t->pk.span = n->span;
+    } else if (nk != NAME_NONE) {
+        t->pk.name = NULL; /* given by an intrinsic: not known */
+        t->pk.unknown = true;
     } else {
         schema_issue(R->a, R->out, R->path, pk->span,
                      "PrimaryKey of table %s has no Name", t->id);
     }
+    if (ty && (ty->kind == DOC_OPAQUE || is_fn(ty)))
+        return;
     const char *ts = doc_scalar(ty);
     if (ts && !strcmp(ts, "String"))
         t->pk.type = ATTR_S;
@@ -746,8 +1100,42 @@ static void read_env_map(Reader *R, const DocNode *vars)
 
 /* ---- Templates ------------------------------------------------------------ */
 
-static void read_resources(Reader *R, const DocNode *res)
+static bool table_type(const char *type)
 {
+    return type && (!strcmp(type, "AWS::DynamoDB::Table") ||
+                    !strcmp(type, "AWS::DynamoDB::GlobalTable") ||
+                    !strcmp(type, "AWS::Serverless::SimpleTable"));
+}
+
+/* The tables of a Fn::ForEach keylint could not expand: there, with keys
+ * and indexes not known (queries on them are not judged), and a note that
+ * names each. */
+static void read_unread_tables(Reader *R, const ForEachUnreads *unread)
+{
+    for (size_t i = 0; i < unread->n; i++) {
+        const ForEachUnread *u = &unread->v[i];
+        if (!table_type(doc_scalar(doc_get(u->value, "Type", false))) || !u->key->text)
+            continue;
+        TableDef t = {.id = u->key->text, .source = TSRC_CLOUDFORMATION, .path = R->path,
+                      .span = u->key->span, .indexes_open = true};
+        t.pk.unknown = t.sk.unknown = true;
+        t.name = name_text(R, doc_get(doc_get(u->value, "Properties", false), "TableName", false),
+                           0);
+        VEC_PUSH(R->a, &R->out->tables, t);
+        if (R->load)
+            problems_add_kind(R->load->problems, PROBLEM_NOTE, R->path, u->key->span.start_row + 1,
+                              u->key->span.start_col + 1,
+                              "table %s of %s is not read: %s; its keys and indexes are not "
+                              "known, and queries on it are not judged",
+                              t.id, u->loop, u->why);
+    }
+}
+
+static void read_resources(Reader *R, const DocNode *res_in)
+{
+    ForEachUnreads unread = {0};
+    const DocNode *res = foreach_expand(R->a, res_in, &unread);
+    read_unread_tables(R, &unread);
     if (!res || res->kind != DOC_MAP)
         return;
     for (size_t i = 0; i < res->n; i++) {
@@ -795,247 +1183,6 @@ static void read_create_table(Reader *R, const DocNode *root, const char *displa
     if (t.name && !*t.name)
         t.name = NULL;
     VEC_PUSH(R->a, &R->out->tables, t);
-}
-
-/* ---- Loading files ----------------------------------------------------- */
-
-typedef struct YLoad {
-    Arena *a;
-    const char *display;
-    const char *buf;
-    size_t len;
-    size_t *lines; /* byte offset of each line's start (malloc'd) */
-    size_t nlines;
-    yaml_document_t *doc;
-    DocNode **memo; /* by node id - 1 (malloc'd) */
-    size_t nnodes;
-} YLoad;
-
-static void index_lines(YLoad *L)
-{
-    size_t n = 1;
-    for (size_t i = 0; i < L->len; i++)
-        n += L->buf[i] == '\n';
-    L->lines = malloc(n * sizeof *L->lines);
-    if (!L->lines)
-        abort();
-    L->nlines = 0;
-    /* libyaml does not count a byte-order mark as a column */
-    L->lines[L->nlines++] = L->len >= 3 && !memcmp(L->buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t i = 0; i < L->len; i++)
-        if (L->buf[i] == '\n')
-            L->lines[L->nlines++] = i + 1;
-}
-
-/* libyaml's marks count characters; spans count bytes. */
-static uint32_t byte_col(const YLoad *L, size_t line, size_t col)
-{
-    if (line >= L->nlines)
-        return (uint32_t)col;
-    size_t p = L->lines[line], start = p;
-    for (size_t c = 0; c < col && p < L->len && L->buf[p] != '\n'; c++) {
-        p++;
-        while (p < L->len && ((unsigned char)L->buf[p] & 0xC0) == 0x80)
-            p++;
-    }
-    return (uint32_t)(p - start);
-}
-
-static Span mark_span(const YLoad *L, yaml_mark_t s, yaml_mark_t e)
-{
-    Span sp = {0};
-    sp.start_row = (uint32_t)s.line;
-    sp.start_col = byte_col(L, s.line, s.column);
-    sp.end_row = (uint32_t)e.line;
-    sp.end_col = byte_col(L, e.line, e.column);
-    if (s.line < L->nlines)
-        sp.start_byte = (uint32_t)(L->lines[s.line] + sp.start_col);
-    if (e.line < L->nlines)
-        sp.end_byte = (uint32_t)(L->lines[e.line] + sp.end_col);
-    return sp;
-}
-
-static const char *norm_tag(Arena *a, const yaml_char_t *tag)
-{
-    const char *t = (const char *)tag;
-    if (!t || t[0] != '!' || t[1] == '!')
-        return NULL; /* standard tags (tag:yaml.org,...) say nothing */
-    t++;
-    if (!strcmp(t, "Ref") || !strcmp(t, "Condition"))
-        return arena_strdup(a, t);
-    return arena_printf(a, "Fn::%s", t);
-}
-
-static bool yaml_null(const yaml_node_t *n)
-{
-    if (n->tag && !strcmp((const char *)n->tag, YAML_NULL_TAG))
-        return true;
-    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return false;
-    const char *v = (const char *)n->data.scalar.value;
-    return n->data.scalar.length == 0 || !strcmp(v, "~") || !strcmp(v, "null") ||
-           !strcmp(v, "Null") || !strcmp(v, "NULL");
-}
-
-typedef VEC(int) IntVec;
-
-static DocNode *shell(YLoad *L, int id, IntVec *todo)
-{
-    if (id < 1 || (size_t)id > L->nnodes)
-        return NULL;
-    if (L->memo[id - 1])
-        return L->memo[id - 1];
-    yaml_node_t *y = yaml_document_get_node(L->doc, id);
-    DocNode *d = arena_alloc(L->a, sizeof *d);
-    L->memo[id - 1] = d;
-    d->span = mark_span(L, y->start_mark, y->end_mark);
-    d->tag = norm_tag(L->a, y->tag);
-    switch (y->type) {
-    case YAML_SCALAR_NODE:
-        if (yaml_null(y) && !d->tag) {
-            d->kind = DOC_NULL;
-        } else {
-            d->kind = DOC_SCALAR;
-            d->text = arena_strndup(L->a, (const char *)y->data.scalar.value,
-                                    y->data.scalar.length);
-        }
-        break;
-    case YAML_SEQUENCE_NODE:
-        d->kind = DOC_SEQ;
-        VEC_PUSH(L->a, todo, id);
-        break;
-    case YAML_MAPPING_NODE:
-        d->kind = DOC_MAP;
-        VEC_PUSH(L->a, todo, id);
-        break;
-    default:
-        d->kind = DOC_NULL;
-        break;
-    }
-    return d;
-}
-
-/* The whole document as DocNodes, with an explicit work list. */
-static DocNode *convert(YLoad *L)
-{
-    if (!yaml_document_get_root_node(L->doc))
-        return NULL;
-    L->nnodes = (size_t)(L->doc->nodes.top - L->doc->nodes.start);
-    L->memo = calloc(L->nnodes ? L->nnodes : 1, sizeof *L->memo);
-    if (!L->memo)
-        abort();
-    IntVec todo = {0};
-    DocNode *top = shell(L, 1, &todo);
-    while (todo.n) {
-        int id = todo.v[--todo.n];
-        yaml_node_t *y = yaml_document_get_node(L->doc, id);
-        DocNode *d = L->memo[id - 1];
-        if (y->type == YAML_SEQUENCE_NODE) {
-            size_t n = (size_t)(y->data.sequence.items.top - y->data.sequence.items.start);
-            d->vals = arena_alloc(L->a, (n ? n : 1) * sizeof *d->vals);
-            for (size_t i = 0; i < n; i++) {
-                DocNode *c = shell(L, y->data.sequence.items.start[i], &todo);
-                if (c)
-                    d->vals[d->n++] = c;
-            }
-        } else {
-            size_t n = (size_t)(y->data.mapping.pairs.top - y->data.mapping.pairs.start);
-            d->keys = arena_alloc(L->a, (n ? n : 1) * sizeof *d->keys);
-            d->vals = arena_alloc(L->a, (n ? n : 1) * sizeof *d->vals);
-            for (size_t i = 0; i < n; i++) {
-                yaml_node_pair_t *p = &y->data.mapping.pairs.start[i];
-                DocNode *k = shell(L, p->key, &todo);
-                DocNode *v = shell(L, p->value, &todo);
-                if (!k || !v || k->kind != DOC_SCALAR)
-                    continue;
-                d->keys[d->n] = k;
-                d->vals[d->n++] = v;
-            }
-            if (d->n >= MIN_INDEXED_MAP) {
-                NameMap *index = arena_alloc(L->a, sizeof *index);
-                for (size_t i = 0; i < d->n; i++)
-                    namemap_put(L->a, index, d->keys[i]->text, i);
-                d->index = index;
-            }
-        }
-    }
-    return top;
-}
-
-/* libyaml (YAML 1.1) rejects the UTF-16 surrogate escapes JSON encoders
- * write for characters outside the BMP ("\ud83d\ude00"); they only occur
- * in descriptions, so each is replaced in place by U+FFFD (same length:
- * positions do not move). A `\u` counts when an odd run of backslashes
- * precedes it (`\\ud83d` is a backslash and text). */
-static void replace_surrogate_escapes(char *buf, size_t len)
-{
-    size_t run = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (buf[i] == '\\') {
-            run++;
-            continue;
-        }
-        if (buf[i] == 'u' && (run & 1) && len - i > 4) {
-            char *h = buf + i + 1;
-            if ((h[0] == 'd' || h[0] == 'D') && h[1] && strchr("89abcdefABCDEF", h[1]) &&
-                isxdigit((unsigned char)h[2]) && isxdigit((unsigned char)h[3]))
-                memcpy(h, "FFFD", 4);
-        }
-        run = 0;
-    }
-}
-
-static bool is_json_path(const char *path, const char *buf, size_t len)
-{
-    size_t l = strlen(path);
-    if (l > 5 && !strcasecmp(path + l - 5, ".json"))
-        return true;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)buf[i];
-        if (c == 0xEF && i + 2 < len && (unsigned char)buf[i + 1] == 0xBB)
-            i += 2;
-        else if (!isspace(c))
-            return c == '{';
-    }
-    return false;
-}
-
-static void yaml_problem(const YLoad *L, const yaml_parser_t *p, bool json, Problems *problems)
-{
-    const char *kind = json ? "JSON" : "YAML";
-    switch (p->error) {
-    case YAML_READER_ERROR: {
-        uint32_t line = 1, col = 1;
-        for (size_t i = 0; i < p->problem_offset && i < L->len; i++) {
-            if (L->buf[i] == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        problems_add(problems, L->display, line, col, "cannot read schema as %s text: %s", kind,
-                     p->problem ? p->problem : "invalid input");
-        break;
-    }
-    case YAML_SCANNER_ERROR:
-    case YAML_PARSER_ERROR:
-    case YAML_COMPOSER_ERROR:
-        if (p->context)
-            problems_add(problems, L->display, (uint32_t)p->problem_mark.line + 1,
-                         (uint32_t)p->problem_mark.column + 1,
-                         "%s syntax error in schema: %s (%s on line %zu)", kind,
-                         p->problem ? p->problem : "invalid", p->context,
-                         p->context_mark.line + 1);
-        else
-            problems_add(problems, L->display, (uint32_t)p->problem_mark.line + 1,
-                         (uint32_t)p->problem_mark.column + 1, "%s syntax error in schema: %s",
-                         kind, p->problem ? p->problem : "invalid");
-        break;
-    default:
-        problems_add(problems, L->display, 0, 0, "cannot parse schema as %s", kind);
-        break;
-    }
 }
 
 static bool load(Arena *a, const char *path, const char *display, TableSet *out, Load *ld,
@@ -1166,32 +1313,14 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
             ld->reading.n--;
         return ok;
     }
-    bool json = is_json_path(path, buf, len);
-    if (json)
-        replace_surrogate_escapes(buf, len);
-
-    YLoad L = {.a = a, .display = arena_strdup(a, display), .buf = buf, .len = len};
-    index_lines(&L);
-    yaml_parser_t parser;
+    const char *disp = arena_strdup(a, display);
     bool ok = false;
-    if (!yaml_parser_initialize(&parser)) {
-        problems_add(problems, display, 0, 0, "out of memory reading schema");
+    DocNode *root = yaml_doc_parse(a, path, disp, buf, len, problems);
+    if (!root)
         goto done;
-    }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-    yaml_document_t doc;
-    if (!yaml_parser_load(&parser, &doc)) {
-        yaml_problem(&L, &parser, json, problems);
-        yaml_parser_delete(&parser);
-        goto done;
-    }
-    L.doc = &doc;
-    DocNode *root = convert(&L);
-    yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    if (!root || root->kind != DOC_MAP) {
-        problems_add(problems, L.display, root ? root->span.start_row + 1 : 1,
-                     root ? root->span.start_col + 1 : 1,
+    if (root->kind != DOC_MAP) {
+        problems_add(problems, disp, root->kind == DOC_NULL ? 1 : root->span.start_row + 1,
+                     root->kind == DOC_NULL ? 1 : root->span.start_col + 1,
                      "schema is not a CloudFormation/SAM template or serverless.yml: its top "
                      "level must be a mapping");
         goto done;
@@ -1201,17 +1330,17 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     NameCtx ctx = {.params = doc_get(root, "Parameters", false),
                    .root = self_root ? self_root : root};
     size_t budget = 10000;
-    Reader R = {.a = a, .out = out, .path = L.display, .ctx = &ctx, .budget = &budget,
+    Reader R = {.a = a, .out = out, .path = disp, .ctx = &ctx, .budget = &budget,
                 .load = ld};
     read_env_map(&R, doc_get(doc_get(doc_get(doc_get(root, "Globals", false), "Function", false),
                                      "Environment", false),
                              "Variables", false));
     read_resources(&R, doc_get(root, "Resources", false));
     read_serverless(&R, root, path, depth);
-    read_create_table(&R, root, L.display);
+    read_create_table(&R, root, disp);
     if (depth == 0 && out->tables.n == tables_before && out->env.n == env_before) {
         Span at = {0};
-        schema_issue(a, out, L.display, at,
+        schema_issue(a, out, disp, at,
                      "schema declares no DynamoDB table (AWS::DynamoDB::Table, "
                      "AWS::DynamoDB::GlobalTable or AWS::Serverless::SimpleTable under "
                      "Resources, serverless.yml resources, or a CreateTable input with "
@@ -1220,8 +1349,6 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
 done:
     if (me)
         ld->reading.n--;
-    free(L.memo);
-    free(L.lines);
     free(buf);
     return ok;
 }
@@ -1234,6 +1361,14 @@ bool schema_load_file(Arena *a, const char *path, const char *display, TableSet 
 }
 
 /* ---- Reading the model ------------------------------------------------- */
+
+const KeyAttr *index_key_attr(const TableIndex *ix, bool sort, size_t i)
+{
+    const KeyAttr *k = i == 0            ? (sort ? &ix->sk : &ix->pk)
+                     : i < MAX_KEY_ATTRS ? (sort ? &ix->sk_more[i - 1] : &ix->pk_more[i - 1])
+                                         : NULL;
+    return k && (k->name || k->unknown) ? k : NULL;
+}
 
 const TableIndex *table_find_index(const TableDef *t, const char *name)
 {
@@ -1311,6 +1446,10 @@ TableIndex tableindex_copy(Copier *c, const TableIndex *ix)
     o.name = copy_str(c, ix->name);
     o.pk = keyattr_copy(c, ix->pk);
     o.sk = keyattr_copy(c, ix->sk);
+    for (size_t i = 0; i < MAX_KEY_ATTRS - 1; i++) {
+        o.pk_more[i] = keyattr_copy(c, ix->pk_more[i]);
+        o.sk_more[i] = keyattr_copy(c, ix->sk_more[i]);
+    }
     o.projection = copy_str(c, ix->projection);
     o.projected = copy_strlist(c, &ix->projected);
     return o;

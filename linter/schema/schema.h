@@ -78,10 +78,19 @@ typedef enum IndexKind {
     INDEX_LOCAL,
 } IndexKind;
 
+/* A global index's key may be made of up to this many HASH and as many
+ * RANGE attributes (multi-attribute keys); a table's and a local index's
+ * key has one of each at most. */
+enum { MAX_KEY_ATTRS = 4 };
+
 typedef struct TableIndex {
     const char *name;
     IndexKind kind;
-    KeyAttr pk, sk;         /* a local index's pk is the table's */
+    KeyAttr pk, sk;         /* a local index's pk is the table's; for a
+                             * multi-attribute key, its first attributes */
+    /* A multi-attribute key's further HASH and RANGE attributes, in
+     * KeySchema order; name NULL (and not unknown) past the last. */
+    KeyAttr pk_more[MAX_KEY_ATTRS - 1], sk_more[MAX_KEY_ATTRS - 1];
     const char *projection; /* ALL, KEYS_ONLY, INCLUDE; NULL when not said */
     StrList projected;      /* INCLUDE: the non-key attributes */
     Span span;
@@ -212,6 +221,11 @@ void schema_issue(Arena *a, TableSet *out, const char *path, Span span, const ch
     __attribute__((format(printf, 5, 6)));
 
 /* ---- Reading the model ------------------------------------------------- */
+
+/* Attribute i (0-based) of index ix's partition key (`sort` false) or
+ * sort key (`sort` true): pk / sk for i = 0, then the further attributes
+ * of a multi-attribute key; NULL past the last. */
+const KeyAttr *index_key_attr(const TableIndex *ix, bool sort, size_t i);
 
 /* The index `name` of `t` (exact), NULL if none. */
 const TableIndex *table_find_index(const TableDef *t, const char *name);
