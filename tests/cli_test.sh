@@ -281,6 +281,69 @@ lacks "monorepo: run from the root, the files still decide" "$out" "GSI9"
 printf 'schemas: []\n' >"$disc/.keylint.yml"
 out=$(cd "$disc" && "$keylint" --format concise . 2>&1)
 lacks "schemas: [] turns discovery off" "$out" "GSI9"
+# every template is judged, whoever found it: a table DynamoDB rejects in a
+# discovered template is a finding, with the pre-check on, whether or not
+# a source file uses the table, and in a project with no TS/JS at all
+judged="$tmp/judged"
+mkdir -p "$judged/src" && git -C "$judged" init -q
+cat >"$judged/template.yaml" <<'EOF_YAML'
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions:
+        - { AttributeName: pk, AttributeType: S }
+        - { AttributeName: status, AttributeType: S }
+      KeySchema: [{ AttributeName: pk, KeyType: HASH }]
+EOF_YAML
+printf 'export const add = (a: number, b: number) => a + b;\n' >"$judged/src/util.ts"
+run discovered-judged 1 "$keylint" --format concise "$judged"
+has discovered-judged "$out" "template.yaml:7:28: error: attribute 'status' is defined in the AttributeDefinitions of table Orders but no key schema uses it"
+has discovered-judged "$out" "in 2 files"
+printf 'schemas: [template.yaml]\n' >"$judged/.keylint.yml"
+run named-judged-precheck 1 "$keylint" --format concise "$judged"
+has named-judged-precheck "$out" "attribute 'status' is defined"
+rm "$judged/.keylint.yml" "$judged/src/util.ts"
+printf 'def handler(event, context):\n    return {}\n' >"$judged/src/app.py"
+run template-only-repo 1 "$keylint" --format concise "$judged"
+has template-only-repo "$out" "template.yaml:7:28: error: attribute 'status' is defined"
+has template-only-repo "$out" "in 1 file"
+out=$(cd "$judged" && "$keylint" --format concise . 2>&1)
+has "template-only repo, keylint ." "$out" "attribute 'status' is defined"
+# intrinsic functions are unknown, not wrong; a Fn::ForEach over a
+# parameter leaves its table unread, said in a note with the report (exit
+# code unchanged)
+cat >"$judged/template.yaml" <<'EOF_YAML'
+Transform: AWS::LanguageExtensions
+Parameters:
+  Names: { Type: CommaDelimitedList }
+  HashKeyElementName: { Type: String, Default: id }
+Conditions:
+  IsProd: !Equals [!Ref Stage, prod]
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions:
+        - { AttributeName: !Ref HashKeyElementName, AttributeType: S }
+        - Fn::If: [IsProd, { AttributeName: gsi, AttributeType: S }, !Ref AWS::NoValue]
+      KeySchema: [{ AttributeName: !Ref HashKeyElementName, KeyType: HASH }]
+      GlobalSecondaryIndexes: !If
+        - IsProd
+        - [{ IndexName: ByGsi, KeySchema: [{ AttributeName: gsi, KeyType: HASH }], Projection: { ProjectionType: ALL } }]
+        - !Ref AWS::NoValue
+  Fn::ForEach::Tables:
+    - Name
+    - !Ref Names
+    - Table${Name}:
+        Type: AWS::DynamoDB::Table
+        Properties:
+          AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
+          KeySchema: [{ AttributeName: pk, KeyType: HASH }]
+EOF_YAML
+run intrinsics-unknown 0 "$keylint" --format concise "$judged"
+has intrinsics-unknown "$out" "template.yaml:22:7: note: table Table\${Name} of Fn::ForEach::Tables is not read: its collection is not a literal list"
+rm -rf "$judged"
 # --init: a starting configuration from the code, accepted by keylint,
 # never over an existing one
 initp="$tmp/initp"
@@ -308,8 +371,10 @@ run print-config 0 "$keylint" --print-config src/a.ts --rule scan=off
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["file"]=="src/a.ts" and d["rules"]["scan"]=="off" and d["rules"]["missing-delimiter"]=="error" and d["configuration"] is None and "*.test.*" in d["ignore"]' "$out" \
     && ok || bad "print-config: $out"
 # a byte-order mark does not shift line-1 columns
-printf '\xef\xbb\xbfexport const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/bom.ts"
-run bom-columns 0 "$keylint" --format concise "$tmp/bom.ts"
+# (a directory of its own: $tmp also holds projects with templates)
+mkdir -p "$tmp/bom"
+printf '\xef\xbb\xbfexport const k = { PK: `ORDER#${id}`, SK: "A" };\n' >"$tmp/bom/bom.ts"
+run bom-columns 0 "$keylint" --format concise "$tmp/bom/bom.ts"
 has bom-columns "$out" "bom.ts:1:25: warning: inline key prefix 'ORDER#'"
 run output-unwritable 2 "$keylint" --output "$tmp/no/such/dir/r.txt" src
 has output-unwritable "$err" "cannot write the report to $tmp/no/such/dir/r.txt"

@@ -630,7 +630,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
     TableModel *m = arena_alloc(a, sizeof *m);
     m->config = cfg && cfg->path ? cfg->path : NULL;
     if (cfg && !cfg->schemas_given)
-        templates_read(a, templates_of(a, cfg, files, cfgs, abspaths, n, cache), m);
+        templates_read(a, templates_of(a, cfg, files, cfgs, abspaths, n, cache), m, problems);
     if (cfg && cfg->path) {
         for (size_t i = 0; i < cfg->schemas.n; i++) {
             const char *s = cfg->schemas.v[i];

@@ -570,6 +570,19 @@ size_t project_linted_files(const Project *p)
         if (!p->files.v[i].removed &&
             (p->files.v[i].deferred || (p->files.v[i].ir && !p->files.v[i].ir->parse_failed)))
             n++;
+    /* and the schema files read that are not among them (a template, a
+     * Terraform file), each once */
+    StrList seen = {0};
+    Arena *scratch = arena_new();
+    for (size_t m = 0; m < p->models.n; m++) {
+        const StrList *sf = &p->models.v[m].model->schema_files;
+        for (size_t i = 0; i < sf->n; i++)
+            if (!project_file(p, sf->v[i]) && !strlist_has(&seen, sf->v[i])) {
+                strlist_push(scratch, &seen, sf->v[i]);
+                n++;
+            }
+    }
+    arena_free(scratch);
     return n;
 }
 
@@ -602,8 +615,24 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         cfgs[i] = config_root(rf[i].config);
         abspaths[i] = rf[i].abspath;
     }
-    for (size_t i = 0; i <= n; i++) {
-        const Config *c = i < n ? cfgs[i] : p->forced;
+    /* A model for each configuration in use: those of the files parsed,
+     * and also of the files the pre-check set aside and of the directory
+     * linted, whose schemas are judged even when no source file is
+     * parsed, or there is none (a Python service with a template). */
+    size_t nall = n + 1 + p->files.n + 1;
+    const Config **use = arena_alloc(p->analysis, nall * sizeof *use);
+    size_t nuse = 0;
+    for (size_t i = 0; i < n; i++)
+        use[nuse++] = cfgs[i];
+    use[nuse++] = p->forced;
+    for (size_t i = 0; i < p->files.n; i++)
+        if (!p->files.v[i].removed)
+            use[nuse++] = p->files.v[i].config;
+    if (p->first_dir)
+        use[nuse++] = project_config_for(
+            p, arena_printf(p->analysis, "%s/.keylint-directory", p->first_dir));
+    for (size_t i = 0; i < nuse; i++) {
+        const Config *c = use[i];
         if (!c || model_for(p, c))
             continue;
         if (!p->templates) {

@@ -150,7 +150,7 @@ static bool template_has_tables(const char *path)
     return has;
 }
 
-void templates_read(Arena *a, const StrList *found, TableModel *m)
+void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes)
 {
     for (size_t i = 0; i < found->n; i++) {
         Problems quiet;
@@ -163,6 +163,15 @@ void templates_read(Arena *a, const StrList *found, TableModel *m)
                 VEC_PUSH(a, &m->set.tables, set.tables.v[k]);
             for (size_t k = 0; k < set.env.n; k++)
                 VEC_PUSH(a, &m->set.env, set.env.v[k]);
+            /* its tables are judged as a named schema's are */
+            for (size_t k = 0; k < set.issues.n; k++)
+                VEC_PUSH(a, &m->set.issues, set.issues.v[k]);
+            for (size_t k = 0; k < quiet.items.n; k++) {
+                const Problem *pr = &quiet.items.v[k];
+                if (pr->kind == PROBLEM_NOTE)
+                    problems_add_kind(notes, pr->kind, pr->path, pr->line, pr->col, "%s",
+                                      pr->message);
+            }
         }
         problems_free(&quiet);
     }

@@ -13,9 +13,10 @@
 const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
                             const Config *const *cfgs, const char *const *abspaths, size_t n,
                             TemplateCache *cache);
-/* Add the tables and environment bindings of the templates `found` to m
- * (each that has tables is listed in m->schema_files); a template that
- * cannot be read is skipped quietly: keylint found it, nobody named it. */
-void templates_read(Arena *a, const StrList *found, TableModel *m);
+/* Add the tables, environment bindings and issues of the templates
+ * `found` to m (each that has tables is listed in m->schema_files), and
+ * their notes to `notes`; a template that cannot be read, or holds no
+ * table, is skipped quietly: keylint found it, nobody named it. */
+void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes);
 
 #endif
