@@ -2,12 +2,30 @@
  * key of the table or index queried (design.md, access-pattern rules):
  * `status = :s` in a KeyConditionExpression, the table's `pk` while
  * querying GSI1, GSI1PK without IndexName, and a key condition with no
- * condition on the partition key at all. Needs the table (schema files or
- * a table defined in code); silent otherwise. */
+ * condition on the partition key at all. On a global index with a
+ * multi-attribute key, a query names every partition key attribute and the
+ * sort key attributes from the first on, without a gap, a range only on
+ * the last it names (DynamoDB Developer Guide, "Multi-attribute keys
+ * pattern"). Needs the table (schema files or a table defined in code);
+ * silent otherwise. */
 #include <string.h>
 
 #include "access.h"
 #include "rule.h"
+
+/* Whether `attr` is attribute k of a key of index x (`sort`): *at = k. */
+static bool in_key(const TableIndex *x, bool sort, const char *attr, size_t *at)
+{
+    for (size_t k = 0; index_key_attr(x, sort, k); k++) {
+        const KeyAttr *ka = index_key_attr(x, sort, k);
+        if (ka->name && !strcmp(ka->name, attr)) {
+            if (at)
+                *at = k;
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Where `attr` is a key in `t`: "the table's partition key", "the sort key
  * of index GSI2", ... NULL when it is none; *ix the index. */
@@ -20,22 +38,105 @@ static const char *key_of(Arena *a, const TableDef *t, const char *attr, const T
         return "the table's sort key";
     for (size_t i = 0; i < t->indexes.n; i++) {
         const TableIndex *x = &t->indexes.v[i];
-        if (x->kind == INDEX_GLOBAL && x->pk.name && !strcmp(x->pk.name, attr)) {
+        if (x->kind == INDEX_GLOBAL && in_key(x, false, attr, NULL)) {
             *ix = x;
-            return arena_printf(a, "the partition key of index %s", x->name);
+            return arena_printf(a, "%s of index %s",
+                                index_key_attr(x, false, 1) ? "part of the partition key"
+                                                            : "the partition key",
+                                x->name);
         }
-        if (x->sk.name && !strcmp(x->sk.name, attr)) {
+        if (in_key(x, true, attr, NULL)) {
             *ix = x;
-            return arena_printf(a, "the sort key of index %s", x->name);
+            return arena_printf(a, "%s of index %s",
+                                index_key_attr(x, true, 1) ? "part of the sort key"
+                                                           : "the sort key",
+                                x->name);
         }
     }
     return NULL;
 }
 
-static const char *keys(Arena *a, const KeyAttr *pk, const KeyAttr *sk)
+/* "pk, sk", or for a multi-attribute key "(a, b), (c, d)". */
+static const char *key_list(Arena *a, const TableIndex *ix, const KeyAttr *pk, const KeyAttr *sk)
 {
-    return sk && sk->name ? arena_printf(a, "%s, %s", pk->name, sk->name)
-                          : arena_strdup(a, pk->name);
+    if (!ix)
+        return sk && sk->name ? arena_printf(a, "%s, %s", pk->name, sk->name)
+                              : arena_strdup(a, pk->name);
+    StrBuf b;
+    sb_init(&b, a);
+    for (int sort = 0; sort < 2; sort++) {
+        bool multi = index_key_attr(ix, sort, 1) != NULL;
+        if (!index_key_attr(ix, sort, 0))
+            continue;
+        sb_append(&b, sort ? ", " : "");
+        sb_append(&b, multi ? "(" : "");
+        for (size_t k = 0; index_key_attr(ix, sort, k); k++)
+            sb_printf(&b, "%s%s", k ? ", " : "", index_key_attr(ix, sort, k)->name);
+        sb_append(&b, multi ? ")" : "");
+    }
+    return sb_str(&b);
+}
+
+/* Some key attribute of what is queried is not known. */
+static bool keys_unknown(const OpTarget *t)
+{
+    if (!t->pk || !t->pk->name || t->pk->unknown || t->sk->unknown)
+        return true;
+    for (int sort = 0; t->ix && sort < 2; sort++)
+        for (size_t k = 0; index_key_attr(t->ix, sort, k); k++)
+            if (index_key_attr(t->ix, sort, k)->unknown)
+                return true;
+    return false;
+}
+
+/* The conditions of a multi-attribute key: each partition key attribute,
+ * the sort key attributes from the first without a gap, a range only on
+ * the last one named. */
+static void check_multi(const RuleContext *ctx, Arena *a, const OpTarget *t, const OpCond *conds,
+                        size_t n, const char *target)
+{
+    const TableIndex *ix = t->ix;
+    const OpCond *by_sk[MAX_KEY_ATTRS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t k;
+        if (in_key(ix, true, conds[i].attr, &k))
+            by_sk[k] = &conds[i];
+    }
+    for (size_t k = 0; index_key_attr(ix, false, k); k++) {
+        const char *name = index_key_attr(ix, false, k)->name;
+        bool named = false;
+        for (size_t i = 0; i < n && !named; i++)
+            named = !strcmp(conds[i].attr, name);
+        if (!named)
+            rule_report(ctx, conds[0].span,
+                        "this query names no value for '%s', part of the partition key of %s "
+                        "(%s): DynamoDB needs `%s = :value` for every attribute of a "
+                        "multi-attribute partition key",
+                        name, target, key_list(a, ix, NULL, NULL), name);
+    }
+    size_t last = SIZE_MAX; /* the last sort key attribute named */
+    for (size_t k = 0; k < MAX_KEY_ATTRS; k++)
+        if (by_sk[k])
+            last = k;
+    for (size_t k = 0; last != SIZE_MAX && k <= last; k++) {
+        const char *name = index_key_attr(ix, true, k)->name;
+        if (!by_sk[k]) {
+            rule_report(ctx, by_sk[last]->span,
+                        "'%s' is a sort key attribute of %s after '%s', which this query "
+                        "names no condition on: DynamoDB takes the attributes of a "
+                        "multi-attribute sort key from the first on, without a gap (%s)",
+                        by_sk[last]->attr, target, name, key_list(a, ix, NULL, NULL));
+            break;
+        }
+        if (k < last && by_sk[k]->op != COND_EQ && by_sk[k]->op != COND_NONE) {
+            rule_report(ctx, by_sk[k]->clause,
+                        "'%s' takes a range here, but this query also names '%s', a later "
+                        "attribute of the sort key of %s: DynamoDB takes a range only on the "
+                        "last sort key attribute a query names, every one before it with `=`",
+                        name, by_sk[last]->attr, target);
+            break;
+        }
+    }
 }
 
 static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, size_t opi)
@@ -43,8 +144,7 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
     const FileIR *f = ctx->file;
     OpTarget t;
     access_target(a, ctx->access, ctx->tables, ctx->config, f, opi, &t);
-    if (!t.table || (t.has_index && !t.ix) || !t.pk || !t.pk->name || t.pk->unknown ||
-        t.sk->unknown)
+    if (!t.table || (t.has_index && !t.ix) || keys_unknown(&t))
         return;
     OpCond *conds;
     bool complete;
@@ -53,16 +153,16 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
         return;
     const char *target = t.ix ? arena_printf(a, "index %s of table %s", t.ix->name, t.table->id)
                               : arena_printf(a, "table %s", table_label(a, t.table));
-    const char *tkeys = keys(a, t.pk, t.sk);
+    const char *tkeys = key_list(a, t.ix, t.pk, t.sk);
     bool has_pk = false;
     size_t reported = 0;
     for (size_t i = 0; i < n; i++) {
         const char *attr = conds[i].attr;
-        if (!strcmp(attr, t.pk->name)) {
+        if (t.ix ? in_key(t.ix, false, attr, NULL) : !strcmp(attr, t.pk->name)) {
             has_pk = true;
             continue;
         }
-        if (t.sk->name && !strcmp(attr, t.sk->name))
+        if (t.ix ? in_key(t.ix, true, attr, NULL) : t.sk->name && !strcmp(attr, t.sk->name))
             continue;
         const TableIndex *other;
         const char *is = key_of(a, t.table, attr, &other);
@@ -85,11 +185,14 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
                         "an index keyed on it",
                         attr, target, tkeys, attr);
     }
+    bool multi = t.ix && (index_key_attr(t.ix, false, 1) || index_key_attr(t.ix, true, 1));
     if (!has_pk && complete && !reported)
         rule_report(ctx, conds[0].span,
                     "this query's key condition has no condition on the partition key '%s' of "
                     "%s: DynamoDB needs `%s = :value` in every query",
                     t.pk->name, target, t.pk->name);
+    else if (multi && complete && !reported)
+        check_multi(ctx, a, &t, conds, n, target);
 }
 
 static void check(const RuleContext *ctx)

@@ -6,8 +6,10 @@
  * (pk, PK, GSI1PK, the configured key-attributes). On an index that is not
  * known, only an index partition-key name counts: the table's own key
  * names say nothing of an index, which is often the inverted one (hash SK,
- * range PK: `SK = :id AND begins_with(PK, :type)`). Scans are never
- * judged: begins_with on pk in a Scan's FilterExpression is a filter. */
+ * range PK: `SK = :id AND begins_with(PK, :type)`). Every attribute of a
+ * global index's multi-attribute partition key is a partition key. Scans
+ * are never judged: begins_with on pk in a Scan's FilterExpression is a
+ * filter. */
 #include <string.h>
 
 #include "access.h"
@@ -64,6 +66,10 @@ static void check(const RuleContext *ctx)
             bool pk;
             if (known) {
                 pk = !strcmp(attr, t.pk->name);
+                /* every attribute of a multi-attribute partition key */
+                for (size_t k = 1; t.ix && !pk && index_key_attr(t.ix, false, k); k++)
+                    pk = index_key_attr(t.ix, false, k)->name &&
+                         !strcmp(attr, index_key_attr(t.ix, false, k)->name);
             } else {
                 int role = key_role_for_name(ctx->config, attr);
                 pk = role == ROLE_INDEX_PK || (role == ROLE_PK && !t.has_index);

@@ -539,6 +539,43 @@ static void test_key_condition_attribute(void **state)
     assert_int_equal(run_with(&rule_key_condition_attribute, false), 0);
 }
 
+/* A global index with a multi-attribute key (DynamoDB Developer Guide,
+ * "Multi-attribute keys pattern"): every partition key attribute with `=`,
+ * the sort key attributes from the first on, a range only on the last. */
+static void test_multi_attribute_queries(void **state)
+{
+    (void)state;
+    TableDef *t = app_table();
+    add_index(t, "ByTeams", INDEX_GLOBAL, "home", "round");
+    TableIndex *ix = &t->indexes.v[t->indexes.n - 1];
+    ix->pk_more[0] = attr("away");
+    ix->sk_more[0] = attr("leg");
+    const char *const kces[] = {
+        "home = :h AND away = :a",                                   /* fine */
+        "home = :h AND away = :a AND round = :r AND leg > :l",       /* fine */
+        "home = :h AND away = :a AND begins_with(round, :r)",        /* fine: the last named */
+        "home = :h",                                                 /* away missing */
+        "home = :h AND away = :a AND leg = :l",                      /* a gap: round */
+        "home = :h AND away = :a AND round > :r AND leg = :l",       /* a range before the last */
+        "home = :h AND away = :a AND pk = :p",                       /* not a key of ByTeams */
+        "home = :h AND begins_with(away, :a)",                       /* range on the partition */
+    };
+    for (size_t i = 0; i < sizeof kces / sizeof *kces; i++) {
+        int q = add_op(F, OP_QUERY, API_SDK_V3, "QueryCommand", kces[i]);
+        extra(F, q, NULL, "app", "ByTeams");
+    }
+    RUN(rule_key_condition_attribute, 4);
+    expect_at(0, 203, "this query names no value for 'away', part of the partition key of index "
+                      "ByTeams of table AppTable ((home, away), (round, leg))");
+    expect_at(1, 204, "'leg' is a sort key attribute of index ByTeams of table AppTable after "
+                      "'round', which this query names no condition on");
+    expect_at(2, 206, "'pk' is the table's partition key, not a key of index ByTeams of table "
+                      "AppTable ((home, away), (round, leg))");
+    expect_at(3, 305, "'round' takes a range here, but this query also names 'leg'");
+    RUN(rule_partition_key_range, 1);
+    expect_at(0, 307, "begins_with on partition key 'away'");
+}
+
 static void test_partition_key_range(void **state)
 {
     (void)state;
@@ -854,7 +891,7 @@ int main(void)
         T(test_compute_facts),
         T(test_unknown_index),
         T(test_key_condition_attribute),
-        T(test_partition_key_range),
+        T(test_partition_key_range), T(test_multi_attribute_queries),
         T(test_unmatched_query),
         T(test_scan),
         T(test_unserved_access_pattern),

@@ -201,7 +201,11 @@ static const char *const KEPT_SOURCE =
     "    ExpressionAttributeNames: { '#pk': 'GSI1PK' },\n"
     "    ExpressionAttributeValues: { ':pk': `${Prefix.USER}${tenant}` } }));\n"
     "}\n"
-    "new Table(this, 'Orders', { partitionKey: { name: 'pk', type: AttributeType.STRING } });\n";
+    "new Table(this, 'Orders', { partitionKey: { name: 'pk', type: AttributeType.STRING } });\n"
+    "new TableV2(this, 'Matches', { partitionKey: { name: 'id', type: AttributeType.STRING },\n"
+    "  globalSecondaryIndexes: [{ indexName: 'ByTeams', partitionKeys: [{ name: 'home', type: "
+    "AttributeType.STRING }, { name: 'away', type: AttributeType.STRING }], sortKeys: [{ name: "
+    "'round', type: AttributeType.NUMBER }, { name: 'leg', type: AttributeType.NUMBER }] }] });\n";
 
 /* Everything of an IR that points at memory, as text. */
 static void describe_segs(StrBuf *b, const SegList *l)
@@ -267,8 +271,18 @@ static const char *describe(Arena *a, const FileIR *ir)
     for (size_t i = 0; i < ir->comments.n; i++)
         sb_printf(&b, "comment %s\n", ir->comments.v[i].text);
     const FileTables *ft = ir->tables;
-    for (size_t i = 0; i < ft->set.tables.n; i++)
-        sb_printf(&b, "table %s pk=%s\n", ft->set.tables.v[i].id, ft->set.tables.v[i].pk.name);
+    for (size_t i = 0; i < ft->set.tables.n; i++) {
+        const TableDef *t = &ft->set.tables.v[i];
+        sb_printf(&b, "table %s pk=%s\n", t->id, t->pk.name);
+        for (size_t j = 0; j < t->indexes.n; j++) {
+            const TableIndex *ix = &t->indexes.v[j];
+            sb_printf(&b, "index %s", ix->name);
+            for (int sort = 0; sort < 2; sort++)
+                for (size_t k = 0; index_key_attr(ix, sort, k); k++)
+                    sb_printf(&b, " %s%s", sort ? "sk=" : "pk=", index_key_attr(ix, sort, k)->name);
+            sb_append(&b, "\n");
+        }
+    }
     for (size_t i = 0; i < ir->ops.n; i++) {
         const OpParams *e = op_params(&ir->ops.v[i]);
         if (!e)
@@ -325,6 +339,7 @@ static void extraction_keeps_a_complete_copy(void **state)
     /* and the description did read every part */
     const char *parts[] = {"\nop query", "\nimport keys * ./keys", "\nconst Prefix.USER",
                            "\nhelper put(prefix id )", "\ncomment ", "\ntable Orders pk=pk",
+                           "\nindex ByTeams pk=home pk=away sk=round sk=leg",
                            "GSI1PK", "\nparams "};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
         if (!strstr(before, parts[i]))

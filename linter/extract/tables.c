@@ -723,6 +723,30 @@ static void cdk_index(T *t, const DocNode *e, IndexKind kind, TableDef *tb, cons
     ix.span = in->span;
     key_attr(doc_get(e, "partitionKey", false), &ix.pk);
     key_attr(doc_get(e, "sortKey", false), &ix.sk);
+    /* a multi-attribute key: partitionKeys / sortKeys, up to 4 each */
+    for (int sort = 0; sort < 2 && kind == INDEX_GLOBAL; sort++) {
+        const DocNode *l = doc_get(e, sort ? "sortKeys" : "partitionKeys", false);
+        if (!l)
+            continue;
+        KeyAttr *first = sort ? &ix.sk : &ix.pk, *more = sort ? ix.sk_more : ix.pk_more;
+        if (l->kind != DOC_SEQ || l->partial) {
+            memset(first, 0, sizeof *first);
+            first->unknown = true;
+            first->span = l->span;
+            continue;
+        }
+        for (size_t i = 0; i < l->n; i++) {
+            if (i >= MAX_KEY_ATTRS) {
+                schema_issue(t->a, &t->ft->set, path_of(t), l->vals[i]->span,
+                             "global secondary index %s %s has more than %d %s; a "
+                             "multi-attribute key has at most %d",
+                             ix.name, what, MAX_KEY_ATTRS, sort ? "sortKeys" : "partitionKeys",
+                             MAX_KEY_ATTRS);
+                break;
+            }
+            key_attr(l->vals[i], i ? &more[i - 1] : first);
+        }
+    }
     if (kind == INDEX_LOCAL) {
         ix.pk = tb->pk;
         if (!ix.sk.name && !ix.sk.unknown)
