@@ -1065,6 +1065,27 @@ static void test_used_attributes(void **state)
     if (S.issues.n != i)
         dump_issues();
     assert_int_equal(S.issues.n, i);
+
+    /* a key schema that is not there, or has no partition key: what it
+     * would use is not judged; a nameless entry is one mistake, not two */
+    memset(&S, 0, sizeof S);
+    assert_true(load("broken.yaml",
+        "Resources:\n"                                                          /* 1 */
+        "  NoKeys:\n"                                                           /* 2 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 3 */
+        "    Properties:\n"                                                     /* 4 */
+        "      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+        "  Nameless:\n"                                                         /* 6 */
+        "    Type: AWS::DynamoDB::Table\n"                                      /* 7 */
+        "    Properties:\n"                                                     /* 8 */
+        "      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n"
+        "      KeySchema: [{ KeyType: HASH }]\n"));                             /* 10 */
+    i = 0;
+    issue_at(i++, 2, "table NoKeys has no KeySchema");
+    issue_at(i++, 10, "a KeySchema entry of table Nameless has no AttributeName");
+    if (S.issues.n != i)
+        dump_issues();
+    assert_int_equal(S.issues.n, i);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

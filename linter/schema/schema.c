@@ -562,6 +562,7 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
     memset(out, 0, sizeof *out);
     if (!ks || ks->kind == DOC_NULL) {
         schema_issue(R->a, R->out, R->path, at, "%s has no KeySchema", what);
+        defs->keys_open = true; /* what it would use is not known */
         return;
     }
     if (is_fn(ks) || ks->kind == DOC_OPAQUE || ks->partial) {
@@ -571,9 +572,11 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
     }
     if (ks->kind != DOC_SEQ) {
         schema_issue(R->a, R->out, R->path, ks->span, "KeySchema of %s must be a list", what);
+        defs->keys_open = true;
         return;
     }
-    bool bad_type = false;
+    bool bad_entry = false; /* an entry already reported */
+    bool named = false;     /* an entry names its attribute */
     const DocNode *first = NULL;         /* the first entry's KeyType */
     const DocNode *hash_after = NULL;    /* a HASH entry after a RANGE one */
     const KeyEntry *range_before = NULL; /* that RANGE entry */
@@ -590,6 +593,8 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
             schema_issue(R->a, R->out, R->path, e->span,
                          "KeySchema of %s must list mappings with AttributeName and KeyType",
                          what);
+            bad_entry = true;
+            defs->keys_open = true; /* the attribute it meant is not known */
             continue;
         }
         const DocNode *an = doc_get(e, "AttributeName", true);
@@ -604,8 +609,11 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
         if (nk == NAME_NONE) {
             schema_issue(R->a, R->out, R->path, e->span,
                          "a KeySchema entry of %s has no AttributeName", what);
+            bad_entry = true;
+            defs->keys_open = true;
             continue;
         }
+        named = true;
         mention(defs, nk, name);
         const char *type = doc_scalar(kt);
         bool is_hash = type && !strcmp(type, "HASH");
@@ -619,7 +627,7 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
                          "KeyType of '%s' in %s must be HASH or RANGE (got %s)",
                          entry_label(&ke), what,
                          type ? arena_printf(R->a, "'%s'", type) : "nothing");
-            bad_type = true;
+            bad_entry = true;
             continue;
         }
         if (!first)
@@ -647,7 +655,9 @@ static void read_key_schema(Reader *R, const DocNode *ks, const char *what, Span
         }
         slots[(*n)++] = ke;
     }
-    if (!out->nhash && !bad_type)
+    if (!named)
+        defs->keys_open = true; /* an empty KeySchema: what it would use is not known */
+    if (!out->nhash && !bad_entry)
         schema_issue(R->a, R->out, R->path, at,
                      "%s has no HASH (partition) key in its KeySchema", what);
     else if (out->nhash && hash_after && first && first != hash_after &&
