@@ -120,9 +120,9 @@ def table(attrs, keys, gsis=None, lsis=None):
 
 class Case:
     def __init__(self, kind, name, request, fault=None, lag=None, query=None, formats=None):
-        self.kind = kind          # "table" or "query"
+        self.kind = kind          # "table", "template" or "query"
         self.name = name          # what it tries, for messages
-        self.request = request    # CreateTable (TableName set by the runner)
+        self.request = request    # CreateTable (TableName set by the runner); a template
         self.fault = fault        # the reason DynamoDB rejects it, None: accepted
         self.lag = lag            # where dynalite lags DynamoDB: why, with a citation
         self.query = query        # Query request (TableName set by the runner)
@@ -408,6 +408,177 @@ def _table_cases():
     return out
 
 
+# ---- templates with intrinsic functions --------------------------------------
+
+# A template case is a CloudFormation template (JSON-shaped, intrinsic
+# functions in their long form: "Fn::If", "Ref", "Fn::Sub", "Fn::ForEach::")
+# whose tables DynamoDB receives as CloudFormation would send them: for
+# every choice of its conditions (resolve()), each table a CreateTable. The
+# template is accepted when every such request is; keylint must then say
+# nothing (a function's value is unknown to it, not wrong), and where a
+# mistake does not depend on any function it must still find it.
+
+NO_VALUE = {"Ref": "AWS::NoValue"}
+
+
+def _subst(v, var, val):
+    """Fn::ForEach's ${var} (and &{var}) replaced in keys and strings."""
+    if isinstance(v, dict):
+        return {_subst(k, var, val): _subst(x, var, val) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_subst(x, var, val) for x in v]
+    if isinstance(v, str):
+        alnum = "".join(ch for ch in val if ch.isalnum())
+        return v.replace("${" + var + "}", val).replace("&{" + var + "}", alnum)
+    return v
+
+
+def _eval(v, conds, params):
+    """A value with Fn::If, Ref and Fn::Sub evaluated; NO_VALUE drops it."""
+    if isinstance(v, dict) and len(v) == 1:
+        (k, x), = v.items()
+        if k == "Fn::If":
+            return _eval(x[1] if conds[x[0]] else x[2], conds, params)
+        if k == "Ref":
+            return NO_VALUE if x == "AWS::NoValue" else params[x]
+        if k == "Fn::Sub":
+            out = x
+            for name, val in params.items():
+                out = out.replace("${" + name + "}", val)
+            return out
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            e = _eval(x, conds, params)
+            if e is not NO_VALUE:
+                out[k] = e
+        return out
+    if isinstance(v, list):
+        return [e for e in (_eval(x, conds, params) for x in v) if e is not NO_VALUE]
+    return v
+
+
+def resolve(tmpl):
+    """[[CreateTable request of each table] for each choice of conditions]."""
+    params = {k: p["Default"] for k, p in tmpl.get("Parameters", {}).items()}
+    res = {}
+    for k, v in tmpl["Resources"].items():
+        if k.startswith("Fn::ForEach::"):
+            var, coll, outs = v
+            for item in coll:
+                res.update(_subst(outs, var, item))
+        else:
+            res[k] = v
+    names = sorted(tmpl.get("Conditions", {}))
+    out = []
+    for bits in range(1 << len(names)):
+        conds = {n: bool(bits >> i & 1) for i, n in enumerate(names)}
+        out.append([_eval(r["Properties"], conds, params) for r in res.values()
+                    if r["Type"] == "AWS::DynamoDB::Table"])
+    return out
+
+
+def _cfn(resources, conditions=(), parameters=None, transform=False):
+    t = {"AWSTemplateFormatVersion": "2010-09-09"}
+    if transform:
+        t["Transform"] = "AWS::LanguageExtensions"
+    if parameters:
+        t["Parameters"] = {k: {"Type": "String", "Default": v} for k, v in parameters.items()}
+    if conditions:
+        t["Conditions"] = {c: {"Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]}
+                           for c in conditions}
+    t["Resources"] = resources
+    return t
+
+
+def _res(props):
+    return {"Type": "AWS::DynamoDB::Table", "Properties": props}
+
+
+def _template_cases():
+    out = []
+
+    def add(name, tmpl, fault=None):
+        c = Case("template", name, tmpl, fault)
+        out.append(c)
+
+    def fn_if(c, a, b):
+        return {"Fn::If": [c, a, b]}
+
+    # Fn::If as one entry of a list, and as the whole list
+    add("Fn::If as an AttributeDefinitions entry and as the KeySchema",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [ad("pk"), fn_if("HasSk", ad("sk"), NO_VALUE)],
+            "KeySchema": fn_if("HasSk", ks("pk", "HASH", "sk", "RANGE"), ks("pk", "HASH")),
+            "BillingMode": "PAY_PER_REQUEST"})}, ["HasSk"]))
+    add("Fn::If choosing between two KeySchemas of two entries",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [ad("pk"), ad("sk"), ad("alt")],
+            "KeySchema": fn_if("Alt", ks("pk", "HASH", "alt", "RANGE"), ks("pk", "HASH", "sk", "RANGE")),
+            "GlobalSecondaryIndexes": [gsi("ByX", fn_if("Alt", ks("sk", "HASH"), ks("alt", "HASH")))],
+            "BillingMode": "PAY_PER_REQUEST"})}, ["Alt"]))
+    add("Fn::If giving the GlobalSecondaryIndexes or no value",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": fn_if("WithGsi", [ad("pk"), ad("g")], [ad("pk")]),
+            "KeySchema": ks("pk", "HASH"),
+            "GlobalSecondaryIndexes": fn_if("WithGsi", [gsi("ByG", ks("g", "HASH"))], NO_VALUE),
+            "BillingMode": "PAY_PER_REQUEST"})}, ["WithGsi"]))
+    add("Fn::If as one global index of the list",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [ad("pk"), ad("g"), fn_if("Second", ad("h"), NO_VALUE)],
+            "KeySchema": ks("pk", "HASH"),
+            "GlobalSecondaryIndexes": [gsi("ByG", ks("g", "HASH")),
+                                       fn_if("Second", gsi("ByH", ks("h", "HASH")), NO_VALUE)],
+            "BillingMode": "PAY_PER_REQUEST"})}, ["Second"]))
+    add("Fn::If as a Projection",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [ad("pk"), ad("g")], "KeySchema": ks("pk", "HASH"),
+            "GlobalSecondaryIndexes": [gsi("ByG", ks("g", "HASH"), fn_if(
+                "Slim", {"ProjectionType": "KEYS_ONLY"},
+                {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a"]}))],
+            "BillingMode": "PAY_PER_REQUEST"})}, ["Slim"]))
+    add("a mistake outside the Fn::If is still found",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [ad("pk"), fn_if("HasSk", ad("sk"), NO_VALUE)],
+            "KeySchema": fn_if("HasSk", ks("pk", "HASH", "sk", "RANGE"), ks("pk", "HASH")),
+            "LocalSecondaryIndexes": [],
+            "BillingMode": "PAY_PER_REQUEST"})}, ["HasSk"]), "empty-index-list")
+
+    # Ref and Fn::Sub as names (AWS's DynamoDB_Table sample names its key so)
+    ref = {"Ref": "HashKeyElementName"}
+    add("Ref to a parameter as the key's AttributeName",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [{"AttributeName": ref, "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": ref, "KeyType": "HASH"}],
+            "BillingMode": "PAY_PER_REQUEST"})}, parameters={"HashKeyElementName": "id"}))
+    add("Ref as the key's AttributeName, a literal sort key",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [{"AttributeName": ref, "AttributeType": "S"}, ad("sk")],
+            "KeySchema": [{"AttributeName": ref, "KeyType": "HASH"},
+                          {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "BillingMode": "PAY_PER_REQUEST"})}, parameters={"HashKeyElementName": "id"}))
+    sub = {"Fn::Sub": "${Prefix}pk"}
+    add("Fn::Sub as AttributeName and IndexName",
+        _cfn({"Table": _res({
+            "AttributeDefinitions": [{"AttributeName": sub, "AttributeType": "S"}, ad("g")],
+            "KeySchema": [{"AttributeName": sub, "KeyType": "HASH"}],
+            "GlobalSecondaryIndexes": [gsi({"Fn::Sub": "${Prefix}ByG"}, ks("g", "HASH"))],
+            "BillingMode": "PAY_PER_REQUEST"})}, parameters={"Prefix": "app"}))
+
+    # Fn::ForEach (AWS::LanguageExtensions), expanded: its tables are judged
+    loop = ["Name", ["Orders", "Users"], {"${Name}Table": _res({
+        "TableName": {"Fn::Sub": "${AWS::StackName}-${Name}"},
+        "AttributeDefinitions": [ad("pk"), ad("sk")],
+        "KeySchema": ks("pk", "HASH", "sk", "RANGE"), "BillingMode": "PAY_PER_REQUEST"})}]
+    add("tables made by Fn::ForEach", _cfn({"Fn::ForEach::Tables": loop}, transform=True))
+    bad = copy.deepcopy(loop)
+    bad[2]["${Name}Table"]["Properties"]["KeySchema"] = ks("${Name}Id", "HASH")
+    bad[2]["${Name}Table"]["Properties"]["AttributeDefinitions"] = []
+    add("tables made by Fn::ForEach with an undefined key",
+        _cfn({"Fn::ForEach::Tables": bad}, transform=True), "undefined-attr")
+    return out
+
+
 # ---- queries ------------------------------------------------------------------
 
 # The table every query case (but the multi-attribute ones) runs on: a
@@ -523,7 +694,7 @@ def _query_cases():
 
 
 def all_cases():
-    cases = _table_cases() + _query_cases()
+    cases = _table_cases() + _template_cases() + _query_cases()
     for i, c in enumerate(cases):
         c.id = f"case-{i:03d}"
         if c.kind == "table" and c.formats is None:

@@ -196,25 +196,36 @@ class Dynamo:
 # ---- writing cases where keylint reads them ---------------------------------------
 
 
-def yaml_text(v, indent=0):
-    """Block-style YAML of JSON data (strings double-quoted, as JSON writes them)."""
+SHORT_TAGS = {"Fn::If": "!If", "Ref": "!Ref", "Fn::Sub": "!Sub"}
+
+
+def yaml_text(v, indent=0, tags=False):
+    """Block-style YAML of JSON data (strings double-quoted, as JSON writes
+    them); with tags, the intrinsic functions of SHORT_TAGS in their short
+    form (`!If` with a block list, `!Ref "name"`)."""
     pad = " " * indent
+    if tags and isinstance(v, dict) and len(v) == 1 and next(iter(v)) in SHORT_TAGS:
+        (k, x), = v.items()
+        if isinstance(x, list):
+            return f"{pad}{SHORT_TAGS[k]}\n{yaml_text(x, indent + 2, tags)}"
+        return f"{pad}{SHORT_TAGS[k]} {json.dumps(x)}"
     if isinstance(v, dict):
         if not v:
             return pad + "{}"
         lines = []
         for k, x in v.items():
-            if isinstance(x, (dict, list)) and x:
-                lines.append(f"{pad}{json.dumps(k)}:\n{yaml_text(x, indent + 2)}")
+            body = yaml_text(x, indent + 2, tags)
+            if isinstance(x, (dict, list)) and x and not body.lstrip().startswith("!"):
+                lines.append(f"{pad}{json.dumps(k)}:\n{body}")
             else:
-                lines.append(f"{pad}{json.dumps(k)}: {yaml_text(x).strip()}")
+                lines.append(f"{pad}{json.dumps(k)}: {body.lstrip()}")
         return "\n".join(lines)
     if isinstance(v, list):
         if not v:
             return pad + "[]"
         lines = []
         for x in v:
-            body = yaml_text(x, indent + 2)
+            body = yaml_text(x, indent + 2, tags)
             lines.append(f"{pad}- {body.lstrip()}")
         return "\n".join(lines)
     return pad + json.dumps(v)
@@ -392,6 +403,26 @@ def write_table(d, req, fmt, text=None):
         f.write(f"schemas: {schemas}\n")
 
 
+def write_template(d, tmpl, fmt):
+    """A template as it is: in YAML, the intrinsic functions in their short
+    form (!If, !Ref, !Sub), found by discovery (no .keylint.yml, no source
+    file); in JSON, in their long form ("Fn::If"), listed in
+    `schemas:` beside a source file that does not use the table (the
+    pre-check keeps its findings)."""
+    os.makedirs(d)
+    if fmt == "yaml":
+        with open(os.path.join(d, "template.yaml"), "w", encoding="utf-8") as f:
+            f.write(yaml_text(tmpl, tags=True) + "\n")
+    else:
+        with open(os.path.join(d, "template.json"), "w", encoding="utf-8") as f:
+            json.dump(tmpl, f, indent=2)
+        with open(os.path.join(d, ".keylint.yml"), "w", encoding="utf-8") as f:
+            f.write("schemas: [template.json]\n")
+        os.makedirs(os.path.join(d, "src"))
+        with open(os.path.join(d, "src", "index.ts"), "w", encoding="utf-8") as f:
+            f.write("export const ready = true;\n")
+
+
 SAMPLE = {"S": "a", "N": "1", "B": "YQ=="}
 
 
@@ -520,6 +551,21 @@ def main():
                     for p in judge(case, dyn_ok, dyn_msg, lint(keylint, os.path.join(d, label)),
                                    label):
                         bad.append(f"{case.id} ({case.name}): {p}")
+            elif case.kind == "template":
+                # every table of every choice of conditions, as CloudFormation sends it
+                dyn_ok, dyn_msg = True, None
+                for i, choice in enumerate(C.resolve(case.request)):
+                    for j, treq in enumerate(choice):
+                        treq["TableName"] = f"{case.id}-{i}-{j}"
+                        ok, msg = dyn.call("CreateTable", treq)
+                        if not ok and dyn_ok:
+                            dyn_ok, dyn_msg = False, msg
+                for fmt in ("yaml", "json"):  # discovered, listed
+                    write_template(os.path.join(d, fmt), case.request, fmt)
+                    runs["template " + fmt] = runs.get("template " + fmt, 0) + 1
+                    for p in judge(case, dyn_ok, dyn_msg, lint(keylint, os.path.join(d, fmt)),
+                                   "template " + fmt):
+                        bad.append(f"{case.id} ({case.name}): {p}")
             else:
                 qreq = query_request(case, case.id)
                 op = case.query.get("op", "Query")
@@ -546,10 +592,12 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
     tables = [c for c in cases if c.kind == "table"]
+    templates = [c for c in cases if c.kind == "template"]
     queries = [c for c in cases if c.kind == "query" and c.query.get("op") != "Scan"]
     scans = [c for c in cases if c.kind == "query" and c.query.get("op") == "Scan"]
     rejected = sum(1 for c in cases if c.fault)
-    print(f"{len(cases)} cases: {len(tables)} CreateTable, {len(queries)} Query, "
+    print(f"{len(cases)} cases: {len(tables)} CreateTable, "
+          f"{len(templates)} templates with intrinsic functions, {len(queries)} Query, "
           f"{len(scans)} Scan; "
           f"{rejected} DynamoDB rejects, {len(cases) - rejected} it accepts; "
           f"{len({c.fault for c in cases if c.fault})} reasons")
