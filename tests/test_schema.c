@@ -93,6 +93,14 @@ static void issue_at(size_t i, uint32_t line, const char *sub)
     }
 }
 
+/* Exactly n issues (all of them printed when not). */
+static void issues_are(size_t n)
+{
+    if (S.issues.n != n)
+        dump_issues();
+    assert_int_equal(S.issues.n, n);
+}
+
 static const char cfn[] =
     "AWSTemplateFormatVersion: '2010-09-09'\n"                     /* 1 */
     "Parameters:\n"                                                /* 2 */
@@ -148,9 +156,7 @@ static void test_cloudformation_yaml(void **state)
 {
     (void)state;
     assert_true(load("template.yaml", cfn));
-    if (S.issues.n)
-        dump_issues();
-    assert_int_equal(S.issues.n, 0);
+    issues_are(0);
     assert_int_equal(P.items.n, 0);
     assert_int_equal(S.tables.n, 3);
 
@@ -342,9 +348,7 @@ static void test_issues(void **state)
     issue_at(i++, 20, "table T has no sort (RANGE) key, which a local secondary index (LSI) "
                       "needs");
     issue_at(i++, 27, "PrimaryKey Type of table S must be String, Number or Binary (got 'Str')");
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
     assert_int_equal(P.items.n, 0);
 }
 
@@ -731,9 +735,7 @@ static void test_intrinsics_unknown(void **state)
         "  Simple:\n"                                                           /* 59 */
         "    Type: AWS::Serverless::SimpleTable\n"                              /* 60 */
         "    Properties: { PrimaryKey: { Name: !Ref HashKeyElementName, Type: String } }\n"));
-    if (S.issues.n)
-        dump_issues();
-    assert_int_equal(S.issues.n, 0);
+    issues_are(0);
     /* the loop over a literal list: one table per value, the identifier
      * replaced in keys, names and attribute names */
     const TableDef *t = table("TableOrders");
@@ -793,9 +795,7 @@ static void test_intrinsics_unknown(void **state)
     issue_at(i++, 7, "attribute 'unused' is defined in the AttributeDefinitions of table T but no "
                      "key schema uses it");
     /* U: 'maybe' may be what !Ref SortKeyName names: not reported */
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 }
 
 /* A Fn::ForEach inside a Fn::ForEach, and the bounds on them. */
@@ -900,9 +900,7 @@ static void test_dynamodb_limits(void **state)
                       "ProjectionType");
     issue_at(i++, 32, "index name 'ab' of table Names must be 3 to 255 characters");
     issue_at(i++, 35, "index name 'by#pk' of table Names must be 3 to 255 characters");
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 
     /* counts: 6 local indexes, 21 global ones, 21 NonKeyAttributes in one
      * index and 101 in all */
@@ -949,9 +947,7 @@ static void test_dynamodb_limits(void **state)
                        "too many): DynamoDB allows at most 20 per table (the default quota");
     issue_at(i++, 25, "table Many has more than 5 local secondary indexes (Local5 is one too "
                       "many)");
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 }
 
 /* Global indexes with multi-attribute keys (up to 4 HASH and 4 RANGE
@@ -1033,9 +1029,7 @@ static void test_multi_attribute_keys(void **state)
                       "schema");
     /* 'b' .. 'e' are used (by the indexes, and b by the table's wrong
      * KeySchema): never reported as unused */
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 }
 
 /* An attribute a key schema names is used, whatever else is wrong there. */
@@ -1062,9 +1056,7 @@ static void test_used_attributes(void **state)
     issue_at(i++, 11, "a global secondary index of table T has no IndexName");
     issue_at(i++, 14, "KeyType of 'k' in global secondary index ByK of table T must be HASH or "
                       "RANGE (got 'PARTITION')");
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 
     /* a key schema that is not there, or has no partition key: what it
      * would use is not judged; a nameless entry is one mistake, not two */
@@ -1083,9 +1075,7 @@ static void test_used_attributes(void **state)
     i = 0;
     issue_at(i++, 2, "table NoKeys has no KeySchema");
     issue_at(i++, 10, "a KeySchema entry of table Nameless has no AttributeName");
-    if (S.issues.n != i)
-        dump_issues();
-    assert_int_equal(S.issues.n, i);
+    issues_are(i);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
