@@ -43,6 +43,11 @@ typedef struct Ex {
      * writes "#kl_<i>" for names[i], which map_name turns into "[PK_NAME]"
      * for resolution to settle. */
     StrList expr_consts;
+    /* Set while the properties of a primary-key map or of an item are
+     * read (key_object_depth): a property whose name is no key attribute
+     * by its spelling is then a key candidate (KeyExpr.named_by). */
+    KeyNamedBy named;
+    bool candidate; /* the key being added is such a candidate */
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -158,6 +163,10 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
                          int op, CondOp cond);
 /* Every key attribute of an object literal (followed through variables). */
 size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op);
+/* The same for the primary-key map (`named` NAMED_KEY_MAP) or the item
+ * (NAMED_TABLE) of data operation `op`: any attribute may be a key there
+ * (KeyExpr.named_by). */
+size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy named);
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text, Span span);
 void ex_consume(Ex *x, SynNode obj);

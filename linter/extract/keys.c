@@ -42,7 +42,7 @@ void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite si
                     int op, CondOp cond)
 {
     KeyExpr k = {.role = role, .attr = attr, .site = site, .op = op, .cond = cond,
-                 .span = nspan(value)};
+                 .span = nspan(value), .named_by = x->candidate ? x->named : NAMED_SPELLING};
     SynNode v = ex_attribute_value(x, value);
     if (is(v, "identifier") || is(v, "shorthand_property_identifier")) {
         const char *name = ex_ntext(x, v);
@@ -62,7 +62,9 @@ void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite si
     if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
         k.segs.v[0].name = k.via;
     VEC_PUSH(x->a, &x->ir->extracted, k);
-    if (site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION)
+    /* (a key candidate needs its operation's table: none at a caller) */
+    if ((site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION) &&
+        k.named_by == NAMED_SPELLING)
         key_sink(x, value, &k);
 }
 
@@ -113,6 +115,15 @@ size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op)
     return key_object_depth(x, objn, site, op, 0);
 }
 
+size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy named)
+{
+    KeyNamedBy was = x->named;
+    x->named = named;
+    size_t n = key_object_depth(x, objn, site, op, 0);
+    x->named = was;
+    return n;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
@@ -141,12 +152,18 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         const char *name = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, name);
         bool deferred = role < 0 && attr_is_deferred(name);
-        if (role < 0 && !deferred)
+        /* `compoundKey`, `id`: a key when its table says so */
+        bool candidate = role < 0 && !deferred && name && x->named != NAMED_SPELLING &&
+                         op >= 0 && (site == SITE_READ || site == SITE_WRITE);
+        if (role < 0 && !deferred && !candidate)
             continue;
         SynNode v = syn_prop_value(x->syn, p);
         if (syn_null(v))
             continue;
         size_t first = x->ir->extracted.n;
+        if (candidate)
+            role = ROLE_KEY;
+        x->candidate = candidate;
         if (is(p, "shorthand_property_identifier")) {
             /* { pk } : the value is the variable pk */
             if (ex_value_can_be_key(x, v))
@@ -159,6 +176,7 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         }
         for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
             x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);
+        x->candidate = false;
         added += x->ir->extracted.n > first;
     }
     return added;

@@ -142,6 +142,7 @@ static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
 static void batch_request(Ex *x, SynNode reqn, const char *prop, KeySite site, int op,
                           const char *param, SynNode mapped)
 {
+    KeyNamedBy named = site == SITE_WRITE ? NAMED_TABLE : NAMED_KEY_MAP;
     SynNode req = ex_follow(x, reqn, NULL, NULL);
     if (!is(req, "object"))
         return;
@@ -150,10 +151,10 @@ static void batch_request(Ex *x, SynNode reqn, const char *prop, KeySite site, i
         SynNode el[MAX_BATCH_ELEMENTS];
         size_t n = elements_of(x, mapped, el, MAX_BATCH_ELEMENTS);
         for (size_t j = 0; j < n; j++)
-            ex_key_object(x, el[j], site, op);
+            ex_op_key_object(x, el[j], site, op, named);
         return;
     }
-    ex_key_object(x, v, site, op);
+    ex_op_key_object(x, v, site, op, named);
 }
 
 /* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
@@ -179,7 +180,7 @@ static void request_items(Ex *x, SynNode objn, int op)
         if (is(v, "object")) { /* batch get: { Keys: [...] } */
             size_t n = elements_of(x, ex_find_prop(x, v, "Keys"), el, MAX_BATCH_ELEMENTS);
             for (size_t j = 0; j < n; j++)
-                ex_key_object(x, el[j], SITE_READ, op);
+                ex_op_key_object(x, el[j], SITE_READ, op, NAMED_KEY_MAP);
             continue;
         }
         /* [{ PutRequest: { Item } }, { DeleteRequest: { Key } }], or
@@ -261,13 +262,13 @@ static void params_object(Ex *x, SynNode objn, int op)
 
     SynNode key = ex_find_prop(x, obj, "Key");
     if (!syn_null(key))
-        ex_key_object(x, key, SITE_READ, op);
+        ex_op_key_object(x, key, SITE_READ, op, NAMED_KEY_MAP);
     SynNode item = ex_find_prop(x, obj, "Item");
     if (!syn_null(item))
-        ex_key_object(x, item, SITE_WRITE, op);
+        ex_op_key_object(x, item, SITE_WRITE, op, NAMED_TABLE);
     SynNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
     if (!syn_null(start))
-        ex_key_object(x, start, SITE_READ, op);
+        ex_op_key_object(x, start, SITE_READ, op, NAMED_KEY_MAP);
 
     SynNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
     if (!syn_null(kce)) {

@@ -1050,6 +1050,26 @@ static bool other_service(const char *module, bool cfn)
     return false;
 }
 
+/* `new DynamoDBTable(scope, 'Measures', { partitionKey: { name:
+ * 'compoundKey', type: dynamodb.AttributeType.STRING } })`: a construct of
+ * the project's own whose name ends in Table, given a DynamoDB key
+ * definition (a name and an AttributeType) as the CDK's Table is. */
+static bool construct_table(T *t, const char *name, SynNode propsn)
+{
+    size_t l = strlen(name);
+    if (l <= 5 || strcmp(name + l - 5, "Table") || !strcmp(name, "CfnTable") ||
+        !strcmp(name, "CfnGlobalTable"))
+        return false;
+    SynNode props = follow(t, propsn);
+    if (!is(props, "object"))
+        return false;
+    SynNode pk = follow(t, find_prop(t, props, "partitionKey"));
+    if (!is(pk, "object") || syn_null(find_prop(t, pk, "name")))
+        return false;
+    SynNode type = unwrap(find_prop(t, pk, "type"));
+    return !syn_null(type) && strstr(ntext(t, type), "AttributeType");
+}
+
 static void visit_new(T *t, SynNode n)
 {
     SynNode ctor = field(n, "constructor");
@@ -1077,6 +1097,9 @@ static void visit_new(T *t, SynNode n)
             if (is(def, "object") && !syn_null(find_prop(t, def, "partitionKey")))
                 library_table(t, n, def, TSRC_TOOLBOX);
         }
+    } else if (nargs >= 3 && construct_table(t, name, arg_at(t, args, 2))) {
+        /* a construct of the project's own that wraps a table */
+        cdk_table(t, n, arg_at(t, args, 1), follow(t, arg_at(t, args, 2)), false);
     } else if (!strcmp(name, "Dynamo") && nargs >= 2) {
         SynNode props = follow(t, arg_at(t, args, 1));
         if (is(props, "object") && !syn_null(find_prop(t, props, "primaryIndex")))

@@ -137,6 +137,8 @@ void dump_ir(FILE *out, const FileIR *ir)
         if (k->via)
             fprintf(out, " via=%s@%u:%u", k->via, k->via_span.start_row + 1,
                     k->via_span.start_col + 1);
+        if (k->named_by != NAMED_SPELLING)
+            fputs(k->named_by == NAMED_KEY_MAP ? " named-by=key-map" : " named-by=table", out);
         fputs(" = ", out);
         quoted(out, seglist_render(a, &k->segs));
         fputc('\n', out);

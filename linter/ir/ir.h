@@ -85,6 +85,12 @@ typedef enum KeyBuild {
     BUILD_OTHER,
 } KeyBuild;
 
+typedef enum KeyNamedBy {
+    NAMED_SPELLING, /* pk, GSI1SK, a configured name: a key by its name */
+    NAMED_KEY_MAP,  /* a property of a primary-key map (Key, Keys, ExclusiveStartKey) */
+    NAMED_TABLE,    /* a property of an item, a key when its table says so */
+} KeyNamedBy;
+
 typedef enum KeySite {
     SITE_WRITE,     /* Item of a put/transact/batch write, command DTOs */
     SITE_READ,      /* Key of get/update/delete, plain objects passed to reads */
@@ -127,6 +133,15 @@ typedef struct KeyExpr {
      * callee builds keys from its parameters (HelperDef.sinks), resolution
      * replaces it with those keys as this call builds them. */
     bool call_site;
+    /* Extraction only: an attribute whose name is no key attribute by its
+     * spelling (`compoundKey`, `id`, `NAME_OR_CONF`), of a primary-key
+     * map (the Key of a get, update or delete: it holds key attributes
+     * only) or of an item a write puts. Once the project's tables are
+     * known (access_settle_keys) it takes the role its name has in the
+     * table of its operation; an item's attribute that is no key there
+     * (or whose table is not known) is dropped, a key map's stays (its
+     * role unknown: ROLE_KEY). */
+    KeyNamedBy named_by;
     SegList segs;
 } KeyExpr;
 

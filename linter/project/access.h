@@ -144,6 +144,22 @@ typedef struct OpTarget {
 void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
                    const FileIR *f, size_t op, OpTarget *out);
 
+/* The part of the access facts that finding an operation's table reads
+ * (names of files, exported table-name constants, entities): enough for
+ * access_target before the keys are settled. access_compute builds it
+ * again with the rest. */
+void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n);
+
+/* Settle the key candidates of file `f` (KeyExpr.named_by): an attribute
+ * of an item is a key when the table its operation writes (found with
+ * `af` and model `m`) has a key of that name, with that role, and is
+ * dropped otherwise; an attribute of a key map stays a key, with the role
+ * its table (or every table of the model that has it) gives it, else
+ * ROLE_KEY. In place, in f->keys; true when `f` had candidates. Run after
+ * resolution and before the facts read the keys. */
+bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
+                        FileIR *f);
+
 /* Multi-tenancy per table: mark in m->tenanted the tables on which some
  * operation of the files `cfg` governs (cfgs[i] == cfg) has a partition
  * key with a tenant. A project with a tenant table and a table of global

@@ -599,16 +599,13 @@ static const TableModel *model_for(const Project *p, const Config *cfg)
     return NULL;
 }
 
-/* The access facts and a table model per configuration in use (schema
- * files read again: they may have changed), in the fresh analysis arena. */
-static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
+/* A table model per configuration in use (schema files read again: they
+ * may have changed), in the fresh analysis arena. */
+static void models_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
 {
     problems_free(&p->schema_problems);
     problems_init(&p->schema_problems);
     memset(&p->models, 0, sizeof p->models);
-    p->access = arena_alloc(p->analysis, sizeof *p->access);
-    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
-    access_compute(p->access, p->analysis, irs, n, fcfg);
     const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
     const char **abspaths = arena_alloc(p->analysis, (n ? n : 1) * sizeof *abspaths);
     for (size_t i = 0; i < n; i++) {
@@ -642,11 +639,53 @@ static void tables_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         }
         ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, abspaths, n,
                                         &p->schema_problems, p->templates)};
-        if (c->tenant_required == TENANT_AUTO && p->facts.has_tenant_keys)
-            access_mark_tenants(p->analysis, p->access, e.model, c, irs, cfgs, n);
         VEC_PUSH(p->analysis, &p->models, e);
     }
     problems_sort(&p->schema_problems);
+}
+
+/* The key candidates of files rf[0, n) settled by their tables
+ * (access_settle_keys), with the table models of the analysis; `af` the
+ * access facts to find tables with, NULL: an index of names built here
+ * over files irs[0, nall). */
+static void settle_keys(Project *p, const ResolveFile *rf, size_t n, FileIR **irs, size_t nall,
+                        const AccessFacts *af)
+{
+    AccessFacts light;
+    Arena *scratch = NULL;
+    for (size_t i = 0; i < n; i++) {
+        bool any = false;
+        for (size_t k = 0; k < rf[i].ir->keys.n && !any; k++)
+            any = rf[i].ir->keys.v[k].named_by != NAMED_SPELLING;
+        if (!any)
+            continue;
+        if (!scratch) {
+            scratch = arena_new();
+            if (!af) {
+                access_index_only(&light, scratch, irs, nall);
+                af = &light;
+            }
+        }
+        const Config *cfg = p->forced ? p->forced : rf[i].config;
+        access_settle_keys(scratch, af, model_for(p, cfg), cfg, rf[i].ir);
+    }
+    arena_free(scratch);
+}
+
+/* The access facts, and the tenancy of each model's tables. */
+static void access_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
+{
+    p->access = arena_alloc(p->analysis, sizeof *p->access);
+    const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
+    access_compute(p->access, p->analysis, irs, n, fcfg);
+    const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
+    for (size_t i = 0; i < n; i++)
+        cfgs[i] = config_root(rf[i].config);
+    for (size_t m = 0; m < p->models.n; m++) {
+        const Config *c = p->models.v[m].config;
+        if (c->tenant_required == TENANT_AUTO && p->facts.has_tenant_keys)
+            access_mark_tenants(p->analysis, p->access, p->models.v[m].model, c, irs, cfgs, n);
+    }
 }
 
 /* Rules' findings about each configuration's inputs (schema files,
@@ -687,6 +726,10 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
     p->analysis = arena_new();
     diag_free(&p->diags);
     diag_init(&p->diags);
+    /* the tables first: they settle which attributes of key maps and
+     * items are keys, before the facts read the keys */
+    models_prepare(p, rf, irs, n);
+    settle_keys(p, rf, n, irs, n, NULL);
     /* the editor keeps each file's part of the facts with its resolution
      * (FileIR.facts_part): the next analysis builds only the parts of
      * the files it resolved again */
@@ -694,7 +737,7 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
         facts_compute_keeping(&p->facts, p->analysis, irs, n, fcfg);
     else
         facts_compute(&p->facts, p->analysis, irs, n, fcfg);
-    tables_prepare(p, rf, irs, n);
+    access_prepare(p, rf, irs, n);
     /* the facts read every file's current IR now: the IRs kept for the
      * previous facts go (their importers were resolved again) */
     for (size_t i = 0; i < p->files.n; i++) {
@@ -957,6 +1000,8 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
                                          p->files.v[i].config};
         resolve_project_some(rr, nl, nr);
         resolve_drop_unused_helpers(rr, nr, irs, n);
+        /* the tables of the last analysis stand */
+        settle_keys(p, rr, nr, irs, n, p->access);
     } else if (nr) {
         resolve_project(rr, nr);
         resolve_drop_unused_helpers(rr, nr, irs, n);
