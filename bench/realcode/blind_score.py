@@ -21,7 +21,9 @@ and each finding is matched to the labels by (path, rule, line), exactly:
   FP  a TN label it reports
   unlabelled  a finding no label names: a claim nobody has judged yet
       (--unlabelled FILE writes them out, for a reader who judges them
-      from the rule docs without seeing keylint's source)
+      from the rule docs without seeing keylint's source; those verdicts,
+      in blind/adjudicated-COMMIT.tsv, are counted apart as adjTP / adjFP
+      and shown with --show, never as labels)
 Per rule, and per severity (errors, warnings: the rule's default severity
 with no configuration). --record appends one line per repository and rule
 to bench/realcode/first-scores.tsv, for repositories that have no line
@@ -51,6 +53,23 @@ def read_labels(path):
             rows.append({'repo': c[0], 'commit': c[1], 'path': c[2], 'lines': lines,
                          'rule': c[4], 'verdict': c[5], 'note': c[6] if len(c) > 6 else ''})
     return rows
+
+
+def read_adjudicated(folder):
+    """(repo, path, rule, line) -> verdict (TP, FP, DISPUTED) from adjudicated-*.tsv: findings
+    of an earlier run that no label named, judged later from the rule docs. They are not labels
+    (the first score does not count them); they say what an unlabelled finding has been judged."""
+    out = {}
+    for f in sorted(os.listdir(folder)):
+        if not (f.startswith('adjudicated-') and f.endswith('.tsv')):
+            continue
+        with open(os.path.join(folder, f), encoding='utf-8') as fh:
+            for raw in fh:
+                c = raw.rstrip('\n').split('\t')
+                if len(c) < 6 or c[0] == 'repo' or not c[3].isdigit():
+                    continue
+                out[(c[0], c[2], c[4], int(c[3]))] = c[5]
+    return out
 
 
 def keylint_findings(keylint, d):
@@ -85,7 +104,10 @@ def main():
         parts = line.split()
         if len(parts) >= 2:
             severity[parts[0]] = parts[1]
-    files = sorted(f for f in os.listdir(args.labels) if f.endswith('.tsv') and f != 'repos.tsv')
+    # OWNER+NAME.tsv only: repos.tsv lists the repositories, adjudicated-*.tsv
+    # judge findings no label named (read below), disagreements.tsv argues with labels
+    files = sorted(f for f in os.listdir(args.labels) if f.endswith('.tsv') and '+' in f)
+    adjudicated = read_adjudicated(args.labels)
     per_repo = collections.OrderedDict()
     unlabelled_out = []
     for fname in files:
@@ -128,6 +150,12 @@ def main():
             key = (f['path'].removeprefix('./'), f['rule'], f['line'])
             if key not in labelled:
                 score[f['rule']]['unlabelled'] += 1
+                verdict = adjudicated.get((repo, *key))
+                if verdict in ('TP', 'FP'):
+                    score[f['rule']]['adj' + verdict] += 1
+                if args.show and verdict != 'TP':
+                    print(f'{"ADJ-FP" if verdict == "FP" else "UNLAB "} {f["rule"]:24} {repo}:{key[0]}:{key[2]}'
+                          f'  {"(disputed) " if verdict == "DISPUTED" else ""}{f["message"][:100]}')
                 unlabelled_out.append((repo, rows[0]['commit'], *key, f['severity'], f['message']))
         per_repo[repo] = score
     rules = sorted({r for s in per_repo.values() for r in s})
@@ -135,7 +163,8 @@ def main():
     for s in per_repo.values():
         for r, c in s.items():
             tot[r].update(c)
-    print(f'{"rule":26} {"sev":8} {"TP":>4} {"FN":>4} {"FP":>4} {"near":>5} {"unlab":>6}  recall  precision(labelled)')
+    print(f'{"rule":26} {"sev":8} {"TP":>4} {"FN":>4} {"FP":>4} {"near":>5} {"unlab":>6} {"adjTP":>5} {"adjFP":>5}'
+          f'  recall  precision(labelled)')
     bysev = collections.defaultdict(collections.Counter)
     for r in rules:
         c = tot[r]
@@ -143,12 +172,16 @@ def main():
         prec = c['TP'] / (c['TP'] + c['FP']) if c['TP'] + c['FP'] else float('nan')
         sev = severity.get(r, '?')
         bysev[sev].update(c)
-        print(f'{r:26} {sev:8} {c["TP"]:4} {c["FN"]:4} {c["FP"]:4} {c["near"]:5} {c["unlabelled"]:6}  {rec:6.2f}  {prec:6.2f}')
+        print(f'{r:26} {sev:8} {c["TP"]:4} {c["FN"]:4} {c["FP"]:4} {c["near"]:5} {c["unlabelled"]:6} {c["adjTP"]:5}'
+              f' {c["adjFP"]:5}  {rec:6.2f}  {prec:6.2f}')
     for sev, c in sorted(bysev.items()):
         rec = c['TP'] / (c['TP'] + c['FN']) if c['TP'] + c['FN'] else float('nan')
         prec = c['TP'] / (c['TP'] + c['FP']) if c['TP'] + c['FP'] else float('nan')
-        print(f'total {sev:8}: TP {c["TP"]} FN {c["FN"]} FP {c["FP"]} unlabelled {c["unlabelled"]}: '
-              f'recall {rec:.2f}, labelled precision {prec:.2f}')
+        judged_tp, judged_fp = c['TP'] + c['adjTP'], c['FP'] + c['adjFP']
+        judged = judged_tp / (judged_tp + judged_fp) if judged_tp + judged_fp else float('nan')
+        print(f'total {sev:8}: TP {c["TP"]} FN {c["FN"]} FP {c["FP"]} unlabelled {c["unlabelled"]} '
+              f'(adjudicated TP {c["adjTP"]} FP {c["adjFP"]}): recall {rec:.2f}, labelled precision {prec:.2f}, '
+              f'precision with the adjudicated {judged:.2f}')
     if args.unlabelled:
         with open(args.unlabelled, 'w', encoding='utf-8') as f:
             f.write('repo\tcommit\tpath\tline\trule\tseverity\tmessage\n')
