@@ -325,6 +325,12 @@ bool kf_name_is_date(Arena *a, const char *path)
     const char *last = kf_last_component(a, path);
     if (!last[0])
         return false;
+    /* monthStr, dayString: a date part as text */
+    size_t l = strlen(last);
+    if (l > 6 && ends_with(last, "String"))
+        return kf_name_is_date(a, arena_strndup(a, last, l - 6));
+    if (l > 3 && ends_with(last, "Str"))
+        return kf_name_is_date(a, arena_strndup(a, last, l - 3));
     for (size_t i = 0; exact[i]; i++)
         if (!strcasecmp(last, exact[i]))
             return true;
@@ -366,6 +372,31 @@ bool kf_hole_is_tenant(Arena *a, const Seg *s, const Config *cfg)
     return s->kind == SEG_REF && kf_name_is_tenant(a, s->text, cfg);
 }
 
+/* `String(month).padStart`, `String(d.getMonth() + 1).padStart`: a name
+ * in the padded receiver is a date part or a date call. */
+static bool padded_date(Arena *a, const char *callee, const char *const *date_calls)
+{
+    const char *p = callee;
+    while (*p) {
+        if (!ident_char(*p) || isdigit((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *b = p;
+        while (ident_char(*p))
+            p++;
+        const char *w = arena_strndup(a, b, (size_t)(p - b));
+        if (!strcmp(w, "padStart"))
+            continue;
+        if (kf_name_is_date(a, w))
+            return true;
+        for (size_t i = 0; date_calls[i]; i++)
+            if (!strcmp(w, date_calls[i]))
+                return true;
+    }
+    return false;
+}
+
 bool kf_hole_is_date(Arena *a, const Seg *s)
 {
     static const char *const date_calls[] = {
@@ -386,6 +417,12 @@ bool kf_hole_is_date(Arena *a, const Seg *s)
         for (size_t i = 0; date_calls[i]; i++)
             if (!strcmp(last, date_calls[i]))
                 return true;
+        /* held by a variable named like a date part (`const monthStr =
+         * String(month).padStart(2, '0')`), or a date part padded */
+        if (s->name && kf_name_is_date(a, s->name))
+            return true;
+        if (!strcmp(last, "padStart") && s->text)
+            return padded_date(a, s->text, date_calls);
     }
     return false;
 }
@@ -537,6 +574,16 @@ static bool date_side(Arena *a, const KfKey *k, size_t p, size_t off,
     return kf_hole_is_date(a, kf_part_seg(k, q));
 }
 
+/* Two elements of one array (`parts[0]`, `parts[1]`). */
+static bool same_array(const Seg *x, const Seg *y)
+{
+    if (x->kind != SEG_REF || y->kind != SEG_REF || !x->text || !y->text)
+        return false;
+    const char *bx = strrchr(x->text, '['), *by = strrchr(y->text, '[');
+    return bx && by && bx > x->text && bx - x->text == by - y->text &&
+           !strncmp(x->text, y->text, (size_t)(bx - x->text)) && strcmp(x->text, y->text);
+}
+
 static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
                          size_t p, size_t off, KfBoundary *v, size_t *n)
 {
@@ -553,6 +600,15 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
         date_side(a, k, p, off, +1))
         return;
     if (kf_is_version_tail(k, p, off, cfg))
+        return;
+    /* `${endDate}~` at the end of a key: the upper end of a range (`~`
+     * sorts after the characters of ids), no separator */
+    if (c == '~' && p + 1 == k->n && off + 1 == part->len)
+        return;
+    /* `${parts[0]}_${parts[1]}`: a value split on `_` put back together */
+    if (part->len == 1 && p > 0 && p + 1 < k->n && k->parts[p - 1].hole &&
+        k->parts[p + 1].hole &&
+        same_array(kf_part_seg(k, p - 1), kf_part_seg(k, p + 1)))
         return;
     v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off,
                               .seg = kf_text_seg_at(k, p, off, NULL) };
