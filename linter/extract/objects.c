@@ -273,6 +273,25 @@ static bool attribute_types(Ex *x, SynNode obj)
 
 /* An object literal no data operation read: its key attributes, at the
  * site its use says (extract_int.h). */
+/* A map of codes (`{ US: 'USD', PK: 'PKR', SK: 'EUR', ... }`): at least
+ * LOOKUP_MAP_ENTRIES properties that are no key attributes, and every
+ * value a plain string. Its `PK` is one more code, not a key. */
+enum { LOOKUP_MAP_ENTRIES = 8 };
+
+static bool lookup_map(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    int others = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (!is(p, "pair") || !ex_plain_literal(x, unwrap(syn_prop_value(x->syn, p))))
+            return false;
+        if (key_role_for_name(x->cfg, ex_prop_name(x, p)) < 0)
+            others++;
+    }
+    return others >= LOOKUP_MAP_ENTRIES;
+}
+
 void ex_object_keys(Ex *x, SynNode n)
 {
     /* at least one key attribute whose value is built here, or two */
@@ -303,5 +322,7 @@ void ex_object_keys(Ex *x, SynNode n)
     }
     if (!at_call && (is_returned(x, n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;
+    else if (!at_call && lookup_map(x, n))
+        return;
     ex_key_object(x, n, site, -1);
 }
