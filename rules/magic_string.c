@@ -183,6 +183,32 @@ static const char *pick_const(const RuleContext *ctx, const char *text, bool *un
     return usable_const(ctx, text, best) ? best : NULL;
 }
 
+/* The same for a whole key written inline: a word is a key by itself,
+ * so only a constant that says it is of the key design is named (used in
+ * some key, or an UPPER_CASE constant named like a key part:
+ * facts_whole_key_consts). */
+static const char *pick_whole_key_const(const RuleContext *ctx, const char *text, bool *unique)
+{
+    const char *names[16];
+    size_t n = facts_whole_key_consts(ctx->facts, text, names, 16);
+    const char *here = NULL, *best = facts_const_for_text(ctx->facts, text);
+    size_t nhere = 0;
+    bool best_ok = false;
+    for (size_t i = 0; i < n && i < 16; i++) {
+        if (name_in_scope(ctx->file, names[i])) {
+            here = names[i];
+            nhere++;
+        }
+        best_ok |= best && !strcmp(best, names[i]);
+    }
+    *unique = nhere == 1 || n == 1;
+    if (nhere == 1)
+        return here;
+    if (!best_ok)
+        best = n == 1 ? names[0] : NULL;
+    return usable_const(ctx, text, best) ? best : NULL;
+}
+
 /* Where the constant `name` holding `text` comes from for this file:
  * false when no edit can name it (its value is not proven, or nothing
  * exports it). */
@@ -432,7 +458,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
         count_letters(k->segs.v[0].text, strlen(k->segs.v[0].text)) >= 2) {
         const Seg *s = &k->segs.v[0];
         bool unique;
-        const char *name = pick_const(ctx, s->text, &unique);
+        const char *name = pick_whole_key_const(ctx, s->text, &unique);
         if (name && once(a, done, s)) {
             Diagnostic *d = rule_report(ctx, s->span,
                                         "%s '%s' written inline where the constant %s holds "

@@ -586,6 +586,50 @@ size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char
     return n;
 }
 
+/* UPPER_CASE, digits and underscores only, no member path. */
+static bool upper_const_name(const char *name)
+{
+    bool letter = false;
+    for (const char *p = name; *p; p++) {
+        if (islower((unsigned char)*p) || !(isalnum((unsigned char)*p) || *p == '_'))
+            return false;
+        letter |= isupper((unsigned char)*p) != 0;
+    }
+    return letter;
+}
+
+/* INVOICES_PK; a member of a key-named object (`DataType.CONNECTION`,
+ * `EntityType.ORDER`, `Keys.USER`), not a record's field (`DefaultAgent.PK`). */
+static bool whole_key_name(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return upper_const_name(name) && facts_key_like_name(name);
+    char head[128];
+    size_t hl = (size_t)(dot - name);
+    if (hl >= sizeof head)
+        return false;
+    memcpy(head, name, hl);
+    head[hl] = '\0';
+    return facts_key_like_name(head);
+}
+
+size_t facts_whole_key_consts(const ProjectFacts *f, const char *text, const char **names,
+                              size_t max)
+{
+    const TextConsts *t = text_consts(f, text);
+    size_t n = 0;
+    for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
+        const ConstText *c = &f->const_texts.v[i - 1];
+        if (!c->in_key && !whole_key_name(c->name))
+            continue;
+        if (n < max)
+            names[n] = c->name;
+        n++;
+    }
+    return n;
+}
+
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)
 {
     const TextConsts *t = text_consts(f, text);

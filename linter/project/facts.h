@@ -50,6 +50,13 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
  * or named like a key part) that hold exactly `text`, in the order the
  * files declare them: the first `max` in names[], how many in all
  * returned. */
+/* Of those, the ones that may name a whole key written inline (`':pk':
+ * 'INVOICES'`, magic-string): a constant used in some key, an UPPER_CASE
+ * constant named like a key part (INVOICES_PK), or a member of an object so
+ * named (`DataType.CONNECTION`); not a field of a record (`DefaultAgent.PK`,
+ * `ATTRS.prefix`) nor a camelCase value (`packageType`) that no key uses. */
+size_t facts_whole_key_consts(const ProjectFacts *f, const char *text, const char **names,
+                              size_t max);
 size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char **names,
                              size_t max);
 
