@@ -72,16 +72,42 @@ void diag_relate(DiagList *d, Diagnostic *g, const char *path, Span span, const 
     relate(d, g, path, span, msg);
 }
 
+static const char *dup_or_null(Arena *a, const char *s)
+{
+    return s ? arena_strdup(a, s) : NULL;
+}
+
+Diagnostic *diag_copy(DiagList *dst, const Diagnostic *s)
+{
+    Diagnostic *n = diag_add(dst, s->rule, s->severity, s->path, s->span, "%s", s->message);
+    Arena *a = dst->arena;
+    const char *rule = n->rule, *path = n->path, *message = n->message;
+    *n = *s; /* every field; then the strings, into dst's arena */
+    n->rule = rule;
+    n->path = path;
+    n->message = message;
+    n->fix = dup_or_null(a, s->fix);
+    n->unsafe_why = dup_or_null(a, s->unsafe_why);
+    n->edit_old = dup_or_null(a, s->edit_old);
+    n->edit_text = dup_or_null(a, s->edit_text);
+    for (size_t k = 0; k < FIX_MAX_NEEDS; k++) {
+        n->need[k].name = dup_or_null(a, s->need[k].name);
+        n->need[k].module = dup_or_null(a, s->need[k].module);
+        n->need[k].package = dup_or_null(a, s->need[k].package);
+        n->need[k].exported = dup_or_null(a, s->need[k].exported);
+        n->insert[k].text = dup_or_null(a, s->insert[k].text);
+    }
+    n->related = NULL;
+    n->nrelated = 0;
+    for (size_t r = 0; r < s->nrelated; r++)
+        relate(dst, n, s->related[r].path, s->related[r].span, s->related[r].message);
+    return n;
+}
+
 void diag_append(DiagList *dst, const DiagList *src)
 {
-    for (size_t i = 0; i < src->items.n; i++) {
-        const Diagnostic *s = &src->items.v[i];
-        Diagnostic *n = diag_add(dst, s->rule, s->severity, s->path, s->span,
-                                 "%s", s->message);
-        n->fix = s->fix ? arena_strdup(dst->arena, s->fix) : NULL;
-        for (size_t r = 0; r < s->nrelated; r++)
-            relate(dst, n, s->related[r].path, s->related[r].span, s->related[r].message);
-    }
+    for (size_t i = 0; i < src->items.n; i++)
+        diag_copy(dst, &src->items.v[i]);
 }
 
 static int diag_cmp(const void *a, const void *b)

@@ -90,6 +90,9 @@ Diagnostic *diag_add(DiagList *d, const char *rule, Severity sev,
  * `path` NULL: g's own file. */
 void diag_relate(DiagList *d, Diagnostic *g, const char *path, Span span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Append a copy of `s`: every field, its strings and related places in
+ * `dst`'s arena. */
+Diagnostic *diag_copy(DiagList *dst, const Diagnostic *s);
 /* Append copies of every diagnostic of `src` (their related places too). */
 void diag_append(DiagList *dst, const DiagList *src);
 /* Sort by path, line, column, rule, message; drop exact duplicates
