@@ -552,6 +552,102 @@ has stdin-two-paths "$err" "'-' (standard input) is the only path"
 run stdin-name-without-dash 2 "$keylint" --stdin-filename a.ts src
 has stdin-name-without-dash "$err" "--stdin-filename needs '-'"
 
+# --- files named alone: each linted in its project -------------------------
+# A file's findings do not depend on how it is named: named alone (as
+# lint-staged and editors call keylint), it is linted in its project (the
+# git work tree), so an update in another file makes a field mutable as
+# in a run over the project.
+one="$tmp/one"
+mkdir -p "$one/A/src" "$one/B/src" "$one/A/gen"
+git -C "$one/A" init -q && git -C "$one/B" init -q
+cat >"$one/A/src/put.ts" <<'EOF_TS'
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+export const save = (ddb: any, o: { id: string; stage: string }) =>
+  ddb.send(new PutCommand({ TableName: 't', Item: { pk: `ORDER#${o.id}`, sk: `STAGE#${o.stage}` } }));
+EOF_TS
+cat >"$one/A/src/update.ts" <<'EOF_TS'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export const advance = (ddb: any, id: string, sk: string, stage: string) =>
+  ddb.send(new UpdateCommand({ TableName: 't', Key: { pk: `ORDER#${id}`, sk },
+    UpdateExpression: 'SET stage = :s', ExpressionAttributeValues: { ':s': stage } }));
+EOF_TS
+cp "$one/A/src/put.ts" "$one/B/src/put.ts"
+(cd "$one/A" && "$keylint" -f concise . | grep '^src/put.ts') >"$tmp/dir.txt"
+has named-reference "$(cat "$tmp/dir.txt")" "[mutable-key-field]"
+(cd "$one/A" && "$keylint" -f concise src/put.ts | grep '^src/put.ts') >"$tmp/named.txt"
+[ "$(cat "$tmp/dir.txt")" = "$(cat "$tmp/named.txt")" ] && ok ||
+    bad "a file named alone differs from its directory's run: $(cat "$tmp/dir.txt") / $(cat "$tmp/named.txt")"
+run named-counts 1 "$keylint" -f concise "$one/A/src/put.ts"
+has named-counts "$out" "in 1 file"
+lacks named-only "$out" "update.ts"
+# a file named twice, under three spellings: reported once
+(cd "$one/A" && "$keylint" -f concise src/put.ts ./src/put.ts "$one/A/src/put.ts") >"$tmp/twice.txt"
+[ "$(grep -c '\[mutable-key-field\]' "$tmp/twice.txt")" = 1 ] && ok || bad "a file named twice is reported twice: $(cat "$tmp/twice.txt")"
+has named-twice "$(cat "$tmp/twice.txt")" "in 1 file"
+# files of two projects named at once: each in its own (B updates nothing)
+run named-two-projects 1 "$keylint" -f concise "$one/A/src/put.ts" "$one/B/src/put.ts"
+has named-two-projects "$out" "A/src/put.ts:3:87: error: sort key uses 'o.stage'"
+lacks named-two-projects "$out" "B/src/put.ts:3:87"
+has named-two-projects "$out" "in 2 files"
+run changed-two-projects 1 "$keylint" -f concise --changed "$one/A/src/put.ts" "$one/B/src/put.ts"
+lacks changed-two-projects "$out" "B/src/put.ts:3:87"
+# a directory named with a file: reported whole, in its project
+run named-file-and-dir 1 "$keylint" -f concise "$one/B/src/put.ts" "$one/A/src"
+has named-file-and-dir "$out" "A/src/put.ts:3:87"
+has named-file-and-dir "$out" "A/src/update.ts:3:60"
+lacks named-file-and-dir "$out" "B/src/put.ts:3:87"
+# a file git ignores is linted when named (in its project)
+printf 'gen/\n' >"$one/A/.gitignore"
+cp "$one/A/src/put.ts" "$one/A/gen/put.ts"
+run named-ignored-by-git 1 "$keylint" -f concise "$one/A/gen/put.ts"
+has named-ignored-by-git "$out" "gen/put.ts:3:87: error"
+# a file named is parsed whatever the pre-check says: its syntax errors
+# are named
+printf 'export const x = (;\n' >"$one/A/src/broken.ts"
+run named-parsed 0 "$keylint" -f concise "$one/A/src/broken.ts"
+has named-parsed "$out" "broken.ts:1:"
+has named-parsed "$out" "not read"
+rm "$one/A/src/broken.ts"
+# what the project's configuration inputs get (a table definition DynamoDB
+# rejects) is reported for them, not for a source file named
+cat >"$one/A/template.yaml" <<'EOF_YAML'
+Resources:
+  T:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: t
+      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
+      KeySchema:
+        - { AttributeName: pk, KeyType: HASH }
+        - { AttributeName: sk, KeyType: RANGE }
+EOF_YAML
+printf 'schemas: [template.yaml]\n' >"$one/A/.keylint.yml"
+run schema-of-project 1 "$keylint" -f concise "$one/A"
+has schema-of-project "$out" "template.yaml:9:"
+for how in "" --changed; do
+    run "named-not-inputs $how" 1 "$keylint" -f concise $how "$one/A/src/put.ts"
+    lacks "named-not-inputs $how" "$out" "template.yaml"
+done
+out=$(cd "$one/A" && "$keylint" -f concise --stdin-filename src/put.ts - <src/put.ts 2>&1)
+lacks stdin-not-inputs "$out" "template.yaml"
+has stdin-not-inputs "$out" "src/put.ts:3:87: error"
+run changed-config-inputs 1 "$keylint" -f concise --changed "$one/A/.keylint.yml"
+has changed-config-inputs "$out" "template.yaml:9:"
+rm "$one/A/template.yaml" "$one/A/.keylint.yml"
+run prune-named 2 "$keylint" --baseline-prune "$tmp/stale.json" "$one/A/src/put.ts"
+has prune-named "$err" "--baseline-prune judges every entry"
+# outside any project (a file directly in the temporary directory, no git
+# work tree, configuration or package.json above it): linted alone
+wide="$tmp/wide"
+mkdir -p "$wide"
+cp "$one/A/src/put.ts" "$one/A/src/update.ts" "$wide/"
+run named-alone-wide 0 env TMPDIR="$wide" "$keylint" -f concise "$wide/put.ts"
+has named-alone-wide "$out" "in 1 file"
+lacks named-alone-wide "$out" "mutable-key-field"
+mkdir -p "$wide/svc" && mv "$wide/put.ts" "$wide/update.ts" "$wide/svc/"
+run named-own-dir 1 env TMPDIR="$wide" "$keylint" -f concise "$wide/svc/put.ts"
+has named-own-dir "$out" "[mutable-key-field]"
+
 # --- dump-ir ---------------------------------------------------------------
 run dump-ir 0 "$keylint" --dump-ir src/a.ts src
 has dump-ir "$out" "file src/a.ts"

@@ -33,6 +33,10 @@ static const char usage_text[] =
     "Checks how a TypeScript/JavaScript service builds and queries DynamoDB\n"
     "keys. Paths are files or directories (default: the current directory);\n"
     "directories in a git work tree list the files git tracks or would track.\n"
+    "A file named is linted in its project (the git work tree around it, else\n"
+    "the directory of its .keylint.yml, else of its package.json), read so\n"
+    "that imports and project-wide rules resolve as in a run over it; only\n"
+    "the paths named are reported.\n"
     "\n"
     "options:\n"
     "  -c, --config FILE     use FILE instead of the nearest .keylint.yml\n"
@@ -84,10 +88,8 @@ static const char usage_text[] =
     "      --changed         the paths are changed files (a pre-commit hook):\n"
     "                        report on the source files among them; a changed\n"
     "                        .keylint.yml or schema file reports on its whole\n"
-    "                        project; other files are skipped. The project\n"
-    "                        around them (the git work tree) is read too, so\n"
-    "                        imports and project-wide rules resolve as in a\n"
-    "                        full run\n"
+    "                        project; other files are skipped. Each is linted\n"
+    "                        in its project, as a file named is\n"
     "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is\n"
     "                        set), always or never\n"
     "      --stdin-filename PATH\n"
@@ -384,43 +386,6 @@ static void changed_paths(Arena *a, const char *forced_config, char **in, size_t
     }
 }
 
-/* The project a changed path belongs to, read whole so that its imports
- * and the project-wide rules resolve as in a full run: the git work tree
- * holding it (the nearest directory upward with a .git entry), else the
- * directory of its configuration, else its own directory. */
-static const char *project_root_of(Arena *a, const char *path)
-{
-    char *abs = realpath(path, NULL);
-    struct stat st;
-    const char *dir;
-    if (abs) {
-        dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode) ? arena_strdup(a, abs)
-                                                           : dir_name(a, abs);
-    } else { /* a file not on disk (--stdin-filename): its directory */
-        abs = realpath(dir_name(a, path), NULL);
-        if (!abs)
-            return NULL;
-        dir = arena_strdup(a, abs);
-    }
-    free(abs);
-    for (char *cur = arena_strdup(a, dir);;) {
-        const char *git = arena_printf(a, "%s/.git", strcmp(cur, "/") ? cur : "");
-        if (lstat(git, &st) == 0)
-            return cur;
-        char *slash = strrchr(cur, '/');
-        if (!slash || slash == cur)
-            break;
-        *slash = '\0';
-    }
-    char *cfg = config_find(dir);
-    if (cfg) {
-        const char *d = dir_name(a, cfg);
-        free(cfg);
-        return d;
-    }
-    return dir;
-}
-
 /* --stdin-filename PATH -: read the project around PATH, then PATH's text
  * from stdin (over the file on disk, if any); `check` gets PATH unless the
  * configuration ignores it. False, after a message, when stdin cannot be
@@ -495,6 +460,178 @@ static void require_reasons(Project *p)
     for (size_t i = 0; i < p->configs.n; i++)
         if (p->configs.v[i].config)
             p->configs.v[i].config->require_suppression_reason = true;
+}
+
+/* ---- paths linted in their projects: named files, --changed -------------
+ * A file's findings do not depend on how it was named: a file named on
+ * the command line (or changed, or given on stdin) is linted in its
+ * project (project_root_of), read whole so that imports, helpers, schemas
+ * and the project-wide rules resolve as in a run over the project, and
+ * only the paths named are reported. Paths of several projects: each in
+ * its own, every file reported once. */
+
+/* The paths of a run that fall in one project: the files named in it,
+ * the directories named (every file under them reported), and the files
+ * reported. The first scope's project is the run's own (main's `p`); each
+ * other one is a project of its own, analysed apart, whose findings and
+ * problems scopes_merge adds to the run's. */
+typedef struct Scope {
+    const char *root;
+    StrList files;
+    StrList dirs;
+    StrList check; /* the files reported, absolute paths */
+    Project *p;
+} Scope;
+
+typedef struct Scopes {
+    VEC(Scope) v;
+} Scopes;
+
+/* Whether `paths` name a file (something on disk that is not a
+ * directory): the run is then on named paths. */
+static bool names_a_file(char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode))
+            return true;
+    }
+    return false;
+}
+
+/* The scope of `root`; a new one for NULL (a file outside any project,
+ * linted alone). */
+static Scope *scope_of(Arena *a, Scopes *sc, const char *root)
+{
+    for (size_t i = 0; root && i < sc->v.n; i++)
+        if (sc->v.v[i].root && !strcmp(sc->v.v[i].root, root))
+            return &sc->v.v[i];
+    Scope s = {.root = root};
+    VEC_PUSH(a, &sc->v, s);
+    return &sc->v.v[sc->v.n - 1];
+}
+
+/* Lint `paths` (files and directories) in their projects: the first
+ * project is `p`, the others are made here under the same settings.
+ * Named files are parsed whatever the pre-check says (their syntax errors
+ * are named); the rest of each project is read with `precheck`. A file
+ * outside any project (project_root_of) is linted alone. A path not on
+ * disk is a problem when `named` (the command line's paths), and is
+ * skipped otherwise (--changed: a deleted file). `*check` gets the
+ * files of `p` to report; returns the number of files reported in all. */
+static size_t scopes_setup(Project *p, const char *config, bool precheck, bool named,
+                           const char *const *paths, size_t n, Scopes *sc, StrList *check)
+{
+    Arena *a = p->arena;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            if (named) /* the walk says why */
+                project_add_paths(p, &paths[i], 1);
+            continue;
+        }
+        const char *root = project_root_of(a, paths[i]);
+        if (!root && S_ISDIR(st.st_mode))
+            root = paths[i]; /* a directory too wide to be a project: itself */
+        Scope *s = scope_of(a, sc, root);
+        strlist_push(a, S_ISDIR(st.st_mode) ? &s->dirs : &s->files, paths[i]);
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < sc->v.n; i++) {
+        Scope *s = &sc->v.v[i];
+        Project *q = p;
+        if (i) {
+            q = project_new(config);
+            q->threads = p->threads;
+            q->drop_texts = p->drop_texts;
+            q->prove_fixes = p->prove_fixes;
+        }
+        s->p = q;
+        q->precheck = false;
+        if (s->files.n)
+            project_add_paths(q, s->files.v, s->files.n);
+        q->precheck = precheck;
+        if (s->root)
+            project_add_paths(q, &s->root, 1);
+        for (size_t k = 0; k < s->files.n; k++) {
+            char *abs = realpath(s->files.v[k], NULL);
+            const SourceFile *f = abs ? project_file(q, abs) : NULL;
+            free(abs);
+            if (f && !strlist_has(&s->check, f->abspath)) /* else ignored by configuration */
+                strlist_push(a, &s->check, f->abspath);
+        }
+        StrList under = {0};
+        files_under(a, q, &s->dirs, &under);
+        for (size_t k = 0; k < under.n; k++)
+            if (!strlist_has(&s->check, under.v[k]))
+                strlist_push(a, &s->check, under.v[k]);
+        total += s->check.n;
+    }
+    if (sc->v.n)
+        *check = sc->v.v[0].check;
+    return total;
+}
+
+/* Whether a finding of `q` is about what `s` reports: one of its files,
+ * or anything under one of its directories (a changed configuration's
+ * schema and access-pattern findings). The findings about a project's
+ * configuration inputs are not reported for a source file named in it. */
+static bool scope_reports(const Project *q, const StrList *check, const StrList *dirs,
+                          const char *path)
+{
+    const SourceFile *f = project_file(q, path);
+    char *real = f ? NULL : realpath(path, NULL);
+    const char *abs = f ? f->abspath : real ? real : path;
+    bool hit = strlist_has(check, abs);
+    for (size_t i = 0; !hit && dirs && i < dirs->n; i++) {
+        char *d = realpath(dirs->v[i], NULL);
+        size_t n = d ? strlen(d) : 0;
+        hit = d && !strncmp(abs, d, n) && (abs[n] == '/' || abs[n] == '\0');
+        free(d);
+    }
+    free(real);
+    return hit;
+}
+
+/* After the run's project `p` is analysed (and `problems` holds its
+ * problems about `check`): keep only its findings about what it reports;
+ * analyse the other projects of `sc` and add their findings and problems
+ * about what they report; free them. */
+static void scopes_merge(Project *p, Scopes *sc, const StrList *check, Problems *problems,
+                         const char *config, const RuleOverrides *overrides,
+                         bool require_reason)
+{
+    DiagList *dl = &p->diags;
+    size_t w = 0;
+    for (size_t r = 0; r < dl->items.n; r++)
+        if (scope_reports(p, check, sc->v.n ? &sc->v.v[0].dirs : NULL, dl->items.v[r].path))
+            dl->items.v[w++] = dl->items.v[r];
+    dl->items.n = w;
+    for (size_t i = 1; i < sc->v.n; i++) {
+        Scope *s = &sc->v.v[i];
+        Project *q = s->p;
+        if (require_reason)
+            require_reasons(q);
+        apply_rule_overrides(q, overrides);
+        project_analyze_some(q, NULL, 0, s->check.v, s->check.n);
+        Problems qp;
+        problems_init(&qp);
+        project_problems_of(q, s->check.v, s->check.n, &qp);
+        for (size_t k = 0; k < qp.items.n; k++) {
+            const Problem *pr = &qp.items.v[k];
+            problems_add_kind(problems, pr->kind, pr->path, pr->line, pr->col, "%s",
+                              pr->message);
+        }
+        problems_free(&qp);
+        /* a project under a wrong configuration has no findings */
+        for (size_t k = 0; !config_failed(q, config) && k < q->diags.items.n; k++)
+            if (scope_reports(q, &s->check, &s->dirs, q->diags.items.v[k].path))
+                diag_copy(dl, &q->diags.items.v[k]);
+        project_free(q);
+        s->p = NULL;
+    }
+    diag_sort(dl);
+    problems_sort(problems);
 }
 
 typedef enum Format { FMT_TEXT, FMT_CONCISE, FMT_JSON, FMT_SARIF, FMT_GITHUB } Format;
@@ -1229,14 +1366,17 @@ int main(int argc, char **argv)
     }
     if (from_stdin && !stdin_name)
         stdin_name = "stdin.ts";
+    /* files named: each linted in its project, reported alone */
+    bool named = !changed && !from_stdin && names_a_file(argv + optind, (size_t)(argc - optind));
     if ((fix || fix_dry) && (dump || access_patterns || run.baseline_write)) {
         fprintf(stderr, "keylint: error: --fix and --fix-dry-run lint and fix; they do not go "
                         "with --dump-ir, --access-patterns or --baseline-write\n");
         return EXIT_USAGE;
     }
-    if (run.baseline_prune && (changed || from_stdin || run.baseline_write || dump)) {
+    if (run.baseline_prune && (changed || named || from_stdin || run.baseline_write || dump)) {
         fprintf(stderr, "keylint: error: --baseline-prune judges every entry: it runs over the "
-                        "whole project, not with --changed, '-', --baseline-write or --dump-ir\n");
+                        "whole project, not with --changed, named files, '-', --baseline-write "
+                        "or --dump-ir\n");
         return EXIT_USAGE;
     }
     if (unsafe_fixes && !fix && !fix_dry) {
@@ -1282,24 +1422,25 @@ relint:;
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
     p->prove_fixes = true; /* the reports carry the fixes */
-    StrList check = {0}; /* --changed: the files reported on */
-    if (changed) {
+    StrList check = {0}; /* --changed, named files: the files reported on */
+    Scopes scopes = {0}; /* the projects they are in */
+    if (changed || named) {
         /* report on what changed (nothing relevant changed: on nothing),
-         * reading the projects around it */
-        StrList targets = {0}, roots = {0};
-        changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &targets);
-        for (size_t i = 0; i < targets.n; i++) {
-            const char *r = project_root_of(p->arena, targets.v[i]);
-            if (r && !strlist_has(&roots, r))
-                strlist_push(p->arena, &roots, r);
-        }
-        if (roots.n)
-            project_add_paths(p, roots.v, roots.n);
-        files_under(p->arena, p, &targets, &check);
+         * or on the paths named, reading the projects around them */
+        StrList targets = {0};
+        if (changed)
+            changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &targets);
+        run.files_checked = changed ? scopes_setup(p, config, precheck && !dump, false,
+                                                   targets.v, targets.n, &scopes, &check)
+                                    : scopes_setup(p, config, precheck && !dump, true,
+                                                   (const char *const *)argv + optind,
+                                                   (size_t)(argc - optind),
+                                                   &scopes, &check);
         run.changed = true;
-        run.files_checked = check.n;
+        changed = true; /* report on them alone */
     } else if (from_stdin) {
         /* the buffer, in the project around where it would be */
+        p->precheck = precheck;
         if (!lint_stdin(p, stdin_name, &check)) {
             project_free(p);
             baseline_free(bl);
@@ -1328,10 +1469,12 @@ relint:;
 
     Problems problems;
     problems_init(&problems);
-    if (changed)
+    if (changed) {
         project_problems_of(p, check.v, check.n, &problems);
-    else
+        scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason);
+    } else {
         project_problems(p, &problems);
+    }
     if (config_failed(p, config)) {
         /* a run under a wrong configuration means nothing: no findings */
         print_problems_of(stderr, &problems, false);

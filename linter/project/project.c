@@ -140,6 +140,79 @@ const Config *project_config_for(Project *p, const char *path)
     return c;
 }
 
+/* Whether `dir` holds a file called `name`. */
+static bool holds(Arena *a, const char *dir, const char *name)
+{
+    struct stat st;
+    return stat(arena_printf(a, "%s/%s", strcmp(dir, "/") ? dir : "", name), &st) == 0 &&
+           S_ISREG(st.st_mode);
+}
+
+/* A directory too wide to be read as a project: the file system's root,
+ * the home directory, the temporary directory. */
+static bool too_wide(const char *dir)
+{
+    const char *wide[] = {"/", getenv("HOME"), getenv("TMPDIR"), "/tmp", "/var/tmp"};
+    for (size_t i = 0; i < sizeof wide / sizeof *wide; i++) {
+        char *real = wide[i] && wide[i][0] ? realpath(wide[i], NULL) : NULL;
+        bool same = real && !strcmp(real, dir);
+        free(real);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+const char *project_root_of(Arena *a, const char *path)
+{
+    char *abs = realpath(path, NULL);
+    struct stat st;
+    if (!abs || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        /* a file, or one not on disk (--stdin-filename): its directory */
+        char *in = abs ? abs : strdup(path);
+        if (!in)
+            abort();
+        char *dir = strchr(in, '/') ? dir_of(in) : strdup(".");
+        free(in);
+        if (!dir)
+            abort();
+        abs = realpath(dir, NULL);
+        free(dir);
+        if (!abs)
+            return NULL;
+    }
+    const char *start = arena_strdup(a, abs);
+    free(abs);
+    /* upward: the git work tree; else the nearest configuration's
+     * directory, else the nearest package's (package.json) */
+    const char *package = NULL;
+    for (char *cur = arena_strdup(a, start);;) {
+        const char *git = arena_printf(a, "%s/.git", strcmp(cur, "/") ? cur : "");
+        if (lstat(git, &st) == 0)
+            return cur;
+        if (!package && holds(a, cur, "package.json"))
+            package = arena_strdup(a, cur);
+        char *slash = strrchr(cur, '/');
+        if (!slash || !slash[1])
+            break;
+        if (slash == cur)
+            slash[1] = '\0'; /* up to "/" */
+        else
+            *slash = '\0';
+    }
+    char *cfg = config_find(start);
+    if (cfg) {
+        char *d = dir_of(cfg);
+        const char *dir = arena_strdup(a, d);
+        free(d);
+        free(cfg);
+        return dir;
+    }
+    if (package)
+        return package;
+    return too_wide(start) ? NULL : start;
+}
+
 /* ---- parallel read + extract -------------------------------------------- */
 
 typedef struct Work {
@@ -343,6 +416,8 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         const char *abspath;
         bool resolved;
         const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath, &resolved);
+        if (project_file(p, abspath))
+            continue; /* named before under another spelling */
         cfg = with_overrides(p, cfg, abspath);
         if (resolved ? config_ignores_resolved(cfg, abspath) : config_ignores(cfg, list.v[i]))
             continue;
@@ -961,6 +1036,7 @@ static const char **changed_or_kept(const Project *p, Arena *a, const char *cons
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck)
 {
+    defer_extract_reached(p, extract_slots);
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
     bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);

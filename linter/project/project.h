@@ -101,6 +101,20 @@ void project_free(Project *p);
  * found, skipping what the file's configuration ignores. */
 void project_add_paths(Project *p, const char *const *paths, size_t n);
 
+/* The project `path` (a file or a directory, on disk or not) belongs to,
+ * read whole when files are named alone (the command line's named files,
+ * --changed, --stdin-filename; the language server's documents outside
+ * its workspace) so that imports, helpers, schemas and the project-wide
+ * rules resolve as in a run over the project: the git work tree holding
+ * it (the nearest directory upward with a .git entry), else the directory
+ * of its nearest configuration (.keylint.yml), else that of its nearest
+ * package.json, else its own directory (a directory: itself). An absolute
+ * path in `a`. NULL when there is none: neither `path` nor its directory
+ * exists, or that directory is the file system's root, the home directory
+ * or the temporary directory, too wide to be read as a project (the path
+ * is then linted alone). */
+const char *project_root_of(Arena *a, const char *path);
+
 /* Resolve across files, compute project facts, run every enabled rule on
  * every file; p->diags holds the result, sorted (the previous analysis's
  * diagnostics are dropped). Can be called again after files change. */
@@ -157,7 +171,9 @@ size_t project_linted_files(const Project *p);
  * (schemas, access patterns) made, as project_analyze does. The per-file
  * rules and inline suppressions run only on the files in `check` (display
  * or absolute paths), so p->diags holds their diagnostics (and those
- * configuration findings) only, sorted. */
+ * configuration findings) only, sorted. With p->precheck (a run on named
+ * files), the deferred files the project needs are extracted first, as
+ * project_analyze does; `changed` is then NULL. */
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck);
 
