@@ -929,6 +929,31 @@ static void cross_file(void **state)
     ws_free(&w);
 }
 
+/* An editor started without a workspace folder (one file opened): the
+ * project around the file is read, as `keylint FILE` reads it, so that
+ * other.ts's helper from keys.ts (on disk, not open) resolves. */
+static void no_workspace(void **state)
+{
+    (void)state;
+    Workspace w;
+    ws_make(&w);
+    Client c;
+    client_start(&c);
+    request(&c, 1, "initialize",
+            json_pack("{s:i, s:n, s:{}}", "processId", (int)getpid(), "rootUri",
+                      "capabilities"));
+    json_decref(response(&c, 1));
+    notify(&c, "initialized", json_object());
+    open_doc(&c, w.uri[F_OTHER], OTHER, 1);
+    json_t *d = publication(&c, w.uri[F_OTHER]);
+    assert_int_equal(json_array_size(d), 1);
+    assert_non_null(find_code(d, "versioned-sk-read"));
+    json_decref(d);
+    shutdown_exit(&c, 2);
+    assert_int_equal(client_stop(&c), 0);
+    ws_free(&w);
+}
+
 /* ---- configuration ---------------------------------------------------------------------- */
 
 static void configuration(void **state)
@@ -1392,6 +1417,7 @@ int main(void)
         cmocka_unit_test(diagnostics_utf16),
         cmocka_unit_test(diagnostics_utf8),
         cmocka_unit_test(cross_file),
+        cmocka_unit_test(no_workspace),
         cmocka_unit_test(configuration),
         cmocka_unit_test(actions_and_hover),
         cmocka_unit_test(fast_path),

@@ -814,6 +814,27 @@ static const char *doc_uri(const json_t *params)
     return jstr(jobj(params, "textDocument"), "uri");
 }
 
+/* A document opened by an editor started without a workspace folder
+ * (one file opened): the project around it is read, as the command line
+ * reads it for a file named alone (project_root_of), so that its findings
+ * are the same; it is the workspace from then on. (A file outside the
+ * workspace folders is linted with the workspace as its context: one
+ * project holds them all.) */
+static void add_project_of(Server *s, const char *path)
+{
+    if (!s->p || s->nroots || !is_source_path(path))
+        return;
+    Arena *a = arena_new();
+    const char *root = project_root_of(a, path);
+    if (root) {
+        add_root(s, root, false);
+        project_add_paths(s->p, &root, 1);
+        s->full = true;
+        s->dirty = true;
+    }
+    arena_free(a);
+}
+
 static void on_did_open(Server *s, json_t *params)
 {
     json_t *td = jobj(params, "textDocument");
@@ -855,6 +876,8 @@ static void on_did_open(Server *s, json_t *params)
     d->version = d->has_version ? json_integer_value(v) : 0;
     json_decref(d->published);
     d->published = NULL;
+    if (d->path)
+        add_project_of(s, d->path);
     doc_sync(s, d);
 }
 
