@@ -1436,8 +1436,7 @@ relint:;
                                                    (const char *const *)argv + optind,
                                                    (size_t)(argc - optind),
                                                    &scopes, &check);
-        run.changed = true;
-        changed = true; /* report on them alone */
+        run.changed = true; /* report on them alone */
     } else if (from_stdin) {
         /* the buffer, in the project around where it would be */
         p->precheck = precheck;
@@ -1462,14 +1461,14 @@ relint:;
     if (require_reason)
         require_reasons(p);
     apply_rule_overrides(p, &overrides);
-    if (changed)
+    if (run.changed)
         project_analyze_some(p, NULL, 0, check.v, check.n);
     else
         project_analyze(p);
 
     Problems problems;
     problems_init(&problems);
-    if (changed) {
+    if (run.changed) {
         project_problems_of(p, check.v, check.n, &problems);
         scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason);
     } else {
