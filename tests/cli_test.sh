@@ -648,6 +648,32 @@ mkdir -p "$wide/svc" && mv "$wide/put.ts" "$wide/update.ts" "$wide/svc/"
 run named-own-dir 1 env TMPDIR="$wide" "$keylint" -f concise "$wide/svc/put.ts"
 has named-own-dir "$out" "[mutable-key-field]"
 
+# --- what is not read ------------------------------------------------------
+# files that build their keys through a library keylint does not read are
+# named in a note (text, JSON, SARIF), so a clean run is not taken for a
+# clean bill; the library's importers are parsed whatever the pre-check
+unread="$tmp/unread"
+mkdir -p "$unread/src"
+printf 'schemas: []\n' >"$unread/.keylint.yml"
+printf "import { Entity } from 'electrodb';\nexport const user = new Entity({ model: { entity: 'user' } });\n" >"$unread/src/user.ts"
+printf "import { Model } from '@nerdware/ddb-single-table';\nexport const a = new Model('A', {});\n" >"$unread/src/a.ts"
+printf "import { Model } from '@nerdware/ddb-single-table';\nexport const b = new Model('B', {});\n" >"$unread/src/b.ts"
+printf "export const plain = 1;\n" >"$unread/src/plain.ts"
+for how in "" --no-precheck; do
+    run "unread-text $how" 0 "$keylint" $how "$unread"
+    has "unread-text $how" "$out" "keylint: note: 1 file uses ElectroDB, whose keys keylint does not read"
+    has "unread-text $how" "$out" "keylint: note: 2 files use @nerdware/ddb-single-table, whose keys keylint does not read"
+done
+run unread-named 0 "$keylint" "$unread/src/a.ts"
+has unread-named "$out" "note: 1 file uses @nerdware/ddb-single-table"
+lacks unread-named "$out" "ElectroDB"
+run unread-json 0 "$keylint" -f json "$unread"
+has unread-json "$out" '"message": "1 file uses ElectroDB, whose keys keylint does not read"'
+run unread-sarif 0 "$keylint" -f sarif "$unread"
+has unread-sarif "$out" '"text": "2 files use @nerdware/ddb-single-table, whose keys keylint does not read."'
+run unread-none 0 "$keylint" "$unread/src/plain.ts"
+lacks unread-none "$out" "does not read"
+
 # --- dump-ir ---------------------------------------------------------------
 run dump-ir 0 "$keylint" --dump-ir src/a.ts src
 has dump-ir "$out" "file src/a.ts"

@@ -618,8 +618,72 @@ void project_problems(const Project *p, Problems *out)
     project_problems_of(p, NULL, 0, out);
 }
 
+/* Data-access libraries whose keys keylint does not read (their models
+ * build the keys inside the library), by module specifier: the package
+ * itself or a module under it. */
+static const struct {
+    const char *module, *name;
+} unread_libraries[] = {
+    {"electrodb", "ElectroDB"},
+    {"dynamodb-onetable", "OneTable (dynamodb-onetable)"},
+    {"@nerdware/ddb-single-table", "@nerdware/ddb-single-table"},
+    {"dynamoose", "Dynamoose"},
+    {"@typedorm/core", "TypeDORM (@typedorm/core)"},
+    {"@aws/dynamodb-data-mapper", "@aws/dynamodb-data-mapper"},
+    {"@aws/dynamodb-data-mapper-annotations", "@aws/dynamodb-data-mapper"},
+    {"@shiftcoders/dynamo-easy", "dynamo-easy (@shiftcoders/dynamo-easy)"},
+};
+enum { NUNREAD = sizeof unread_libraries / sizeof *unread_libraries };
+
+/* Whether `ir` imports (or re-exports from) the library of entry `k`. */
+static bool imports_unread(const FileIR *ir, size_t k)
+{
+    const char *m = unread_libraries[k].module;
+    size_t n = strlen(m);
+    const ImportList *lists[2] = {&ir->imports, &ir->reexports};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            const char *src = lists[l]->v[i].source;
+            if (src && !strncmp(src, m, n) && (src[n] == '\0' || src[n] == '/'))
+                return true;
+        }
+    return false;
+}
+
+/* A note per data-access library that files of `p` (of `only`, when not
+ * NULL) import and keylint does not read: their keys are not checked, and
+ * a clean run says nothing about them. */
+static void unread_library_notes(const Project *p, const char *const *only, size_t nonly,
+                                 Problems *out)
+{
+    size_t count[NUNREAD] = {0};
+    for (size_t f = 0; f < p->files.n; f++) {
+        const SourceFile *sf = &p->files.v[f];
+        if (sf->removed || !sf->ir || (only && !path_listed(sf, only, nonly)))
+            continue;
+        bool seen[NUNREAD] = {0}; /* a library under two entries: counted once */
+        for (size_t k = 0; k < NUNREAD; k++) {
+            size_t first = k;
+            while (first > 0 && strcmp(unread_libraries[first - 1].name,
+                                       unread_libraries[k].name) == 0)
+                first--;
+            if (!seen[first] && imports_unread(sf->ir, k)) {
+                seen[first] = true;
+                count[first]++;
+            }
+        }
+    }
+    for (size_t k = 0; k < NUNREAD; k++)
+        if (count[k])
+            problems_add_kind(out, PROBLEM_NOTE, "", 0, 0,
+                              "%zu file%s use%s %s, whose keys keylint does not read",
+                              count[k], count[k] == 1 ? "" : "s", count[k] == 1 ? "s" : "",
+                              unread_libraries[k].name);
+}
+
 void project_problems_of(const Project *p, const char *const *only, size_t nonly, Problems *out)
 {
+    unread_library_notes(p, only, nonly, out);
     const Problems *lists[2] = {&p->problems, &p->schema_problems};
     for (size_t l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->items.n; i++) {
