@@ -23,6 +23,7 @@
 #include "project.h"
 #include "report.h"
 #include "rule.h"
+#include "scopes.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
@@ -470,47 +471,6 @@ static void require_reasons(Project *p)
  * only the paths named are reported. Paths of several projects: each in
  * its own, every file reported once. */
 
-/* The paths of a run that fall in one project: the files named in it,
- * the directories named (every file under them reported), and the files
- * reported. The first scope's project is the run's own (main's `p`); each
- * other one is a project of its own, analysed apart, whose findings and
- * problems scopes_merge adds to the run's. */
-typedef struct Scope {
-    const char *root;
-    StrList files;
-    StrList dirs;
-    StrList check; /* the files reported, absolute paths */
-    Project *p;
-} Scope;
-
-typedef struct Scopes {
-    VEC(Scope) v;
-} Scopes;
-
-/* Whether `paths` name a file (something on disk that is not a
- * directory): the run is then on named paths. */
-static bool names_a_file(char *const *paths, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode))
-            return true;
-    }
-    return false;
-}
-
-/* The scope of `root`; a new one for NULL (a file outside any project,
- * linted alone). */
-static Scope *scope_of(Arena *a, Scopes *sc, const char *root)
-{
-    for (size_t i = 0; root && i < sc->v.n; i++)
-        if (sc->v.v[i].root && !strcmp(sc->v.v[i].root, root))
-            return &sc->v.v[i];
-    Scope s = {.root = root};
-    VEC_PUSH(a, &sc->v, s);
-    return &sc->v.v[sc->v.n - 1];
-}
-
 /* Lint `paths` (files and directories) in their projects: the first
  * project is `p`, the others are made here under the same settings.
  * Named files are parsed whatever the pre-check says (their syntax errors
@@ -570,27 +530,6 @@ static size_t scopes_setup(Project *p, const char *config, bool precheck, bool n
     if (sc->v.n)
         *check = sc->v.v[0].check;
     return total;
-}
-
-/* Whether a finding of `q` is about what `s` reports: one of its files,
- * or anything under one of its directories (a changed configuration's
- * schema and access-pattern findings). The findings about a project's
- * configuration inputs are not reported for a source file named in it. */
-static bool scope_reports(const Project *q, const StrList *check, const StrList *dirs,
-                          const char *path)
-{
-    const SourceFile *f = project_file(q, path);
-    char *real = f ? NULL : realpath(path, NULL);
-    const char *abs = f ? f->abspath : real ? real : path;
-    bool hit = strlist_has(check, abs);
-    for (size_t i = 0; !hit && dirs && i < dirs->n; i++) {
-        char *d = realpath(dirs->v[i], NULL);
-        size_t n = d ? strlen(d) : 0;
-        hit = d && !strncmp(abs, d, n) && (abs[n] == '/' || abs[n] == '\0');
-        free(d);
-    }
-    free(real);
-    return hit;
 }
 
 /* After the run's project `p` is analysed (and `problems` holds its
