@@ -116,6 +116,9 @@ static void assert_same_trees(const SynTree *x, const SynTree *y, const char *wh
  * deleted in code and comments, lines split and joined, a brace and a
  * quote left open (syntax errors) and closed again, a block replaced; the
  * incremental tree is compared with a fresh parse after each. */
+static void edits_on_text(const char *path, char *text, size_t len, SynLang lang,
+                          const char *const *inserts, size_t ninserts);
+
 static void edits_on(const char *path, SynLang lang)
 {
     size_t len;
@@ -124,12 +127,20 @@ static void edits_on(const char *path, SynLang lang)
     char *text = read_source(path, &len, &problems);
     assert_non_null(text);
     problems_free(&problems);
+    static const char *const inserts[] = {"x", "\n", "{", "'", "// c\n", "}", "`${a}`", ""};
+    edits_on_text(path, text, len, lang, inserts, sizeof inserts / sizeof *inserts);
+}
+
+/* The same on `text` (malloc'd, taken), inserting inserts[0..ninserts)
+ * in turn. */
+static void edits_on_text(const char *path, char *text, size_t len, SynLang lang,
+                          const char *const *inserts, size_t ninserts)
+{
     SynReuse *r = syn_reuse_new();
     Arena *a = arena_new();
     SynTree *first = syn_parse_reusing(text, len, lang, a, NULL, r);
     assert_non_null(first);
     syn_free(first);
-    static const char *const inserts[] = {"x", "\n", "{", "'", "// c\n", "}", "`${a}`", ""};
     uint32_t seed = 12345;
     for (int step = 0; step < 40; step++) {
         seed = seed * 1103515245u + 12345u;
@@ -138,7 +149,7 @@ static void edits_on(const char *path, SynLang lang)
         size_t cut = step % 3 == 2 ? (seed >> 8) % 40 : step % 5 == 4 ? 1 : 0;
         if (at + cut > len)
             cut = len - at;
-        const char *ins = inserts[step % (sizeof inserts / sizeof *inserts)];
+        const char *ins = inserts[step % ninserts];
         size_t il = strlen(ins);
         SynEdit e = syn_edit_of(text, len, at, at + cut, ins, il);
         char *next = malloc(len - cut + il + 1);
@@ -189,6 +200,95 @@ static void incremental_parse(void **state)
         snprintf(path, sizeof path, "%s/%s", root, inputs[i].file);
         edits_on(path, inputs[i].lang);
     }
+}
+
+/* One edit of `text` (malloc'd, taken) at `at`: the incremental tree is
+ * the fresh one. */
+static void edits_at(char *text, size_t len, size_t at, size_t cut, const char *const *ins)
+{
+    SynReuse *r = syn_reuse_new();
+    Arena *a = arena_new();
+    syn_free(syn_parse_reusing(text, len, SYN_TYPESCRIPT, a, NULL, r));
+    size_t il = strlen(ins[0]);
+    SynEdit e = syn_edit_of(text, len, at, at + cut, ins[0], il);
+    char *next = malloc(len - cut + il + 1);
+    assert_non_null(next);
+    memcpy(next, text, at);
+    memcpy(next + at, ins[0], il);
+    memcpy(next + at + il, text + at + cut, len - at - cut + 1);
+    syn_reuse_edit(r, &e);
+    SynTree *inc = syn_parse_reusing(next, len - cut + il, SYN_TYPESCRIPT, a, NULL, r);
+    SynTree *fresh = syn_parse(next, len - cut + il, SYN_TYPESCRIPT, a, NULL);
+    assert_true(inc && fresh);
+    assert_same_trees(inc, fresh, text);
+    syn_free(inc);
+    syn_free(fresh);
+    syn_reuse_free(r);
+    arena_free(a);
+    free(next);
+    free(text);
+}
+
+/* Lines end at "\r\n", "\n" and a lone "\r" (an old Mac file's), as in
+ * editors: a tree's rows are those lines, a line comment ends at a lone
+ * "\r", and an automatic semicolon is inserted there. */
+static void lone_cr_lines(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    const char *text = "// note\rconst a = 1\rconst b = `x\ry`;\r\nconst c = 2;";
+    SynTree *t = syn_parse(text, strlen(text), SYN_TYPESCRIPT, a, NULL);
+    assert_non_null(t);
+    assert_int_equal(syn_region_count(t), 0); /* no syntax error */
+    SynNode root = syn_root(t);
+    assert_int_equal(syn_count(t, root), 3); /* three declarations */
+    static const uint32_t rows[] = {1, 2, 4};
+    for (uint32_t i = 0; i < 3; i++) {
+        Span sp = syn_span(syn_child(t, root, i));
+        assert_int_equal(sp.start_row, rows[i]);
+        assert_int_equal(sp.start_col, 0);
+    }
+    assert_int_equal(syn_span(syn_comment_at(t, 0)).end_row, 0);
+    syn_free(t);
+    /* an edit that joins a lone "\r" and a "\n" into one line end, or
+     * parts them: the incremental tree is the fresh one */
+    SynEdit e = syn_edit_of("a\rb", 3, 2, 2, "\n", 1);
+    assert_int_equal(e.start, 1); /* the "\r" before it is in the edit */
+    assert_places(e, 0, 1, 1, 0, 1, 0);
+    e = syn_edit_of("a\r\nb", 4, 2, 3, "", 0);
+    assert_places(e, 0, 1, 1, 0, 1, 0);
+    arena_free(a);
+    static const struct {
+        const char *text;
+        size_t at, cut;
+        const char *ins;
+    } joins[] = {
+        {"const a = 1\rconst b = 2\r", 12, 0, "\n"},   /* "\r" + "\n" */
+        {"const a = 1\r\nconst b = 2\r", 12, 1, ""},  /* "\r\n" - "\n" */
+        {"const a = 1\rconst b = 2\r", 12, 5, "\nlet"}, /* joined, and more */
+    };
+    for (size_t i = 0; i < sizeof joins / sizeof *joins; i++) {
+        char *t = strdup(joins[i].text);
+        assert_non_null(t);
+        const char *one[] = {joins[i].ins};
+        edits_at(t, strlen(t), joins[i].at, joins[i].cut, one);
+    }
+
+    const char *root_dir = getenv("KEYLINT_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fixtures/example-service/src/orders/order.service.ts",
+             root_dir ? root_dir : ".");
+    size_t len;
+    Problems problems;
+    problems_init(&problems);
+    char *src = read_source(path, &len, &problems);
+    assert_non_null(src);
+    problems_free(&problems);
+    for (size_t i = 0; i < len; i++)
+        if (src[i] == '\n')
+            src[i] = '\r';
+    static const char *const inserts[] = {"\n", "x", "\r", "\r\n", "{", "// c\r", "}", ""};
+    edits_on_text(path, src, len, SYN_TYPESCRIPT, inserts, sizeof inserts / sizeof *inserts);
 }
 
 /* syn_field answers from the index when every child that fills a field
@@ -474,6 +574,7 @@ int main(void)
         cmocka_unit_test(bindings_type_only_and_free_uses),
         cmocka_unit_test(edit_points),
         cmocka_unit_test(incremental_parse),
+        cmocka_unit_test(lone_cr_lines),
         cmocka_unit_test(fields_from_index),
         cmocka_unit_test(token_fields_of_grammars),
         cmocka_unit_test(reuse_edges),

@@ -423,3 +423,24 @@ bool replace_commit(ReplaceFile *r, bool ok)
     }
     return ok;
 }
+
+size_t line_break_len(const char *s, size_t n, size_t i)
+{
+    if (i >= n)
+        return 0;
+    if (s[i] == '\n')
+        return 1;
+    if (s[i] != '\r')
+        return 0;
+    return i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+}
+
+size_t line_break_next(const char *s, size_t n, size_t from)
+{
+    if (from >= n)
+        return n;
+    const char *nl = memchr(s + from, '\n', n - from);
+    size_t end = nl ? (size_t)(nl - s) : n;
+    const char *cr = memchr(s + from, '\r', end - from);
+    return cr ? (size_t)(cr - s) : end;
+}

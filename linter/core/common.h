@@ -152,6 +152,14 @@ bool replace_open(ReplaceFile *r, const char *path, Arena *a);
  * caller's write already failed; the temporary file is removed. */
 bool replace_commit(ReplaceFile *r, bool ok);
 
+/* Line ends as editors, the language server protocol and keylint's syntax
+ * trees count them: "\r\n", "\n", and a lone "\r" (an old Mac file's)
+ * each end a line. line_break_len: the length of the break at s[i] of
+ * s[0..n) (2, 1), 0 when s[i] ends no line. line_break_next: where the
+ * next break at or after `from` starts, n when none. */
+size_t line_break_len(const char *s, size_t n, size_t i);
+size_t line_break_next(const char *s, size_t n, size_t from);
+
 /* Control characters in text that goes to a terminal or a log (messages,
  * paths, source lines): C0 controls but tab, DEL and C1 controls are written
  * as escapes (\n, \r, \x1b, \u0085), so that a key's template literal

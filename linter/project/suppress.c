@@ -74,7 +74,8 @@ static void text_pos_to(TextPos *p, size_t off)
     if (off < p->i)
         *p = text_pos(p->c);
     for (; p->i < off && p->c->text[p->i]; p->i++) {
-        if (p->c->text[p->i] == '\n') {
+        const char *t = p->c->text + p->i; /* a lone "\r" ends a row too */
+        if (t[0] == '\n' || (t[0] == '\r' && t[1] != '\n')) {
             p->row++;
             p->col = 0;
         } else {

@@ -279,9 +279,10 @@ static void cursor_open(FileCursor *c, const char *path, const char *root,
     if (!c->starts)
         abort();
     c->starts[c->nlines++] = 0;
-    for (size_t i = 0; i < c->len; i++) {
-        if (c->src[i] != '\n')
-            continue;
+    /* rows end as the syntax tree's do: "\r\n", "\n" or a lone "\r" */
+    for (size_t i = line_break_next(c->src, c->len, 0); i < c->len;
+         i = line_break_next(c->src, c->len, i)) {
+        i += line_break_len(c->src, c->len, i);
         if (c->nlines == cap) {
             cap *= 2;
             size_t *grown = realloc(c->starts, cap * sizeof *c->starts);
@@ -289,7 +290,7 @@ static void cursor_open(FileCursor *c, const char *path, const char *root,
                 abort();
             c->starts = grown;
         }
-        c->starts[c->nlines++] = i + 1;
+        c->starts[c->nlines++] = i;
     }
 }
 
@@ -300,9 +301,7 @@ static bool cursor_line(const FileCursor *c, uint32_t row, const char **line,
     if (!c->src || row >= c->nlines)
         return false;
     size_t s = c->starts[row];
-    size_t e = row + 1 < c->nlines ? c->starts[row + 1] - 1 : c->len;
-    if (e > s && c->src[e - 1] == '\r')
-        e--;
+    size_t e = line_break_next(c->src, c->len, s);
     *line = c->src + s;
     *len = e - s;
     return true;
@@ -359,12 +358,12 @@ static void finding_edit(Finding *f, const FileCursor *cur, Arena *a)
     for (size_t e = 1; e < k; e++) {
         /* the line and column of the insertion point */
         uint32_t row = 0;
-        size_t ls = 0;
-        for (size_t i = 0; i < fe[e].start; i++)
-            if (cur->src[i] == '\n') {
-                row++;
-                ls = i + 1;
-            }
+        size_t ls = 0; /* rows as the tree's: "\r\n", "\n" or a lone "\r" */
+        for (size_t i = line_break_next(cur->src, cur->len, 0); i < fe[e].start;
+             i = line_break_next(cur->src, cur->len, ls)) {
+            ls = i + line_break_len(cur->src, cur->len, i);
+            row++;
+        }
         const char *il;
         size_t ilen;
         if (!cursor_line(cur, row, &il, &ilen)) {

@@ -73,7 +73,8 @@ typedef struct Cursor {
 } Cursor;
 
 /* The text of row `row` (without its line break) or false when the file
- * has no such row or no source. */
+ * has no such row or no source. Rows end as the syntax tree's do
+ * (line_break_len: "\r\n", "\n" or a lone "\r"). */
 static bool find_line(Cursor *c, uint32_t row, const char **line,
                       size_t *line_len)
 {
@@ -85,24 +86,18 @@ static bool find_line(Cursor *c, uint32_t row, const char **line,
         c->row_len = 0;
     }
     while (c->row < row) {
-        const char *nl = c->row_len ? c->src + c->off + c->row_len - 1
-                                    : memchr(c->src + c->off, '\n', c->len - c->off);
-        if (!nl || nl == c->src + c->len)
+        size_t brk = c->row_len ? c->off + c->row_len - 1
+                                : line_break_next(c->src, c->len, c->off);
+        if (brk >= c->len)
             return false;
-        c->off = (size_t)(nl - c->src) + 1;
+        c->off = brk + line_break_len(c->src, c->len, brk);
         c->row++;
         c->row_len = 0;
     }
-    const char *s = c->src + c->off;
-    if (!c->row_len) { /* found once per row, however many findings it has */
-        const char *nl = memchr(s, '\n', c->len - c->off);
-        c->row_len = (nl ? (size_t)(nl - s) : c->len - c->off) + 1;
-    }
-    size_t n = c->row_len - 1;
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
-    *line = s;
-    *line_len = n;
+    if (!c->row_len) /* found once per row, however many findings it has */
+        c->row_len = line_break_next(c->src, c->len, c->off) - c->off + 1;
+    *line = c->src + c->off;
+    *line_len = c->row_len - 1;
     return true;
 }
 

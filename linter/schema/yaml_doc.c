@@ -30,18 +30,22 @@ typedef struct YLoad {
 
 static void index_lines(YLoad *L)
 {
+    /* lines end as libyaml's marks count them: "\r\n", "\n", a lone "\r" */
     size_t n = 1;
-    for (size_t i = 0; i < L->len; i++)
-        n += L->buf[i] == '\n';
+    for (size_t i = line_break_next(L->buf, L->len, 0); i < L->len;
+         i = line_break_next(L->buf, L->len, i + line_break_len(L->buf, L->len, i)))
+        n++;
     L->lines = malloc(n * sizeof *L->lines);
     if (!L->lines)
         abort();
     L->nlines = 0;
     /* libyaml does not count a byte-order mark as a column */
     L->lines[L->nlines++] = L->len >= 3 && !memcmp(L->buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t i = 0; i < L->len; i++)
-        if (L->buf[i] == '\n')
-            L->lines[L->nlines++] = i + 1;
+    for (size_t i = line_break_next(L->buf, L->len, 0); i < L->len;
+         i = line_break_next(L->buf, L->len, i)) {
+        i += line_break_len(L->buf, L->len, i);
+        L->lines[L->nlines++] = i;
+    }
 }
 
 /* libyaml's marks count characters; spans count bytes. */
@@ -50,7 +54,7 @@ static uint32_t byte_col(const YLoad *L, size_t line, size_t col)
     if (line >= L->nlines)
         return (uint32_t)col;
     size_t p = L->lines[line], start = p;
-    for (size_t c = 0; c < col && p < L->len && L->buf[p] != '\n'; c++) {
+    for (size_t c = 0; c < col && p < L->len && !line_break_len(L->buf, L->len, p); c++) {
         p++;
         while (p < L->len && ((unsigned char)L->buf[p] & 0xC0) == 0x80)
             p++;

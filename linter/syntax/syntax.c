@@ -381,9 +381,18 @@ static bool over_budget(TSParseState *state)
     return false;
 }
 
+/* The text tree-sitter reads. tree-sitter counts rows at "\n" only, and
+ * its grammars end a line comment or an automatic semicolon there; a
+ * lone "\r" (an old Mac file's line end) also ends a line, for editors
+ * and for JavaScript. So tree-sitter reads each lone "\r" as "\n": the
+ * same number of bytes, and the rows (Span.start_row, ...) of a tree are
+ * the lines an editor shows. `lone`: their offsets, ascending (NULL for a
+ * text with none: read as it is). */
 typedef struct Buffer {
     const char *text;
     size_t len;
+    const uint32_t *lone;
+    size_t nlone;
 } Buffer;
 
 static const char *read_buffer(void *payload, uint32_t byte, TSPoint at, uint32_t *n)
@@ -394,8 +403,43 @@ static const char *read_buffer(void *payload, uint32_t byte, TSPoint at, uint32_
         *n = 0;
         return "";
     }
-    *n = (uint32_t)(in->len - byte);
+    size_t lo = 0, hi = in->nlone; /* the first lone CR at or after byte */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (in->lone[mid] < byte)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < in->nlone && in->lone[lo] == byte) {
+        *n = 1;
+        return "\n";
+    }
+    size_t end = lo < in->nlone ? in->lone[lo] : in->len;
+    *n = (uint32_t)(end - byte);
     return in->text + byte;
+}
+
+/* The offsets of the lone "\r"s of text[0..len), malloc'd (NULL: none). */
+static uint32_t *lone_crs(const char *text, size_t len, size_t *n)
+{
+    uint32_t *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (const char *p = text, *end = text + len;
+         p < end && (p = memchr(p, '\r', (size_t)(end - p))); p++) {
+        if (p + 1 < end && p[1] == '\n')
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint32_t *g = realloc(v, cap * sizeof *v);
+            if (!g)
+                abort();
+            v = g;
+        }
+        v[(*n)++] = (uint32_t)(p - text);
+    }
+    return v;
 }
 
 static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang,
@@ -414,11 +458,14 @@ static SynTree *parse_index(const char *text, size_t len, const TSLanguage *lang
      * (found by fuzzing); past the budget the parse is cancelled and the
      * file is not read (syn_parse says why). */
     Budget b = {.left = PARSE_CHECKS_BASE + (uint64_t)len * PARSE_CHECKS_PER_KB / 1024};
-    Buffer in = {text, len};
+    Buffer in = {text, len, NULL, 0};
+    uint32_t *lone = lone_crs(text, len, &in.nlone);
+    in.lone = lone;
     TSInput input = {.payload = &in, .read = read_buffer, .encoding = TSInputEncodingUTF8};
     TSParseOptions opts = {.payload = &b, .progress_callback = over_budget};
     TSTree *tree = ts_parser_parse_with_options(parser, old, input, opts);
     ts_parser_delete(parser);
+    free(lone);
     if (!tree) {
         if (why)
             *why = b.left == 0 ? SYN_GAVE_UP : SYN_NO_MEMORY;
@@ -565,33 +612,48 @@ void syn_reuse_edit(SynReuse *r, const SynEdit *e)
     ts_tree_edit(r->tree, &in);
 }
 
-/* Row and byte column of offset `at` of `text`. */
-static void point_of(const char *text, size_t len, size_t at, uint32_t *row, uint32_t *col)
+/* Move (*row, *col) over s[0..n) as tree-sitter reads it (read_buffer:
+ * a lone "\r" is a "\n"); `next` is the byte after s[n - 1] in the text
+ * (0 at its end), which says whether a "\r" there is lone. */
+static void advance(const char *s, size_t n, char next, uint32_t *row, uint32_t *col)
 {
-    size_t line = 0, r = 0;
-    for (size_t i = 0; i < at && i < len; i++)
-        if (text[i] == '\n') {
-            r++;
-            line = i + 1;
+    for (size_t i = 0; i < n; i++) {
+        char nx = i + 1 < n ? s[i + 1] : next;
+        if (s[i] == '\n' || (s[i] == '\r' && nx != '\n')) {
+            (*row)++;
+            *col = 0;
+        } else {
+            (*col)++;
         }
-    *row = (uint32_t)r;
-    *col = (uint32_t)((at < len ? at : len) - line);
+    }
 }
 
 SynEdit syn_edit_of(const char *old, size_t old_len, size_t start, size_t old_end,
                     const char *with, size_t with_len)
 {
-    SynEdit e = {.start = (uint32_t)start, .old_end = (uint32_t)old_end,
-                 .new_end = (uint32_t)(start + with_len)};
-    point_of(old, old_len, start, &e.start_row, &e.start_col);
-    /* the old end: from the start on */
-    uint32_t r, c;
-    point_of(old + start, old_len - start, old_end - start, &r, &c);
-    e.old_end_row = e.start_row + r;
-    e.old_end_col = r ? c : e.start_col + c;
-    point_of(with, with_len, with_len, &r, &c);
-    e.new_end_row = e.start_row + r;
-    e.new_end_col = r ? c : e.start_col + c;
+    /* A "\r" just before the edit is lone or not by what follows it: the
+     * edit takes it in (the same byte before and after), so that the
+     * bytes tree-sitter reads differ only inside the edit. */
+    size_t from = start > 0 && start <= old_len && old[start - 1] == '\r' ? start - 1 : start;
+    size_t lead = start - from;
+    char *ins = malloc(lead + with_len + 1);
+    if (!ins)
+        abort();
+    memcpy(ins, old + from, lead);
+    memcpy(ins + lead, with, with_len);
+    size_t ins_len = lead + with_len;
+    char after = old_end < old_len ? old[old_end] : 0;
+    SynEdit e = {.start = (uint32_t)from, .old_end = (uint32_t)old_end,
+                 .new_end = (uint32_t)(from + ins_len)};
+    advance(old, from < old_len ? from : old_len, from < old_len ? old[from] : 0, &e.start_row,
+            &e.start_col);
+    e.old_end_row = e.start_row;
+    e.old_end_col = e.start_col;
+    advance(old + from, old_end - from, after, &e.old_end_row, &e.old_end_col);
+    e.new_end_row = e.start_row;
+    e.new_end_col = e.start_col;
+    advance(ins, ins_len, after, &e.new_end_row, &e.new_end_col);
+    free(ins);
     return e;
 }
 
