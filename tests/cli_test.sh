@@ -378,10 +378,11 @@ run bom-columns 0 "$keylint" --format concise "$tmp/bom/bom.ts"
 has bom-columns "$out" "bom.ts:1:25: warning: inline key prefix 'ORDER#'"
 run output-unwritable 2 "$keylint" --output "$tmp/no/such/dir/r.txt" src
 has output-unwritable "$err" "cannot write the report to $tmp/no/such/dir/r.txt"
-# a run that fails leaves no report behind, neither half of one nor
-# yesterday's; the report replaces the file only when complete
-run stale-report-removed 2 "$keylint" --format sarif --output "$tmp/out.sarif" --baseline "$tmp/none.json" src
-[ ! -e "$tmp/out.sarif" ] && ok || bad "a failed run left yesterday's report in place"
+# a run that fails before its report leaves the file as it was, never
+# removed nor half written: the report replaces it only when complete
+printf 'yesterday\n' >"$tmp/out.sarif"
+run failed-run-keeps-report 2 "$keylint" --format sarif --output "$tmp/out.sarif" --baseline "$tmp/none.json" src
+[ "$(cat "$tmp/out.sarif")" = yesterday ] && ok || bad "a failed run removed or changed the report file"
 run report-replaced 1 "$keylint" --format sarif --output "$tmp/out.sarif" src
 leftovers=$(find "$tmp" -maxdepth 1 -name 'out.sarif.tmp.*' | wc -l)
 [ -s "$tmp/out.sarif" ] && [ "$leftovers" -eq 0 ] && ok || bad "report not replaced cleanly ($leftovers temporary files)"

@@ -16,10 +16,13 @@
 #include "init.h"
 #include "dumpir.h"
 #include "fingerprint.h"
+#include "files.h"
 #include "fix.h"
+#include "fix_files.h"
 #include "lsp.h"
 #include "model_cmd.h"
 #include "output.h"
+#include "outputs.h"
 #include "project.h"
 #include "report.h"
 #include "rule.h"
@@ -199,7 +202,8 @@ static int init_config(const char *config, int npaths, char **paths)
             fprintf(stderr, "keylint: wrote %s (%zu files read); check it and commit it\n",
                     target, project_linted_files(p));
         } else {
-            fprintf(stderr, "keylint: error: cannot write %s: %s\n", target, strerror(errno));
+            fprintf(stderr, "keylint: error: cannot write %s: %s\n", target,
+                    replace_error(&rf));
             rc = EXIT_USAGE;
         }
         project_free(p);
@@ -624,6 +628,19 @@ typedef struct Run {
     size_t nextra;
 } Run;
 
+/* The files the run writes, for outputs_check_args. */
+static Outputs run_outputs(const Run *run)
+{
+    Outputs o = {0};
+    if (run->output)
+        o.v[o.n++] = (Output){"--output", run->output};
+    for (size_t i = 0; i < run->nextra; i++)
+        o.v[o.n++] = (Output){"--report", run->extra[i].path};
+    if (run->baseline_write)
+        o.v[o.n++] = (Output){"--baseline-write", run->baseline_write};
+    return o;
+}
+
 static bool want_color(const char *when, FILE *f)
 {
     return !strcmp(when, "always") || (!strcmp(when, "auto") && report_want_color(f));
@@ -741,6 +758,22 @@ static bool baseline_stale_report(const Run *run, const Baseline *bl, const Find
     return ok;
 }
 
+/* Why a report file was not written (replace_open or replace_commit
+ * failed): refused ("PATH: not rewritten: the file is read-only") or an
+ * error of the system. */
+static void report_not_written(const ReplaceFile *rf)
+{
+    if (rf->refused) {
+        fputs("keylint: error: ", stderr);
+        fputs_escaped(stderr, rf->path);
+        fprintf(stderr, ": not rewritten: %s\n", rf->refused);
+    } else {
+        fputs("keylint: error: cannot write the report to ", stderr);
+        fputs_escaped(stderr, rf->path);
+        fprintf(stderr, ": %s\n", replace_error(rf));
+    }
+}
+
 /* Report the project's findings; returns the exit code for them (0 or 1),
  * or EXIT_USAGE when the report could not be written. */
 static int report(Project *p, const Run *run, Baseline *bl, const Problems *problems)
@@ -800,8 +833,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     Arena *ra = arena_new(); /* the temporary file's name */
     if (run->output) {
         if (!replace_open(&rf, run->output, ra)) {
-            fprintf(stderr, "keylint: error: cannot write the report to %s: %s\n",
-                    run->output, strerror(errno));
+            report_not_written(&rf);
             arena_free(ra);
             rc = EXIT_USAGE;
             goto done;
@@ -860,8 +892,11 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     }
     }
     if (out != stdout) {
-        if (!replace_commit(&rf, written && !ferror(out)))
-            written = false;
+        if (!replace_commit(&rf, written && !ferror(out))) {
+            report_not_written(&rf);
+            rc = EXIT_USAGE;
+        }
+        written = true; /* said, if not */
     } else if (fflush(out) != 0) {
         written = false;
     }
@@ -888,15 +923,13 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
             ok = replace_commit(&xf, ok && !ferror(xf.f));
         }
         if (!ok) {
-            fprintf(stderr, "keylint: error: cannot write the report to %s: %s\n",
-                    run->extra[i].path, strerror(errno ? errno : EIO));
+            report_not_written(&xf);
             rc = EXIT_USAGE;
         }
     }
     arena_free(ra);
     if (!written) {
-        fprintf(stderr, "keylint: error: cannot write the report to %s\n",
-                run->output ? run->output : "standard output");
+        fprintf(stderr, "keylint: error: cannot write the report to standard output\n");
         rc = EXIT_USAGE;
     }
 
@@ -934,40 +967,6 @@ done:
 
 /* ---- --fix and --fix-dry-run -------------------------------------------- */
 
-/* Write `text` over `path` (through a symlink to its target), keeping
- * the file's permissions; false with errno set on failure. */
-static bool write_over(const char *path, const char *text, size_t len)
-{
-    char *real = realpath(path, NULL);
-    const char *target = real ? real : path;
-    struct stat st;
-    bool ok = stat(target, &st) == 0;
-    Arena *a = arena_new();
-    ReplaceFile rf;
-    if (ok)
-        ok = replace_open(&rf, target, a);
-    if (ok) {
-        bool w = fwrite(text, 1, len, rf.f) == len && fchmod(fileno(rf.f), st.st_mode & 07777) == 0;
-        ok = replace_commit(&rf, w);
-    }
-    int e = errno;
-    arena_free(a);
-    free(real);
-    errno = e;
-    return ok;
-}
-
-/* Does the file at `path` start with a UTF-8 byte-order mark? */
-static bool starts_with_bom(const char *path)
-{
-    unsigned char b[3];
-    FILE *f = fopen(path, "rb");
-    bool bom = f && fread(b, 1, 3, f) == 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf;
-    if (f)
-        fclose(f);
-    return bom;
-}
-
 /* Apply (or, dry, print as a diff) the machine-applicable edits of the
  * project's findings, file by file, each checked against the file as it
  * is on disk now. Returns the number of findings fixed; *files the files
@@ -991,8 +990,8 @@ static size_t fix_files(Project *p, bool dry, bool unsafe, size_t *files, Proble
     }
     for (size_t f = 0; f < paths.n; f++) {
         const char *path = paths.v[f];
-        size_t len;
-        char *text = read_source(path, &len, problems);
+        size_t len, bom;
+        char *text = fix_read(path, &len, &bom, problems);
         if (!text)
             continue;
         FixEdits edits = {0};
@@ -1006,33 +1005,9 @@ static size_t fix_files(Project *p, bool dry, bool unsafe, size_t *files, Proble
                 VEC_PUSH(a, &edits, fe[j]);
         }
         fix_plan(&edits);
-        if (edits.n && starts_with_bom(path)) {
-            /* read_source dropped the file's byte-order mark (the spans
-             * are after it): the file keeps it, and the diff shows it */
-            char *with = malloc(len + 4);
-            if (!with)
-                abort();
-            memcpy(with, "\xef\xbb\xbf", 3);
-            memcpy(with + 3, text, len + 1);
-            free(text);
-            text = with;
-            len += 3;
-            for (size_t i = 0; i < edits.n; i++)
-                edits.v[i].start += 3, edits.v[i].end += 3;
-        }
         if (edits.n) {
-            if (dry) {
-                fix_diff(stdout, path, text, len, edits.v, edits.n);
-            } else {
-                size_t nlen;
-                char *fixed = fix_apply(text, len, edits.v, edits.n, &nlen);
-                if (!write_over(path, fixed, nlen)) {
-                    problems_add(problems, path, 0, 0,
-                                 "cannot write the fixed file: %s", strerror(errno));
-                    edits.n = 0;
-                }
-                free(fixed);
-            }
+            if (!fix_write(stdout, path, text, len, bom, edits.v, edits.n, dry, problems))
+                edits.n = 0;
             /* findings fixed (an import is part of its finding's fix) */
             for (size_t i = 0; i < edits.n; i++) {
                 bool seen_before = false;
@@ -1328,17 +1303,14 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    /* yesterday's report never survives a run that fails before writing
-     * today's (the report itself replaces the file only when complete) */
-    for (size_t i = 0; !dump && i <= run.nextra; i++) {
-        const char *old = i < run.nextra ? run.extra[i].path : run.output;
-        struct stat st;
-        if (old && stat(old, &st) == 0 && S_ISREG(st.st_mode) && unlink(old) != 0) {
-            fprintf(stderr, "keylint: error: cannot replace the report %s: %s\n", old,
-                    strerror(errno));
-            return EXIT_USAGE;
-        }
-    }
+    /* an output that is an input would replace it: a usage error, before
+     * anything is read or written */
+    Outputs outs = run_outputs(&run);
+    const char *given[] = {stdin_name};
+    if (!outputs_check_args(&outs, run.baseline_write ? NULL : run.baseline, config,
+                            from_stdin ? given : (const char *const *)argv + optind,
+                            from_stdin ? 1 : (size_t)(argc - optind)))
+        return EXIT_USAGE;
 
     /* A baseline that cannot be read stops the run before any work: the
      * report would otherwise show every recorded finding as new. */
@@ -1356,6 +1328,7 @@ int main(int argc, char **argv)
     }
 
     bool fixed = false; /* --fix: the files were fixed, this is the run after */
+    bool fix_failed = false;
 relint:;
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
@@ -1400,10 +1373,18 @@ relint:;
     if (require_reason)
         require_reasons(p);
     apply_rule_overrides(p, &overrides);
-    if (run.changed)
+    /* the files linted, the configurations and schemas (before the
+     * analysis), then the templates it found */
+    bool clash = !outputs_check_project(&outs, p);
+    if (!clash && run.changed)
         project_analyze_some(p, NULL, 0, check.v, check.n);
-    else
+    else if (!clash)
         project_analyze(p);
+    if (clash || !outputs_check_project(&outs, p)) {
+        project_free(p);
+        baseline_free(bl);
+        return EXIT_USAGE;
+    }
 
     Problems problems;
     problems_init(&problems);
@@ -1440,7 +1421,9 @@ relint:;
             return drc;
         }
         if (n) {
-            /* lint the fixed files again: the report shows what is left */
+            /* lint the fixed files again: the report shows what is left
+             * (a file that could not be written still exits 2) */
+            fix_failed = problems_have(&problems, PROBLEM_INPUT);
             print_problems(&problems);
             problems_free(&problems);
             project_free(p);
@@ -1470,7 +1453,7 @@ relint:;
     /* notes never change the exit code; an input that could not be read
      * does, unless --exit-zero; a wrong configuration always does */
     if (problems_have(&problems, PROBLEM_CONFIG) ||
-        (problems_have(&problems, PROBLEM_INPUT) && !run.exit_zero))
+        ((fix_failed || problems_have(&problems, PROBLEM_INPUT)) && !run.exit_zero))
         rc = EXIT_USAGE;
     problems_free(&problems);
     baseline_free(bl);

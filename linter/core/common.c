@@ -6,11 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 const char *severity_name(Severity s)
 {
     switch (s) {
@@ -370,58 +365,6 @@ void fputs_escaped(FILE *out, const char *s)
 {
     if (s)
         fput_escaped(out, s, strlen(s));
-}
-
-bool replace_open(ReplaceFile *r, const char *path, Arena *a)
-{
-    *r = (ReplaceFile){.path = path};
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        r->f = fopen(path, "w");
-        return r->f != NULL;
-    }
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        r->tmp = arena_printf(a, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
-        fd = open(r->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0)
-        return false;
-    r->f = fdopen(fd, "w");
-    if (!r->f) {
-        int e = errno;
-        close(fd);
-        unlink(r->tmp);
-        errno = e;
-        return false;
-    }
-    return true;
-}
-
-bool replace_commit(ReplaceFile *r, bool ok)
-{
-    int e = 0;
-    if (!r->f)
-        return false;
-    if (fclose(r->f) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    r->f = NULL;
-    if (!r->tmp)
-        return ok;
-    if (ok && rename(r->tmp, r->path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
-        unlink(r->tmp);
-        if (e)
-            errno = e;
-    }
-    return ok;
 }
 
 size_t line_break_len(const char *s, size_t n, size_t i)

@@ -135,23 +135,6 @@ typedef struct Problems {
     NameMap seen; /* the problems listed, as text */
 } Problems;
 
-/* A file that replaces `path` only when it is complete: written to a new
- * file beside it (0666 less the umask) and renamed over it by
- * replace_commit, so that a failed run never leaves a half-written report
- * nor yesterday's in place. A `path` that exists and is not a regular file
- * (/dev/stdout, a pipe) is written directly. The temporary name lives in
- * `a`. On failure replace_open returns NULL with errno set. */
-typedef struct ReplaceFile {
-    FILE *f;
-    const char *path;
-    const char *tmp; /* NULL when written directly */
-} ReplaceFile;
-bool replace_open(ReplaceFile *r, const char *path, Arena *a);
-/* Close, then rename into place; false (errno set, the target untouched
- * and the temporary file removed) if anything failed. `ok` false: the
- * caller's write already failed; the temporary file is removed. */
-bool replace_commit(ReplaceFile *r, bool ok);
-
 /* Line ends as editors, the language server protocol and keylint's syntax
  * trees count them: "\r\n", "\n", and a lone "\r" (an old Mac file's)
  * each end a line. line_break_len: the length of the break at s[i] of

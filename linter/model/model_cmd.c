@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "model.h"
 #include "project.h"
 #include "report.h"
@@ -383,7 +384,7 @@ static bool output_open(Arena *a, const char *path, Output *o)
         return true;
     }
     if (!replace_open(&o->rf, path, a)) {
-        fprintf(stderr, "keylint: error: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "keylint: error: %s not written: %s\n", path, replace_error(&o->rf));
         return false;
     }
     o->f = o->rf.f;
@@ -397,7 +398,8 @@ static bool output_close(Output *o, bool ok, const char *path)
     else
         ok = replace_commit(&o->rf, ok && !ferror(o->f));
     if (!ok)
-        fprintf(stderr, "keylint: error: cannot write %s\n", path ? path : "standard output");
+        fprintf(stderr, "keylint: error: cannot write %s%s%s\n", path ? path : "standard output",
+                o->f == stdout ? "" : ": ", o->f == stdout ? "" : replace_error(&o->rf));
     return ok;
 }
 

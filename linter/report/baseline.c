@@ -1,5 +1,7 @@
 #include "baseline.h"
 
+#include "files.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -256,8 +258,11 @@ bool baseline_write(const char *path, const FindingList *f, Problems *problems)
     bool ok = false;
     ReplaceFile rf;
     if (!replace_open(&rf, path, a)) {
-        problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
-                     strerror(errno));
+        if (rf.refused)
+            problems_add(problems, path, 0, 0, "not rewritten: %s", rf.refused);
+        else
+            problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
+                         replace_error(&rf));
         goto out;
     }
     errno = 0;
@@ -267,7 +272,7 @@ bool baseline_write(const char *path, const FindingList *f, Problems *problems)
     int werr = errno;
     if (!replace_commit(&rf, rc == 0)) {
         problems_add(problems, path, 0, 0, "cannot write the baseline: %s",
-                     strerror(rc != 0 && werr ? werr : errno ? errno : EIO));
+                     strerror(rc != 0 && werr ? werr : rf.err ? rf.err : EIO));
         goto out;
     }
     ok = true;

@@ -260,13 +260,44 @@ static void put_hunk(FILE *out, const char *text, const Lines *l, size_t from, s
     }
 }
 
+/* A file name in a diff header as git writes it: quoted, with C-style
+ * escapes, when it holds a control character, a quote, a backslash or a
+ * byte outside ASCII (`"a/new\nline.ts"`); followed by a tab when it
+ * holds a space, so that patch(1) reads the name whole. */
+static void put_name(FILE *out, const char *head, const char *prefix, const char *name)
+{
+    bool quote = false, space = false;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        quote |= *c < 0x20 || *c == '"' || *c == '\\' || *c >= 0x7F;
+        space |= *c == ' ';
+    }
+    fputs(head, out);
+    if (!quote) {
+        fprintf(out, "%s%s%s\n", prefix, name, space ? "\t" : "");
+        return;
+    }
+    fprintf(out, "\"%s", prefix);
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        static const char from[] = "\a\b\t\n\v\f\r\"\\", to[] = "abtnvfr\"\\";
+        const char *k = strchr(from, *c);
+        if (k)
+            fprintf(out, "\\%c", to[k - from]);
+        else if (*c < 0x20 || *c >= 0x7F)
+            fprintf(out, "\\%03o", *c);
+        else
+            fputc(*c, out);
+    }
+    fprintf(out, "\"%s\n", space ? "\t" : "");
+}
+
 void fix_diff(FILE *out, const char *path, const char *text, size_t len, const FixEdit *e,
               size_t n)
 {
     if (!n)
         return;
     Lines l = split_lines(text, len);
-    fprintf(out, "--- a/%s\n+++ b/%s\n", path, path);
+    put_name(out, "--- ", "a/", path);
+    put_name(out, "+++ ", "b/", path);
     long shift = 0; /* lines the hunks so far added (or removed) */
     size_t i = 0;
     while (i < n) {

@@ -1,5 +1,7 @@
 #include "walk.h"
 
+#include "files.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -582,83 +584,34 @@ fail:
     return false;
 }
 
-char *read_source(const char *path, size_t *len, Problems *problems)
+static char *read_text(const char *path, size_t *len, size_t *bom, Problems *problems,
+                       bool regular_only)
 {
     char eb[256];
     if (len)
         *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        problems_add(problems, path, 0, 0, "cannot open: %s",
-                     err_text(errno, eb, sizeof eb));
+    if (bom)
+        *bom = 0;
+    size_t n;
+    FileRead how;
+    char *buf = file_read(path, KEYLINT_MAX_FILE_BYTES, regular_only, &n, &how);
+    switch (how.status) {
+    case FILE_READ_OK:
+        break;
+    case FILE_READ_OPEN:
+        problems_add(problems, path, 0, 0, "cannot open: %s", err_text(how.err, eb, sizeof eb));
         return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        problems_add(problems, path, 0, 0, "cannot read: %s",
-                     err_text(errno, eb, sizeof eb));
-        close(fd);
+    case FILE_READ_IO:
+        problems_add(problems, path, 0, 0, "cannot read: %s", err_text(how.err, eb, sizeof eb));
         return NULL;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    case FILE_READ_DIR:
         problems_add(problems, path, 0, 0, "is a directory");
-        close(fd);
         return NULL;
-    }
-    if (S_ISREG(st.st_mode) && st.st_size > (off_t)KEYLINT_MAX_FILE_BYTES) {
+    case FILE_READ_NOT_REGULAR:
+        problems_add(problems, path, 0, 0, "%s; skipped", how.what);
+        return NULL;
+    case FILE_READ_TOO_LARGE:
         problems_add(problems, path, 0, 0, "file is larger than 8 MiB; skipped");
-        close(fd);
-        return NULL;
-    }
-
-    /* Regular files: one read of the known size, plus one to see EOF.
-     * Others (pipes): grow until EOF. Never beyond the limit + 1. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
-    size_t n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        problems_add(problems, path, 0, 0, "cannot read: out of memory");
-        close(fd);
-        return NULL;
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap > KEYLINT_MAX_FILE_BYTES)
-                break;
-            size_t ncap = cap * 2;
-            if (ncap > (size_t)KEYLINT_MAX_FILE_BYTES + 1)
-                ncap = (size_t)KEYLINT_MAX_FILE_BYTES + 1;
-            char *nb = realloc(buf, ncap + 1);
-            if (!nb) {
-                free(buf);
-                close(fd);
-                problems_add(problems, path, 0, 0,
-                             "cannot read: out of memory");
-                return NULL;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            problems_add(problems, path, 0, 0, "cannot read: %s",
-                         err_text(errno, eb, sizeof eb));
-            free(buf);
-            close(fd);
-            return NULL;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    buf[n] = '\0';
-
-    if (n > KEYLINT_MAX_FILE_BYTES) {
-        problems_add(problems, path, 0, 0, "file is larger than 8 MiB; skipped");
-        free(buf);
         return NULL;
     }
     if (memchr(buf, '\0', n)) {
@@ -692,8 +645,25 @@ char *read_source(const char *path, size_t *len, Problems *problems)
     if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
         n -= 3;
         memmove(buf, buf + 3, n + 1);
+        if (bom)
+            *bom = 3;
     }
     if (len)
         *len = n;
     return buf;
+}
+
+char *read_source(const char *path, size_t *len, Problems *problems)
+{
+    return read_text(path, len, NULL, problems, false);
+}
+
+char *read_source_bom(const char *path, size_t *len, size_t *bom, Problems *problems)
+{
+    return read_text(path, len, bom, problems, false);
+}
+
+char *read_regular_source(const char *path, size_t *len, Problems *problems)
+{
+    return read_text(path, len, NULL, problems, true);
 }

@@ -43,6 +43,13 @@ int run_capture(Arena *a, char *const argv[], char **out, size_t *len);
  * KEYLINT_MAX_FILE_BYTES. A UTF-8 byte-order mark is dropped, so that
  * line-1 columns are those an editor shows. */
 char *read_source(const char *path, size_t *len, Problems *problems);
+/* The same, and the length of the byte-order mark dropped (0 or 3) in
+ * *bom: what --fix writes back before the text. */
+char *read_source_bom(const char *path, size_t *len, size_t *bom, Problems *problems);
+/* The same for a file that must be a regular file (a schema): a FIFO, a
+ * device or a socket is refused ("is a FIFO, not a regular file"), never
+ * waited on nor read. */
+char *read_regular_source(const char *path, size_t *len, Problems *problems);
 
 /* True when `s[0..n)` is valid UTF-8; otherwise stores the offset of the
  * first invalid byte in *bad (if bad is not NULL). */
