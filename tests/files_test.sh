@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What keylint writes and what it reads, end to end: files replaced as git
 # replaces them (--fix, reports, baselines), outputs that would replace an
-# input refused before anything is touched, and --fix-dry-run's diff
-# applied by `git apply` and `patch -p1` to make exactly what --fix makes.
+# input refused before anything is touched, --fix-dry-run's diff applied
+# by `git apply` and `patch -p1` to make exactly what --fix makes, and
+# inputs that are not what they should be (a FIFO, /dev/zero, deep YAML, a
+# directory as --stdin-filename) refused at once with a message.
 # Usage: files_test.sh KEYLINT SOURCE_ROOT
 set -u
 
@@ -170,6 +172,90 @@ if [ "$(id -u)" = 0 ]; then
         bad "--fix changed the owner, group or mode: $(stat -c '%u:%g %a' "$f/src/theirs.ts")"
     grep -q 'ORDER_PREFIX}${t}' "$f/src/theirs.ts" && ok || bad "--fix did not fix another user's file"
 fi
+
+# --- inputs that are not files to read ---------------------------------------
+i="$tmp/inputs"
+mkdir -p "$i/sub"
+cd "$i" || exit 1
+printf '%s\n' "$key" >a.ts
+mkfifo fifo.yml
+run config-fifo 2 "$keylint" -c fifo.yml a.ts
+has config-fifo "$err" "fifo.yml: error: cannot read fifo.yml: is a FIFO, not a regular file"
+run config-dev-zero 2 "$keylint" -c /dev/zero a.ts
+has config-dev-zero "$err" "is a character device, not a regular file"
+run config-dir 2 "$keylint" -c sub a.ts
+has config-dir "$err" "Is a directory"
+head -c 9000000 /dev/zero | tr '\0' ' ' >big.yml
+run config-huge 2 "$keylint" -c big.yml a.ts
+has config-huge "$err" "larger than 8 MiB"
+# a .keylint.yml found by discovery that is a FIFO: named, not waited on
+mkdir -p found && printf '%s\n' "$key" >found/a.ts && mkfifo found/.keylint.yml
+run config-found-fifo 2 "$keylint" found
+has config-found-fifo "$err" "is a FIFO, not a regular file"
+rm found/.keylint.yml
+printf 'schemas: [fifo.yml]\n' >schema-fifo.yml
+run schema-fifo 2 "$keylint" -c schema-fifo.yml a.ts
+has schema-fifo "$err" "fifo.yml: error: schema is a FIFO, not a regular file"
+# deep nesting: stopped at 128 levels, with the file and line
+python3 -c "print('rules:\n  scan: ' + '[' * 100000)" >deep.yml
+run config-deep 2 "$keylint" -c deep.yml a.ts
+has config-deep "$err" "deep.yml:2:"
+has config-deep "$err" "nests mappings and sequences more than 128 deep"
+python3 -c "
+s = 'Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n'
+s += ''.join('  ' * (i + 3) + 'k%d:\n' % i for i in range(200))
+open('deep-template.yaml', 'w').write(s)"
+printf 'schemas: [deep-template.yaml]\n' >deep-schema.yml
+run schema-deep 2 "$keylint" -c deep-schema.yml a.ts
+has schema-deep "$err" "deep-template.yaml:"
+has schema-deep "$err" "schema nests mappings and sequences more than 128 deep"
+# --stdin-filename naming a directory is no file's name: nothing is walked
+run stdin-dir 2 sh -c "printf '%s' '$key' | '$keylint' --stdin-filename / -"
+has stdin-dir "$err" "--stdin-filename names a directory"
+
+# --- no walk outside the project ------------------------------------------------
+# A configuration elsewhere (-c ~/x.yml) is not a project: the templates
+# around it are not read; the work tree's are.
+w="$tmp/walk"
+mkdir -p "$w/home/elsewhere" "$w/repo/src"
+git -C "$w/repo" init -q
+printf 'rules: {}\n' >"$w/home/x.yml"
+cat >"$w/home/elsewhere/template.yaml" <<'EOF'
+Resources:
+  Far:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      BillingMode: PAY_PER_REQUEST
+EOF
+cat >"$w/repo/src/q.ts" <<'TS'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+export const q = (c: any) => c.send(new QueryCommand({ TableName: 't', IndexName: 'Nope', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'x' } }));
+TS
+run config-elsewhere 0 "$keylint" -f concise -c "$w/home/x.yml" "$w/repo/src/q.ts"
+lacks config-elsewhere "$out" "unknown-index"
+lacks config-elsewhere "$out" "elsewhere/template.yaml"
+cp "$w/home/elsewhere/template.yaml" "$w/repo/template.yaml"
+run config-elsewhere-tree 1 "$keylint" -f concise -c "$w/home/x.yml" "$w/repo/src/q.ts"
+has config-elsewhere-tree "$out" "[unknown-index]"
+
+# --- lone CR line ends (an old Mac file): lines as editors count them ----------
+printf 'import { X } from "./x";\r\r// note\rexport const k = { PK: `ORDER#${id}`, SK: "A" };\r' >"$i/cr.ts"
+run lone-cr 0 "$keylint" "$i/cr.ts"
+has lone-cr "$out" "cr.ts:4:25: warning: inline key prefix 'ORDER#'"
+has lone-cr-line "$out" $'\nexport const k = { PK: `ORDER#${id}`, SK: "A" };\n'
+has lone-cr-caret "$out" $'\n                        ^~~~~~\n'
+run lone-cr-json 0 "$keylint" -f json "$i/cr.ts"
+has lone-cr-json "$out" '"line": 4'
+
+# --- --changed: one file named three ways is one file ----------------------------------
+c="$tmp/changed"
+mkdir -p "$c/d"
+git -C "$c" init -q
+printf '%s\n' "$key" >"$c/a.ts"
+run changed-once 0 sh -c "cd '$c' && '$keylint' --changed a.ts ./a.ts d/../a.ts"
+has changed-once "$out" "in 1 file"
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

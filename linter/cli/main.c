@@ -397,6 +397,13 @@ static void changed_paths(Arena *a, const char *forced_config, char **in, size_t
  * read as source text. */
 static bool lint_stdin(Project *p, const char *path, StrList *check)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fputs("keylint: error: --stdin-filename names a directory (", stderr);
+        fputs_escaped(stderr, path);
+        fputs("): give the path of a source file\n", stderr);
+        return false;
+    }
     Problems pr;
     problems_init(&pr);
     size_t len = 0;
@@ -423,9 +430,12 @@ static bool lint_stdin(Project *p, const char *path, StrList *check)
     return true;
 }
 
-/* The project's files under one of `targets` (files or directories). */
+/* The project's files under one of `targets` (files or directories),
+ * each once however it was named (`a.ts`, `./a.ts`, `d/../a.ts`, a link
+ * to it): the files' canonical paths. */
 static void files_under(Arena *a, const Project *p, const StrList *targets, StrList *out)
 {
+    NameMap seen = {0};
     for (size_t t = 0; t < targets->n; t++) {
         char *abs = realpath(targets->v[t], NULL);
         if (!abs)
@@ -436,7 +446,7 @@ static void files_under(Arena *a, const Project *p, const StrList *targets, StrL
             if (f->removed || !f->abspath)
                 continue;
             if (!strncmp(f->abspath, abs, n) && (f->abspath[n] == '\0' || f->abspath[n] == '/'))
-                strlist_push(a, out, f->abspath);
+                strlist_push_once(a, out, &seen, f->abspath);
         }
         free(abs);
     }
@@ -680,25 +690,15 @@ static const char *lookup_any(void *ctx, const char *path, size_t *len)
             return s->extra.v[i].text;
         }
     ExtraText e = {.path = arena_strdup(s->arena, path)};
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size <= (off_t)KEYLINT_MAX_FILE_BYTES) {
-        size_t size = (size_t)st.st_size;
-        char *buf = arena_alloc(s->arena, size + 1);
-        size_t n = fread(buf, 1, size, f);
-        if (!ferror(f) && !memchr(buf, '\0', n)) {
-            buf[n] = '\0';
-            e.text = buf;
-            e.len = n;
-            if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) { /* as read_source */
-                e.text += 3;
-                e.len -= 3;
-            }
-        }
+    size_t n;
+    FileRead how;
+    char *buf = file_read(path, KEYLINT_MAX_FILE_BYTES, true, &n, &how);
+    if (buf && !memchr(buf, '\0', n)) {
+        size_t bom = n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0; /* as read_source */
+        e.len = n - bom;
+        e.text = arena_strndup(s->arena, buf + bom, e.len);
     }
-    if (f)
-        fclose(f);
+    free(buf);
     VEC_PUSH(s->arena, &s->extra, e);
     *len = e.len;
     return e.text;

@@ -2,6 +2,10 @@
  * ignore globs. See docs/configuration.md for the user-facing description. */
 #include "config.h"
 
+#include "files.h"
+#include "walk.h"
+#include "yamldepth.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -199,10 +203,13 @@ static char *absolute_file_path(const char *path)
 /* ------------------------------------------------------------------------ */
 /* Discovery                                                                */
 
-static bool is_regular_file(const char *path)
+/* A configuration file is there: a regular file, or anything but a
+ * directory by that name (a FIFO, a link to a device), which loading
+ * then refuses with a message rather than passing over it in silence. */
+static bool config_there(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 static const char *const config_names[] = {".keylint.yml", "keylint.yml"};
@@ -212,7 +219,7 @@ static char *config_in(const char *dir)
 {
     for (size_t i = 0; i < sizeof config_names / sizeof *config_names; i++) {
         char *candidate = path_join(dir, config_names[i]);
-        if (is_regular_file(candidate))
+        if (config_there(candidate))
             return candidate;
         free(candidate);
     }
@@ -1322,63 +1329,23 @@ static void yaml_failure(Loader *L, const yaml_parser_t *p, const char *buf,
     L->errors++;
 }
 
-/* Read a whole file into a malloc'd buffer; NULL with *err set on failure. */
-static char *read_file(const char *path, size_t *len, int *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *err = errno;
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        *err = EISDIR;
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                errno = ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (!buf || ferror(f)) {
-        *err = errno ? errno : EIO;
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 Config *config_load(const char *path, const char *const *known_rules,
                     Problems *problems)
 {
-    int err = 0;
     size_t len = 0;
     const char *slash = strrchr(path, '/');
     const char *name = slash && slash[1] ? slash + 1 : path;
 
-    errno = 0;
-    char *buf = read_file(path, &len, &err);
+    /* a regular file of at most 8 MiB: a FIFO is never waited on, a
+     * device never read (/dev/zero) */
+    FileRead how;
+    char *buf = file_read(path, KEYLINT_MAX_FILE_BYTES, true, &len, &how);
     if (!buf) {
-        problems_add_kind(problems, PROBLEM_CONFIG, path, 0, 0, "cannot read %s: %s", path,
-                     strerror(err));
+        const char *why = how.status == FILE_READ_DIR         ? strerror(EISDIR)
+                          : how.what                          ? how.what
+                          : how.status == FILE_READ_TOO_LARGE ? "larger than 8 MiB"
+                                                              : strerror(how.err);
+        problems_add_kind(problems, PROBLEM_CONFIG, path, 0, 0, "cannot read %s: %s", path, why);
         return NULL;
     }
 
@@ -1397,6 +1364,15 @@ Config *config_load(const char *path, const char *const *known_rules,
         .known_rules = known_rules,
     };
 
+    size_t deep_line, deep_col;
+    if (!yaml_depth_ok(buf, len, &deep_line, &deep_col)) {
+        problems_add_kind(problems, PROBLEM_CONFIG, path, (uint32_t)deep_line, (uint32_t)deep_col,
+                          "%s nests mappings and sequences more than %d deep; not read", name,
+                          YAML_MAX_DEPTH);
+        free(buf);
+        config_free(c);
+        return NULL;
+    }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         problems_add_kind(problems, PROBLEM_CONFIG, path, 0, 0, "out of memory while reading %s",

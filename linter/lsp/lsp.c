@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "walk.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -290,22 +291,14 @@ static bool under_roots(const Server *s, const char *path)
     return false;
 }
 
-/* A whole small file (a .keylint.yml), malloc'd; NULL when unreadable. */
+/* A whole file (a .keylint.yml, a schema), malloc'd; NULL when it cannot
+ * be read, is not a regular file (a FIFO is never waited on, /dev/zero
+ * never read) or is larger than 8 MiB. */
 static char *slurp(const char *path)
 {
-    FILE *f = path[0] ? fopen(path, "r") : NULL;
-    if (!f)
-        return NULL;
-    size_t n = 0, cap = 4096, got;
-    char *t = xrealloc(NULL, cap);
-    while ((got = fread(t + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n < 2)
-            t = xrealloc(t, cap *= 2);
-    }
-    fclose(f);
-    t[n] = '\0';
-    return t;
+    size_t len;
+    FileRead how;
+    return path[0] ? file_read(path, KEYLINT_MAX_FILE_BYTES, true, &len, &how) : NULL;
 }
 
 /* The .keylint.yml that applies to a document (malloc'd, "" for none). */
@@ -724,6 +717,9 @@ static void set_config_option(Server *s, const json_t *opts)
         s->config = xrealloc(NULL, n);
         snprintf(s->config, n, "%s/%s", s->roots[0], v);
     }
+    const char *bad = file_not_regular(s->config);
+    if (bad)
+        lsp_log(s, "the configuration %s %s: not read; the defaults apply", s->config, bad);
 }
 
 static void register_watchers(Server *s)

@@ -3,6 +3,8 @@
  * read for its table model (see templates.h). */
 #include "templates.h"
 
+#include "files.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -45,22 +47,13 @@ static bool skipped_dir(const char *name)
     return false;
 }
 
-/* The git work tree holding `path` (the nearest directory upward with a
- * .git entry), NULL when there is none. */
-static const char *work_tree_of(Arena *a, const char *path)
+/* Whether the directory `dir` is `top` or below it. */
+static bool inside(const char *dir, const char *top)
 {
-    char *abs = realpath(path, NULL);
-    if (!abs)
-        return NULL;
-    char *cur = arena_strdup(a, abs);
-    free(abs);
-    for (char *slash = strrchr(cur, '/'); slash && slash != cur; slash = strrchr(cur, '/')) {
-        *slash = '\0'; /* the directory above */
-        struct stat st;
-        if (lstat(arena_printf(a, "%s/.git", cur), &st) == 0)
-            return cur;
-    }
-    return NULL;
+    size_t n = strlen(top);
+    if (n == 1 && top[0] == '/')
+        return dir[0] == '/';
+    return !strncmp(dir, top, n) && (dir[n] == '\0' || dir[n] == '/');
 }
 
 /* The deepest directory that holds every file of `cfg`, NULL when none. */
@@ -185,42 +178,49 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
         if (cache->v.v[i].config == cfg)
             return &cache->v.v[i].paths;
     Arena *ca = cache ? cache->arena : a;
-    /* The configuration's directory and below. Under the defaults, the
-     * directory all the project's files are under and below; when it has
-     * none, the nearest directory above it that has one, up to the git
-     * work tree: a service's own template, never its neighbours' in a
-     * monorepo. The files, not the working directory, decide. */
+    /* Discovery never leaves the project: the git work tree holding the
+     * files; outside one, the configuration's directory when they are in
+     * it, else the directory linted when they are in it. From the
+     * configuration's directory and below when it is in the project (a
+     * configuration elsewhere, `-c ~/x.yml`, is not searched around);
+     * otherwise from the directory all its files are under, then each
+     * directory above it up to the project's root, until one has a
+     * template with tables: a service's own template, never its
+     * neighbours' in a monorepo. The files, not the working directory,
+     * decide. With no project at all (files named outside any work tree,
+     * configuration or directory linted) only the files' own directory
+     * is read, not below it. */
     FoundTemplates ft = {.config = cfg};
-    if (cfg->path) {
+    const char *dir = common_dir(ca, files, cfgs, abspaths, n, cfg);
+    const char *base = cache ? cache->base : NULL;
+    const char *root = git_work_tree(ca, dir ? dir : cfg->path ? cfg->dir : base);
+    if (!root && cfg->path && (!dir || inside(dir, cfg->dir)))
+        root = cfg->dir;
+    if (!root && base && (!dir || inside(dir, base)))
+        root = base;
+    if (cfg->path && root && inside(cfg->dir, root)) {
         find_templates(ca, cfg->dir, DISCOVER_DEPTH, NULL, &ft.paths);
+    } else if (!root) {
+        if (dir)
+            find_templates(ca, dir, 0, NULL, &ft.paths);
     } else {
-        const char *dir = common_dir(ca, files, cfgs, abspaths, n, cfg);
-        if (!dir && cache)
-            dir = cache->base;
-        struct stat st;
-        const char *top = !dir ? NULL
-                          : lstat(arena_printf(ca, "%s/.git", dir), &st) == 0 ? dir
-                                                                              : work_tree_of(ca, dir);
-        if (!top && cache) /* not in a work tree: up to the directory linted */
-            top = cache->base;
-        /* dir, then each directory above it up to top (without the part
-         * already searched), until one has a template with tables */
-        char *level = dir ? arena_strdup(ca, dir) : NULL;
+        /* dir, then each directory above it up to the root (without the
+         * part already searched), until one has a template with tables */
+        char *level = arena_strdup(ca, dir ? dir : root);
         const char *searched = NULL;
-        while (level) {
+        for (;;) {
             StrList found = {0};
             find_templates(ca, level, DISCOVER_DEPTH, searched, &found);
             for (size_t i = 0; i < found.n; i++)
                 if (template_has_tables(found.v[i]))
                     strlist_push(ca, &ft.paths, found.v[i]);
-            if (ft.paths.n || !top || strlen(level) <= strlen(top) ||
-                strncmp(level, top, strlen(top)))
+            if (ft.paths.n || strlen(level) <= strlen(root))
                 break;
             searched = arena_strdup(ca, level);
             char *slash = strrchr(level, '/');
-            if (!slash || slash == level)
+            if (!slash)
                 break;
-            *slash = '\0';
+            slash[slash == level ? 1 : 0] = '\0';
         }
     }
     if (!cache) {

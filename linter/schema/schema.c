@@ -1291,7 +1291,7 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     size_t len = 0;
     Problems local;
     problems_init(&local);
-    char *buf = read_source(path, &len, &local);
+    char *buf = read_regular_source(path, &len, &local);
     if (!buf) {
         /* read_source names the file as given; findings use the display path */
         for (size_t i = 0; i < local.items.n; i++)

@@ -5,6 +5,7 @@
  * with an explicit work list, and aliases become shared nodes, so neither
  * "billion laughs" nor a self-referencing alias can blow up. */
 #include "yaml_doc.h"
+#include "yamldepth.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -269,7 +270,13 @@ DocNode *yaml_doc_parse(Arena *a, const char *path, const char *display, char *b
     index_lines(&L);
     DocNode *root = NULL;
     yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
+    size_t deep_line, deep_col;
+    if (!yaml_depth_ok(buf, len, &deep_line, &deep_col)) {
+        problems_add(problems, display, (uint32_t)deep_line,
+                     byte_col(&L, deep_line - 1, deep_col - 1) + 1,
+                     "schema nests mappings and sequences more than %d deep; not read",
+                     YAML_MAX_DEPTH);
+    } else if (!yaml_parser_initialize(&parser)) {
         problems_add(problems, display, 0, 0, "out of memory reading schema");
     } else {
         yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
