@@ -500,6 +500,59 @@ static void positions(void **state)
     assert_null(uri_to_path("file:///a%00b"));
 }
 
+/* One long line (a minified bundle, 1 MiB, with 2-, 3- and 4-byte
+ * characters): every conversion is right (against a walk from the line's
+ * start, done here) and the conversions walk few characters in all: each
+ * from its nearest checkpoint, not from the line's start (quadratic). */
+static void positions_long_line(void **state)
+{
+    (void)state;
+    enum { N = 1 << 20, STEP = 997 };
+    static const char *const pieces[] = {"ab", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "{x:1}"};
+    char *t = malloc(N + 8);
+    assert_non_null(t);
+    size_t len = 0;
+    memcpy(t, "\n", 1); /* the long line is line 1 */
+    len = 1;
+    for (size_t k = 0; len < N; k++) {
+        const char *p = pieces[k % 5];
+        memcpy(t + len, p, strlen(p));
+        len += strlen(p);
+    }
+    t[len] = '\0';
+    size_t walked = 0;
+    LineIndex li;
+    lines_build(&li, t, len);
+    li.walked = &walked;
+    size_t calls = 0;
+    uint32_t u16 = 0, u8 = 0; /* the reference: units before byte i on line 1 */
+    for (size_t i = 1; i < len;) {
+        unsigned char c = (unsigned char)t[i];
+        size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        if ((i - 1) % STEP < n) { /* a character start about every STEP bytes */
+            uint32_t l, ch;
+            lsp_position(t, len, &li, i, POS_UTF16, &l, &ch);
+            assert_int_equal(l, 1);
+            assert_int_equal(ch, u16);
+            lsp_position(t, len, &li, i, POS_UTF8, &l, &ch);
+            assert_int_equal(ch, u8);
+            assert_int_equal(lsp_offset(t, len, &li, 1, u16, POS_UTF16), i);
+            assert_int_equal(lsp_offset(t, len, &li, 1, u8, POS_UTF8), i);
+            if (n == 4) /* inside the pair: the character's start */
+                assert_int_equal(lsp_offset(t, len, &li, 1, u16 + 1, POS_UTF16), i);
+            calls += 4;
+        }
+        u16 += n == 4 ? 2 : 1;
+        u8 += (uint32_t)n;
+        i += n;
+    }
+    assert_true(calls > 4000);
+    /* at most two checkpoint spans of characters per conversion */
+    assert_true(walked <= calls * 2 * LINE_CHECKPOINT);
+    lines_free(&li);
+    free(t);
+}
+
 /* ---- framing ---------------------------------------------------------------------- */
 
 static void framing(void **state)
@@ -1412,6 +1465,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(positions),
+        cmocka_unit_test(positions_long_line),
         cmocka_unit_test(framing),
         cmocka_unit_test(lifecycle),
         cmocka_unit_test(diagnostics_utf16),

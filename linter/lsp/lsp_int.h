@@ -56,7 +56,17 @@ typedef enum PosEncoding {
 typedef struct LineIndex {
     size_t *start;
     size_t n; /* number of lines (at least 1) */
+    /* Checkpoints for positions on long lines (lines_build only): the
+     * first character start at or after each LINE_CHECKPOINT bytes, and
+     * the UTF-16 units before it from the start of the text; a conversion
+     * walks from the nearest one, so that converting positions on one long
+     * line (a minified bundle) stays linear in all. */
+    size_t *cp_off, *cp_u16;
+    size_t ncp;
+    size_t *walked; /* when set, the characters conversions walked are added */
 } LineIndex;
+
+enum { LINE_CHECKPOINT = 1024 };
 
 void lines_build(LineIndex *li, const char *text, size_t len);
 /* The same for tree-sitter's rows, which end at "\n" only. */

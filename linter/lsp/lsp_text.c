@@ -2,6 +2,7 @@
  * UTF-16 code units or UTF-8 bytes, edits, and file:// URIs. */
 #include "lsp_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,15 +26,17 @@ static void push_start(LineIndex *li, size_t *cap, size_t off)
     li->start[li->n++] = off;
 }
 
+static void checkpoints_build(LineIndex *li, const char *text, size_t len);
+
 void lines_build(LineIndex *li, const char *text, size_t len)
 {
     if (!len || !memchr(text, '\r', len)) { /* then LSP lines are rows (memchr is fast) */
         rows_build(li, text, len);
+        checkpoints_build(li, text, len);
         return;
     }
     size_t cap = 0;
-    li->start = NULL;
-    li->n = 0;
+    *li = (LineIndex){0};
     push_start(li, &cap, 0);
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\r') {
@@ -44,13 +47,13 @@ void lines_build(LineIndex *li, const char *text, size_t len)
             push_start(li, &cap, i + 1);
         }
     }
+    checkpoints_build(li, text, len);
 }
 
 void rows_build(LineIndex *li, const char *text, size_t len)
 {
     size_t cap = 0;
-    li->start = NULL;
-    li->n = 0;
+    *li = (LineIndex){0};
     push_start(li, &cap, 0);
     for (const char *p = text, *end = text + len;
          p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
@@ -60,8 +63,9 @@ void rows_build(LineIndex *li, const char *text, size_t len)
 void lines_free(LineIndex *li)
 {
     free(li->start);
-    li->start = NULL;
-    li->n = 0;
+    free(li->cp_off);
+    free(li->cp_u16);
+    *li = (LineIndex){0};
 }
 
 /* ---- characters ---------------------------------------------------------- */
@@ -100,6 +104,63 @@ static size_t line_end(const char *text, size_t len, const LineIndex *li, size_t
     return e;
 }
 
+/* Checkpoints every LINE_CHECKPOINT bytes (none for a short text). A
+ * character never spans a line end ("\r" and "\n" are not continuation
+ * bytes), so characters counted from the start of the text are those
+ * counted from the start of any line. */
+static void checkpoints_build(LineIndex *li, const char *text, size_t len)
+{
+    if (len < 2 * LINE_CHECKPOINT)
+        return;
+    size_t n = len / LINE_CHECKPOINT + 1;
+    li->cp_off = xrealloc(NULL, n * sizeof *li->cp_off);
+    li->cp_u16 = xrealloc(NULL, n * sizeof *li->cp_u16);
+    size_t u = 0, next = 0;
+    for (size_t i = 0; i < len;) {
+        if (i >= next) {
+            li->cp_off[li->ncp] = i;
+            li->cp_u16[li->ncp++] = u;
+            next = li->ncp * (size_t)LINE_CHECKPOINT;
+        }
+        size_t c = char_len(text, i, len);
+        u += units(c, POS_UTF16);
+        i += c;
+    }
+}
+
+/* The units (in `enc`) before the character holding byte `off` (before
+ * `off` itself when it starts one), from the start of the text, walking
+ * from the last checkpoint at or before `off`. */
+static size_t units_before(const char *text, size_t len, const LineIndex *li, size_t off,
+                           PosEncoding enc)
+{
+    size_t i = 0, u = 0;
+    if (li->ncp) {
+        size_t lo = 0, hi = li->ncp; /* the last checkpoint <= off */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (li->cp_off[mid] <= off)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        i = li->cp_off[lo];
+        u = enc == POS_UTF8 ? i : li->cp_u16[lo];
+    }
+    size_t steps = 0;
+    while (i < off) {
+        size_t n = char_len(text, i, len);
+        if (i + n > off)
+            break;
+        u += units(n, enc);
+        i += n;
+        steps++;
+    }
+    if (li->walked)
+        *li->walked += steps;
+    return u;
+}
+
 size_t lsp_offset(const char *text, size_t len, const LineIndex *li, uint32_t line,
                   uint32_t character, PosEncoding enc)
 {
@@ -107,6 +168,33 @@ size_t lsp_offset(const char *text, size_t len, const LineIndex *li, uint32_t li
         return len;
     size_t i = li->start[line], end = line_end(text, len, li, line);
     uint32_t u = 0;
+    if (li->ncp && character > 0) {
+        /* start from the last checkpoint on this line not past `character` */
+        size_t base = units_before(text, len, li, i, enc);
+        size_t lo = 0, hi = li->ncp, best = SIZE_MAX;
+        while (lo < hi) { /* the first checkpoint after the line's start */
+            size_t mid = lo + (hi - lo) / 2;
+            if (li->cp_off[mid] <= i)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t a = lo, b = li->ncp; a < b;) { /* the last one within reach */
+            size_t mid = a + (b - a) / 2;
+            size_t mu = enc == POS_UTF8 ? li->cp_off[mid] : li->cp_u16[mid];
+            if (li->cp_off[mid] <= end && mu - base <= character) {
+                best = mid;
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        if (best != SIZE_MAX) {
+            i = li->cp_off[best];
+            u = (uint32_t)((enc == POS_UTF8 ? li->cp_off[best] : li->cp_u16[best]) - base);
+        }
+    }
+    size_t steps = 0;
     while (i < end && u < character) {
         size_t n = char_len(text, i, end);
         uint32_t w = units(n, enc);
@@ -114,7 +202,10 @@ size_t lsp_offset(const char *text, size_t len, const LineIndex *li, uint32_t li
             break; /* inside this character: its start */
         u += w;
         i += n;
+        steps++;
     }
+    if (li->walked)
+        *li->walked += steps;
     return i;
 }
 
@@ -134,16 +225,9 @@ void lsp_position(const char *text, size_t len, const LineIndex *li, size_t off,
     size_t end = line_end(text, len, li, lo);
     if (off > end)
         off = end;
-    uint32_t u = 0;
-    for (size_t i = li->start[lo]; i < off;) {
-        size_t n = char_len(text, i, end);
-        if (i + n > off)
-            break;
-        u += units(n, enc);
-        i += n;
-    }
     *line = (uint32_t)lo;
-    *character = u;
+    *character = (uint32_t)(units_before(text, len, li, off, enc) -
+                            units_before(text, len, li, li->start[lo], enc));
 }
 
 size_t row_col_offset(const char *text, size_t len, const LineIndex *rows, uint32_t row,
