@@ -206,7 +206,9 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
     } else {
         /* dir, then each directory above it up to the root (without the
          * part already searched), until one has a template with tables */
-        char *level = arena_strdup(ca, dir ? dir : root);
+        char *level = arena_strdup(ca, dir    ? dir
+                                       : base && inside(base, root) ? base
+                                                                    : root);
         const char *searched = NULL;
         for (;;) {
             StrList found = {0};
