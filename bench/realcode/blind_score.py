@@ -156,7 +156,8 @@ def main():
                 if args.show and verdict != 'TP':
                     print(f'{"ADJ-FP" if verdict == "FP" else "UNLAB "} {f["rule"]:24} {repo}:{key[0]}:{key[2]}'
                           f'  {"(disputed) " if verdict == "DISPUTED" else ""}{f["message"][:100]}')
-                unlabelled_out.append((repo, rows[0]['commit'], *key, f['severity'], f['message']))
+                unlabelled_out.append((repo, rows[0]['commit'], key[0], key[2], key[1], f['severity'],
+                                       f['message']))
         per_repo[repo] = score
     rules = sorted({r for s in per_repo.values() for r in s})
     tot = collections.defaultdict(collections.Counter)
