@@ -1275,6 +1275,34 @@ static void actions_and_hover(void **state)
     json_decref(acts);
     free(plain_uri);
 
+    /* a finding on a line that starts inside a multi-line template: a
+     * comment above it would be part of the template's text (the value
+     * changes, nothing is suppressed); keylint-disable-line at the end of
+     * the line instead */
+    char tpl[300];
+    snprintf(tpl, sizeof tpl, "%s/src/tpl.ts", w.dir);
+    char *tpl_uri = path_to_uri(tpl);
+    open_doc(&c, tpl_uri,
+             "export async function g(ddb: any, id: string) {\n"
+             "  const note = `first line\n"
+             "  ${'x'}`; return ddb.get({ TableName: 't', Key: { pk: `ORDER#${id}`, sk: 'x' } }).promise();\n"
+             "}\n",
+             1);
+    d = publication(&c, tpl_uri);
+    ms = find_code(d, "magic-string");
+    assert_non_null(ms);
+    assert_range(json_object_get(ms, "range"), 2, 56, 2, 62);
+    json_decref(d);
+    acts = code_actions(&c, 11, tpl_uri, range_json(2, 57, 2, 57), NULL);
+    sup = action_titled(acts, "Suppress magic-string on this line");
+    assert_non_null(sup);
+    e = only_edit(sup, tpl_uri);
+    assert_range(json_object_get(e, "range"), 2, 93, 2, 93);
+    assert_string_equal(json_string_value(json_object_get(e, "newText")),
+                        " // keylint-disable-line magic-string -- TODO: reason");
+    json_decref(acts);
+    free(tpl_uri);
+
     /* two constants hold the same text: keys.ts gets a second (named like
      * a key part). The service imports one of them, ORDER_PREFIX: that is
      * the one meant there */

@@ -12,6 +12,7 @@
 #include "fix.h"
 #include "model.h"
 #include "suppress.h"
+#include "walk.h"
 
 static void *xmalloc(size_t n)
 {
@@ -182,9 +183,13 @@ static bool list_has(const char *t, size_t a, size_t b, const char *rule)
 /* "Suppress <rule> on this line": a `keylint-disable-next-line` comment
  * above the finding's line, indented like it; when the line above already
  * is such a directive, the rule joins its list instead (two directives in
- * a row would have the first one apply to the second). */
+ * a row would have the first one apply to the second). A comment never
+ * goes inside a literal (`t`: the document's tree, NULL when it could not
+ * be parsed): when the finding's line starts inside a multi-line template
+ * or string, `keylint-disable-line` at the end of the line, if that end is
+ * outside any literal; else no suppression is offered. */
 static json_t *suppress_action(const Server *s, const Doc *d, const LineIndex *lines, size_t at,
-                               const char *rule, json_t *diag)
+                               const char *rule, json_t *diag, const SynTree *t)
 {
     uint32_t line, ch;
     lsp_position(d->text, d->len, lines, at, s->enc, &line, &ch);
@@ -196,6 +201,25 @@ static json_t *suppress_action(const Server *s, const Doc *d, const LineIndex *l
     char *title = xmalloc(title_len);
     snprintf(title, title_len, "Suppress %s on this line", rule);
     json_t *edit = NULL;
+    if (t && line > 0 && syn_inside_literal(t, (uint32_t)ls)) {
+        /* the line above ends inside a literal: the end of this line */
+        size_t le = line + 1 < lines->n ? lines->start[line + 1] : d->len;
+        while (le > ls && (d->text[le - 1] == '\n' || d->text[le - 1] == '\r'))
+            le--;
+        if (syn_inside_literal(t, (uint32_t)le)) {
+            free(title);
+            json_decref(diag);
+            return NULL;
+        }
+        size_t n = strlen(rule) + sizeof SUPPRESS_REASON + 64;
+        char *ins = xmalloc(n);
+        snprintf(ins, n, " // keylint-disable-line %s -- %s", rule, SUPPRESS_REASON);
+        edit = text_edit(s, d, lines, le, le, ins);
+        free(ins);
+        json_t *a = action(title, diag, d, edit, false);
+        free(title);
+        return a;
+    }
     if (line > 0) {
         size_t ps = lines->start[line - 1], pe = ls;
         while (pe > ps && (d->text[pe - 1] == '\n' || d->text[pe - 1] == '\r'))
@@ -293,6 +317,9 @@ json_t *lsp_code_action(const Server *s, Doc *d, json_t *params, const char **er
     const char **done_rule = xmalloc((s->p->diags.items.n + 1) * sizeof *done_rule);
     uint32_t *done_line = xmalloc((s->p->diags.items.n + 1) * sizeof *done_line);
     size_t ndone = 0;
+    SynTree *tree = NULL; /* the document's, parsed when a suppression is offered */
+    Arena *tree_strings = NULL;
+    bool parsed = false;
     const DiagList *dl = &s->p->diags;
     for (size_t i = 0; i < dl->items.n; i++) {
         const Diagnostic *g = &dl->items.v[i];
@@ -316,7 +343,13 @@ json_t *lsp_code_action(const Server *s, Doc *d, json_t *params, const char **er
         for (size_t k = 0; k < ndone && !dup; k++)
             dup = done_line[k] == line && !strcmp(done_rule[k], g->rule);
         if (!dup) {
-            json_t *sa = suppress_action(s, d, &lines, a, g->rule, json_incref(diag));
+            if (!parsed) { /* once, for the literals a comment must stay out of */
+                parsed = true;
+                tree_strings = arena_new();
+                tree = syn_parse(d->text, d->len, is_tsx_path(d->fpath) ? SYN_TSX : SYN_TYPESCRIPT,
+                                 tree_strings, NULL);
+            }
+            json_t *sa = suppress_action(s, d, &lines, a, g->rule, json_incref(diag), tree);
             if (sa)
                 json_array_append_new(suppressions, sa);
             done_rule[ndone] = g->rule;
@@ -326,6 +359,8 @@ json_t *lsp_code_action(const Server *s, Doc *d, json_t *params, const char **er
     }
     free(done_rule);
     free(done_line);
+    syn_free(tree);
+    arena_free(tree_strings);
     json_array_extend(result, fixes);
     json_array_extend(result, suppressions);
     json_t *fa = all ? fix_all_action(s, d, &lines, &rows) : NULL;

@@ -966,6 +966,46 @@ SynNode syn_node_for_range(const SynTree *t, uint32_t start, uint32_t end)
     return readable(t, n);
 }
 
+bool syn_inside_literal(const SynTree *t, uint32_t off)
+{
+    if (off == 0 || off >= t->len)
+        return false;
+    /* a comment: by bisection over the listed ones */
+    size_t lo = 0, hi = t->ncomments;
+    while (lo < hi) { /* the first comment ending at off or after */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts_node_end_byte(t->comments[mid]) < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < t->ncomments && ts_node_start_byte(t->comments[lo]) < off; lo++) {
+        uint32_t cs = ts_node_start_byte(t->comments[lo]), ce = ts_node_end_byte(t->comments[lo]);
+        /* a line comment runs to the end of its line: text put right
+         * after it is part of it */
+        bool line = cs + 1 < t->len && t->text[cs] == '/' && t->text[cs + 1] == '/';
+        if (off < ce || (off == ce && line))
+            return true;
+    }
+    /* the smallest node around off, then its ancestors: a template's
+     * substitution is code, the template, a string or a regex around it
+     * is text (tree-sitter's parent links: a loop, no recursion) */
+    TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(t->tree), off, off);
+    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (ts_node_start_byte(n) >= off || ts_node_end_byte(n) <= off)
+            continue;
+        const char *type = ts_node_type(n);
+        if (!strcmp(type, "template_substitution"))
+            return false;
+        if (!strcmp(type, "template_string") || !strcmp(type, "string") ||
+            !strcmp(type, "regex") || !strcmp(type, "comment") ||
+            !strcmp(type, "jsx_text") || !strcmp(type, "string_lit") ||
+            !strcmp(type, "heredoc_template"))
+            return true;
+    }
+    return false;
+}
+
 /* ---- text ------------------------------------------------------------------------- */
 
 const char *syn_text(const SynTree *t, SynNode n)

@@ -176,6 +176,14 @@ SynNode syn_parent(const SynTree *t, SynNode n);
  * null node when that is a comment or inside an unread region. */
 SynNode syn_node_for_range(const SynTree *t, uint32_t start, uint32_t end);
 
+/* Whether text inserted at byte `off` would land inside a string, a
+ * template (not in one of its `${...}` substitutions), a regular
+ * expression, JSX text or a comment (strictly inside: not at its first or
+ * after its last byte; but right after a `//` comment, which runs to the
+ * end of its line, is inside it): where a suppression comment would
+ * change a value or be no comment of its own. */
+bool syn_inside_literal(const SynTree *t, uint32_t off);
+
 /* ---- text ------------------------------------------------------------------ */
 
 const char *syn_text(const SynTree *t, SynNode n); /* copy in the strings arena */
