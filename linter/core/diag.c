@@ -110,16 +110,25 @@ void diag_append(DiagList *dst, const DiagList *src)
         diag_copy(dst, &src->items.v[i]);
 }
 
+/* Places in reading order: by path, then where they start. */
+static int place_cmp(const char *pa, const Span *a, const char *pb, const Span *b)
+{
+    int c = strcmp(pa, pb);
+    if (c)
+        return c;
+    if (a->start_row != b->start_row)
+        return a->start_row < b->start_row ? -1 : 1;
+    if (a->start_col != b->start_col)
+        return a->start_col < b->start_col ? -1 : 1;
+    return 0;
+}
+
 static int diag_cmp(const void *a, const void *b)
 {
     const Diagnostic *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
+    int c = place_cmp(x->path, &x->span, y->path, &y->span);
     if (c)
         return c;
-    if (x->span.start_row != y->span.start_row)
-        return x->span.start_row < y->span.start_row ? -1 : 1;
-    if (x->span.start_col != y->span.start_col)
-        return x->span.start_col < y->span.start_col ? -1 : 1;
     if ((c = strcmp(x->rule, y->rule)))
         return c;
     return strcmp(x->message, y->message);
@@ -128,13 +137,9 @@ static int diag_cmp(const void *a, const void *b)
 static int related_cmp(const void *a, const void *b)
 {
     const DiagRelated *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
+    int c = place_cmp(x->path, &x->span, y->path, &y->span);
     if (c)
         return c;
-    if (x->span.start_row != y->span.start_row)
-        return x->span.start_row < y->span.start_row ? -1 : 1;
-    if (x->span.start_col != y->span.start_col)
-        return x->span.start_col < y->span.start_col ? -1 : 1;
     if (x->span.start_byte != y->span.start_byte)
         return x->span.start_byte < y->span.start_byte ? -1 : 1;
     if (x->span.end_byte != y->span.end_byte)
