@@ -37,6 +37,23 @@ static bool match_key_name(const char *name, const char *kind)
     return true;
 }
 
+/* `<word>_?key_?id`, case-insensitive: PartitionKeyID, sort_key_id */
+static bool spelled_key_id(const char *name, const char *word)
+{
+    size_t wl = strlen(word);
+    if (strncasecmp(name, word, wl))
+        return false;
+    const char *p = name + wl;
+    if (*p == '_')
+        p++;
+    if (strncasecmp(p, "key", 3))
+        return false;
+    p += 3;
+    if (*p == '_')
+        p++;
+    return !strcasecmp(p, "id");
+}
+
 int key_role_for_name(const Config *cfg, const char *name)
 {
     if (!name || !*name)
@@ -51,10 +68,13 @@ int key_role_for_name(const Config *cfg, const char *name)
         if (strlist_has(&cfg->key_index_sk, name))
             return ROLE_INDEX_SK;
     }
-    /* spelled out in snake case: partition_key, sort_key */
-    if (!strcasecmp(name, "partition_key"))
+    /* spelled out: partition_key, sort_key, and with the id the key is of
+     * (PartitionKeyID, SortKeyId, partition_key_id). The bare camel-case
+     * `partitionKey` / `sortKey` are not: UI code sorts tables by a
+     * `sortKey`, CDK names the key definition `partitionKey`. */
+    if (!strcasecmp(name, "partition_key") || spelled_key_id(name, "partition"))
         return ROLE_PK;
-    if (!strcasecmp(name, "sort_key"))
+    if (!strcasecmp(name, "sort_key") || spelled_key_id(name, "sort"))
         return ROLE_SK;
     bool pk = match_key_name(name, "pk"), sk = match_key_name(name, "sk");
     if (!pk && !sk)
