@@ -290,7 +290,10 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
         if ((unsigned char)*c < 128)
             f->separator_uses[(unsigned char)*c]++;
 
-    if (k->site == SITE_HELPER && k->role == ROLE_PK && kf_has_text(&key) &&
+    /* an untenanted partition key a helper builds: a string helper's
+     * output, or a field of the object one returns (an entity's keys) */
+    if ((k->site == SITE_HELPER || k->site == SITE_ENTITY) && k->role == ROLE_PK &&
+        kf_has_text(&key) &&
         !kf_has_tenant(a, &key, cfg) && !prefix_is_global(a, &key, cfg)) {
         strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted, kf_shape(a, &key));
     }
