@@ -205,32 +205,75 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                             separator(ctx->config), tenant_name(ctx->config)));
 }
 
+static bool span_within(Span outer, Span inner)
+{
+    return inner.start_byte >= outer.start_byte && inner.end_byte <= outer.end_byte;
+}
+
+/* The partition key beside an entity's sort key in the object a helper
+ * returns (`SYNC: (tenantId) => ({ PK: 'sync', SK: tenantId })`), or NULL
+ * when the sort key is no such helper's. */
+static const KeyExpr *helper_object_pk(const FileIR *file, const KeyExpr *k)
+{
+    if (k->site != SITE_ENTITY)
+        return NULL;
+    for (size_t h = 0; h < file->helpers.n; h++) {
+        const HelperDef *def = &file->helpers.v[h];
+        if (!def->fields.n || !span_within(def->span, k->span))
+            continue;
+        for (size_t i = 0; i < file->keys.n; i++) {
+            const KeyExpr *pk = &file->keys.v[i];
+            if (pk->site == SITE_ENTITY && pk->role == ROLE_PK && span_within(def->span, pk->span))
+                return pk;
+        }
+    }
+    return NULL;
+}
+
+static void report_sk(const RuleContext *ctx, Arena *a, const Seg *t, const KeyExpr *pk,
+                      const KfKey *pkey)
+{
+    const char *prefix = kf_leading_prefix(a, pkey);
+    report(ctx, rule_report(ctx, t->span,
+                            "tenant is in the sort key but not the partition key: "
+                            "tenants share partition %s, so one tenant's data and "
+                            "traffic are not isolated; put '%s' in the partition key "
+                            "(e.g. %s%c{%s})",
+                            seglist_label(a, &pk->segs), kf_hole_name(a, t),
+                            prefix ? prefix : "ENTITY", separator(ctx->config),
+                            tenant_name(ctx->config)));
+}
+
 /* A tenant in the sort key while the same operation's partition key has
- * none. */
+ * none; for a helper returning both keys, at the helper (its calls then
+ * not again). */
 static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const KfOpKeys *keys)
 {
     const FileIR *file = ctx->file;
-    if (k->role != ROLE_SK || k->op < 0 || (size_t)k->op >= file->ops.n)
+    if (k->role != ROLE_SK)
+        return;
+    const KeyExpr *hpk = k->op < 0 ? helper_object_pk(file, k) : NULL;
+    if (!hpk && (k->op < 0 || (size_t)k->op >= file->ops.n))
         return;
     KfKey key;
     rule_key_flat(ctx, a, k, &key);
     const Seg *t = kf_tenant_hole(a, &key, ctx->config);
     if (!t)
         return;
+    if (hpk) {
+        KfKey pkey;
+        if (untenanted_pk(ctx, a, hpk, &pkey))
+            report_sk(ctx, a, t, hpk, &pkey);
+        return;
+    }
     for (size_t i = keys->first[k->op]; i != KF_NO_KEY; i = keys->next[i]) {
         const KeyExpr *pk = &file->keys.v[i];
         KfKey pkey;
         if (!untenanted_pk(ctx, a, pk, &pkey))
             continue;
-        const char *prefix = kf_leading_prefix(a, &pkey);
-        report(ctx, rule_report(ctx, t->span,
-                                "tenant is in the sort key but not the partition key: "
-                                "tenants share partition %s, so one tenant's data and "
-                                "traffic are not isolated; put '%s' in the partition key "
-                                "(e.g. %s%c{%s})",
-                                seglist_label(a, &pk->segs), kf_hole_name(a, t),
-                                prefix ? prefix : "ENTITY", separator(ctx->config),
-                                tenant_name(ctx->config)));
+        if (k->build == BUILD_CALL && inlines_reported_helper(ctx, a, pk, &pkey))
+            return; /* reported at the helper that builds both */
+        report_sk(ctx, a, t, pk, &pkey);
         return;
     }
 }
