@@ -79,10 +79,14 @@ static bool sibling_sk_varies(const RuleContext *ctx, Arena *a, size_t i)
 {
     const FileIR *f = ctx->file;
     const KeyExpr *k = &f->keys.v[i];
+    /* the keys a helper returns are siblings of that helper's only, not of
+     * the next helper's a few lines below */
+    const HelperDef *h = kf_object_helper_of(f, k);
     size_t from = i > 4 ? i - 4 : 0;
     for (size_t j = from; j < f->keys.n && j <= i + 4; j++) {
         const KeyExpr *o = &f->keys.v[j];
-        if (j == i || o->role != ROLE_SK || o->site != k->site || o->op != k->op)
+        if (j == i || o->role != ROLE_SK || o->site != k->site || o->op != k->op ||
+            (h && !kf_in_helper(h, o)))
             continue;
         uint32_t d = o->span.start_row > k->span.start_row ? o->span.start_row - k->span.start_row
                                                             : k->span.start_row - o->span.start_row;

@@ -205,27 +205,16 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                             separator(ctx->config), tenant_name(ctx->config)));
 }
 
-static bool span_within(Span outer, Span inner)
-{
-    return inner.start_byte >= outer.start_byte && inner.end_byte <= outer.end_byte;
-}
-
 /* The partition key beside an entity's sort key in the object a helper
  * returns (`SYNC: (tenantId) => ({ PK: 'sync', SK: tenantId })`), or NULL
  * when the sort key is no such helper's. */
 static const KeyExpr *helper_object_pk(const FileIR *file, const KeyExpr *k)
 {
-    if (k->site != SITE_ENTITY)
-        return NULL;
-    for (size_t h = 0; h < file->helpers.n; h++) {
-        const HelperDef *def = &file->helpers.v[h];
-        if (!def->fields.n || !span_within(def->span, k->span))
-            continue;
-        for (size_t i = 0; i < file->keys.n; i++) {
-            const KeyExpr *pk = &file->keys.v[i];
-            if (pk->site == SITE_ENTITY && pk->role == ROLE_PK && span_within(def->span, pk->span))
-                return pk;
-        }
+    const HelperDef *def = kf_object_helper_of(file, k);
+    for (size_t i = 0; def && i < file->keys.n; i++) {
+        const KeyExpr *pk = &file->keys.v[i];
+        if (pk->site == SITE_ENTITY && pk->role == ROLE_PK && kf_in_helper(def, pk))
+            return pk;
     }
     return NULL;
 }

@@ -129,6 +129,21 @@ bool kf_is_helper_output(const KeyExpr *k)
     return false;
 }
 
+bool kf_in_helper(const HelperDef *h, const KeyExpr *k)
+{
+    return k->span.start_byte >= h->span.start_byte && k->span.end_byte <= h->span.end_byte;
+}
+
+const HelperDef *kf_object_helper_of(const FileIR *file, const KeyExpr *k)
+{
+    if (k->site != SITE_ENTITY || k->op >= 0)
+        return NULL;
+    for (size_t i = 0; i < file->helpers.n; i++)
+        if (file->helpers.v[i].fields.n && kf_in_helper(&file->helpers.v[i], k))
+            return &file->helpers.v[i];
+    return NULL;
+}
+
 size_t kf_start_code(const KfKey *key)
 {
     if (key->n < 2 || key->parts[0].hole || !key->parts[1].hole)

@@ -52,6 +52,11 @@ bool kf_all_helper(const SegList *segs);
  * SEGF_HELPER. Resolution flags the helper's own text; the arguments it
  * substitutes for parameters keep their call-site flags. */
 bool kf_is_helper_output(const KeyExpr *k);
+/* The helper of `file` whose returned object of keys holds the entity key
+ * `k` (`SYNC: (t) => ({ PK: 'sync', SK: t })`), or NULL. */
+const HelperDef *kf_object_helper_of(const FileIR *file, const KeyExpr *k);
+/* Whether `k` lies in the helper `h`'s text. */
+bool kf_in_helper(const HelperDef *h, const KeyExpr *k);
 
 /* The width of a type code written inline at the start of the key and
  * glued to the value after it: `'GA' + groupId`, `GP${groupId}#${albumId}`
