@@ -253,7 +253,8 @@ static bool object_fields(Ex *x, SynNode obj, HelperDef *h)
 }
 
 /* The expression a function returns, if it returns one key-shaped value:
- * an arrow's expression body or the first key-shaped `return`. */
+ * an arrow's expression body or the first key-shaped `return` (an empty
+ * text returned by a guard is none). */
 static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
 {
     SynNode body = field(fn, "body");
@@ -274,6 +275,12 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
             }
             if (is(cur, "return_statement")) {
                 SynNode e = syn_child(x->syn, cur, 0);
+                const char *text;
+                /* `if (!data) return ''`: a guard's empty text, not the key */
+                if (!syn_null(e) && ex_string_value(x, unwrap(e), &text) && !text[0]) {
+                    i = syn_end_of(x->syn, i);
+                    continue;
+                }
                 if (!syn_null(e) && (ex_is_string_like(x, e) || is(unwrap(e), "object"))) {
                     ret = e;
                     break;
