@@ -105,6 +105,30 @@ static bool key_shaped_template(Ex *x, SynNode n)
     return true;
 }
 
+/* Every property of `opts` is an option dynamodb-toolbox's query takes:
+ * `query(tableName, { pk, value, index })` is a project's own wrapper,
+ * whose first argument is no partition key. */
+static bool toolbox_options_only(Ex *x, SynNode opts)
+{
+    static const char *const known[] = {
+        "index", "eq", "beginsWith", "between", "gt", "gte", "lt", "lte", "limit",
+        "reverse", "consistent", "capacity", "select", "filters", "attributes",
+        "startKey", "entity", "execute", "parse", "autoExecute", "autoParse", NULL};
+    uint32_t cnt = syn_count(x->syn, opts);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, opts, i);
+        const char *name = ex_prop_name(x, p);
+        if (!name)
+            continue; /* a spread, a comment */
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = !strcmp(name, *k);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 /* entity.query(pk, { index, eq | beginsWith | between | gt | gte | lt | lte }),
  * or entity.query(pk) alone when pk reads as a key (`USER#${id}`). */
 bool ex_toolbox_query(Ex *x, SynNode call, const char *method)
@@ -123,7 +147,8 @@ bool ex_toolbox_query(Ex *x, SynNode call, const char *method)
     static const char *const shape[] = {"index", "eq", "beginsWith", "between", "gt", "gte",
                                         "lt", "lte", NULL};
     if (syn_null(pk) || !ex_value_can_be_key(x, pk) || syn_is(pk, "object") ||
-        !syn_is(opts, "object") || !ex_has_any_prop(x, opts, shape))
+        !syn_is(opts, "object") || !ex_has_any_prop(x, opts, shape) ||
+        !toolbox_options_only(x, opts))
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TOOLBOX, call,
                        arena_printf(x->a, "%s.query", ex_receiver_name(x, syn_field(x->syn, call, "function"))));
