@@ -1246,6 +1246,10 @@ static void actions_and_hover(void **state)
     /* on a key, also the entity chart of the file's entities */
     assert_non_null(strstr(md, "key design of this file's entities"));
     assert_non_null(strstr(md, "| **ORDER** | `ORDER#{tenantCode}` (read) | `ITEM#{id}#{n}` (read) |"));
+    /* its code sites relative to the workspace folder, wherever the server
+     * was started */
+    assert_non_null(strstr(md, "`src/service.ts:"));
+    assert_null(strstr(md, w.dir));
     json_decref(r);
     request(&c, 7, "textDocument/hover",
             json_pack("{s:{s:s}, s:{s:i, s:i}}", "textDocument", "uri", w.uri[F_SERVICE],

@@ -431,7 +431,7 @@ static bool entity_chart(const Server *s, const Doc *d, Buf *md)
             buf_add(md, "\n\n---\n\n");
         buf_add(md, s->hover_markdown ? "**keylint** key design of this file's entities\n\n"
                                       : "keylint: key design of this file's entities\n\n");
-        buf_add(md, model_entities_markdown(a, m, ents, n));
+        buf_add(md, model_entities_markdown(a, m, ents, n, (const char *const *)s->roots, s->nroots));
     }
     arena_free(a);
     model_free(m);

@@ -159,9 +159,10 @@ bool model_write_workbench(FILE *out, const DesignModel *m, const ModelWriteOpti
 bool model_write_html(FILE *out, const DesignModel *m, const ModelWriteOptions *o);
 
 /* The entity chart of `ents` (n of them) as Markdown, in `a`: the language
- * server's hover. */
+ * server's hover. A code site under one of `roots` (nroots absolute
+ * directories, the workspace folders) is shown relative to it. */
 const char *model_entities_markdown(Arena *a, const DesignModel *m, const MEntity *const *ents,
-                                    size_t n);
+                                    size_t n, const char *const *roots, size_t nroots);
 
 /* An example value that follows a shape: "ORDER#{orderId}" ->
  * "ORDER#o-1" (each value its name's first letter and `n`). In `a`. */

@@ -551,29 +551,54 @@ static void md_cell(FILE *out, const MEntity *e, const char *attr)
     }
 }
 
-static void md_sites_list(FILE *out, Arena *a, const MSites *v, size_t max)
+/* Where sites are shown from: with `roots` (the language server's workspace
+ * folders), a path under one of them is shown relative to the deepest that
+ * holds it; other paths, and every path without roots, as the model has
+ * them. */
+typedef struct SiteBase {
+    const char *const *roots;
+    size_t n;
+} SiteBase;
+
+static const char *site_path(const SiteBase *base, const char *path)
+{
+    const char *best = path;
+    size_t best_len = 0;
+    for (size_t i = 0; base && i < base->n; i++) {
+        size_t n = strlen(base->roots[i]);
+        while (n > 1 && base->roots[i][n - 1] == '/')
+            n--;
+        if (n > best_len && !strncmp(path, base->roots[i], n) && path[n] == '/' && path[n + 1]) {
+            best = path + n + 1;
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+static void md_sites_list(FILE *out, Arena *a, const MSites *v, size_t max, const SiteBase *base)
 {
     for (size_t i = 0; i < v->n && i < max; i++) {
         if (i)
             fputs(", ", out);
-        model_md_code(out, arena_printf(a, "%s:%u", v->v[i].path, v->v[i].line));
+        model_md_code(out, arena_printf(a, "%s:%u", site_path(base, v->v[i].path), v->v[i].line));
     }
     if (v->n > max)
         fprintf(out, " and %zu more", v->n - max);
 }
 
-static void md_sites(FILE *out, Arena *a, const MSites *v, size_t max)
+static void md_sites(FILE *out, Arena *a, const MSites *v, size_t max, const SiteBase *base)
 {
     fprintf(out, "%zu", v->n);
     if (v->n) {
         fputs(": ", out);
-        md_sites_list(out, a, v, max);
+        md_sites_list(out, a, v, max, base);
     }
 }
 
 /* One entity chart: the entities of table `t` among `ents`. */
 static void md_chart(FILE *out, Arena *a, const DesignModel *m, size_t t,
-                     const MEntity *const *ents, size_t n, size_t max)
+                     const MEntity *const *ents, size_t n, size_t max, const SiteBase *base)
 {
     const MTable *mt = &m->tables.v[t];
     fputs("| Entity |", out);
@@ -599,9 +624,9 @@ static void md_chart(FILE *out, Arena *a, const DesignModel *m, size_t t,
             fputs(" |", out);
         }
         fputc(' ', out);
-        md_sites(out, a, &e->writes, max);
+        md_sites(out, a, &e->writes, max, base);
         fputs(" | ", out);
-        md_sites(out, a, &e->reads, max);
+        md_sites(out, a, &e->reads, max, base);
         fputs(" |\n", out);
     }
 }
@@ -726,7 +751,7 @@ bool model_write_markdown(FILE *out, const DesignModel *m, const ModelWriteOptio
         if (!model_table_entities(m, t))
             fputs("No entity is written or read on it.\n", out);
         else
-            md_chart(out, a, m, t, all, m->entities.n, max_sites(o));
+            md_chart(out, a, m, t, all, m->entities.n, max_sites(o), NULL);
         for (size_t i = 0; i < mt->indexes.n; i++)
             md_index(out, m, t, &mt->indexes.v[i]);
         fputc('\n', out);
@@ -735,7 +760,7 @@ bool model_write_markdown(FILE *out, const DesignModel *m, const ModelWriteOptio
     if (m->opaque.n) {
         fprintf(out, "\nNot drawn: %zu write%s whose keys are all values passed in: ", m->opaque.n,
                 m->opaque.n == 1 ? "" : "s");
-        md_sites_list(out, a, &m->opaque, max_sites(o));
+        md_sites_list(out, a, &m->opaque, max_sites(o), NULL);
         fputs(".\n", out);
     }
     if (m->entities.n || m->queries.n) {
@@ -751,8 +776,9 @@ bool model_write_markdown(FILE *out, const DesignModel *m, const ModelWriteOptio
 }
 
 const char *model_entities_markdown(Arena *a, const DesignModel *m, const MEntity *const *ents,
-                                    size_t n)
+                                    size_t n, const char *const *roots, size_t nroots)
 {
+    SiteBase base = {roots, nroots};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -767,7 +793,7 @@ const char *model_entities_markdown(Arena *a, const DesignModel *m, const MEntit
         fputs("**", f);
         model_md_text(f, m->tables.v[t].label);
         fputs("**\n\n", f);
-        md_chart(f, a, m, t, ents, n, 3);
+        md_chart(f, a, m, t, ents, n, 3, &base);
         fputc('\n', f);
     }
     fclose(f);
