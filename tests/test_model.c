@@ -197,6 +197,38 @@ static void names_by_partition(void **state)
     arena_free(a);
 }
 
+/* A query that no shape matches returns the entities that write a value
+ * that could be anything where it looks (SK: briefId, built elsewhere), as
+ * unmatched-query judges it; when a shape matches, only that entity. */
+static const char BRIEFS[] =
+    "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "const T = 'app';\n"
+    "export const put = (d: any, briefId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: 'BRIEF', SK: briefId } }));\n"
+    "export const putNote = (d: any, noteId: string) =>\n"
+    "  d.send(new PutCommand({ TableName: T, Item: { PK: `NOTE#${noteId}`, SK: 'NOTE' } }));\n"
+    "export const byProject = (d: any, projectId: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: T, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',\n"
+    "    ExpressionAttributeValues: { ':pk': 'BRIEF', ':sk': `${projectId}#` } }));\n"
+    "export const note = (d: any, id: string) =>\n"
+    "  d.send(new QueryCommand({ TableName: T, KeyConditionExpression: 'PK = :pk',\n"
+    "    ExpressionAttributeValues: { ':pk': `NOTE#${id}` } }));\n";
+
+static void values_built_elsewhere_answer_queries(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of("infra.ts", INFRA, "briefs.ts", BRIEFS, NULL);
+    assert_string_equal(names(a, m), "BRIEF, NOTE");
+    assert_string_equal(shapes(a, entity(m, "BRIEF"), "SK"), "{briefId}");
+    /* no shape starts {projectId}#: the SK that could be anything */
+    assert_string_equal(returned(a, query_at(m, 8)), "BRIEF");
+    /* NOTE#{id} matches NOTE's shape: BRIEF is not listed */
+    assert_string_equal(returned(a, query_at(m, 11)), "NOTE");
+    model_free(m);
+    arena_free(a);
+}
+
 /* Keys of one object grouped as one item; an index's keys alone (what a
  * helper returns to be spread) are not an entity. */
 static void fragments_are_not_entities(void **state)
@@ -558,6 +590,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_after_the_tenant),
         cmocka_unit_test(names_by_partition),
+        cmocka_unit_test(values_built_elsewhere_answer_queries),
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(schemas_are_not_entities),

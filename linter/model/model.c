@@ -913,8 +913,14 @@ static bool shape_matches(const char *q, const char *w, bool prefix)
 /* Whether entity `e` writes attribute `attr` with a shape that `c` can
  * match (shape_matches); a written shape that starts with a value answers
  * only a condition that does too: the entity's own prefix is not known.
+ * With `loose` (for sort-key conditions only: a partition key that is one
+ * value names no kind of item), a shape that is one value and nothing else
+ * (`SK: executiveBriefId`, built elsewhere) answers every condition, as a
+ * write whose value could be anything matches every query for
+ * unmatched-query.
  * *has_attr: it writes the attribute at all. */
-static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, bool *has_attr)
+static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, bool loose,
+                           bool *has_attr)
 {
     *has_attr = false;
     for (size_t i = 0; i < e->shapes.n; i++) {
@@ -923,6 +929,8 @@ static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, b
             continue;
         *has_attr = true;
         if (!c || !c->canon || (c->op != COND_EQ && c->op != COND_BEGINS_WITH))
+            return true;
+        if (loose && !strcmp(s->canon, "{}"))
             return true;
         if (starts_with_value(s->canon) && !starts_with_value(c->canon))
             continue;
@@ -938,7 +946,7 @@ static const MCond *query_pk(const MQuery *q)
     return q->conds.n ? &q->conds.v[0] : NULL;
 }
 
-static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *e)
+static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *e, bool loose)
 {
     const MTable *t = m->tables.v[q->table].known ? &m->tables.v[q->table] : NULL;
     if (t && e->table != q->table && m->tables.v[e->table].known)
@@ -953,18 +961,18 @@ static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *
     if (q->kind == OP_SCAN) {
         if (!ipk)
             return true;
-        return entity_answers(e, ipk, NULL, &has);
+        return entity_answers(e, ipk, NULL, false, &has);
     }
     const MCond *pk = query_pk(q);
     if (!pk)
         return false;
-    if (ipk && strcmp(ipk, pk->attr) && !entity_answers(e, ipk, NULL, &has))
+    if (ipk && strcmp(ipk, pk->attr) && !entity_answers(e, ipk, NULL, false, &has))
         return false;
-    if (!entity_answers(e, pk->attr, pk, &has))
+    if (!entity_answers(e, pk->attr, pk, false, &has))
         return false;
     for (size_t i = 1; i < q->conds.n; i++) {
         const MCond *c = &q->conds.v[i];
-        if (!entity_answers(e, c->attr, c, &has) && has)
+        if (!entity_answers(e, c->attr, c, loose, &has) && has)
             return false;
     }
     return true;
@@ -1040,9 +1048,15 @@ static void match_queries(Builder *b)
         only[i] = none;
     for (size_t qi = 0; qi < m->queries.n; qi++) {
         MQuery *q = &m->queries.v[qi];
+        /* the entities whose shapes match; when none does, those of the
+         * partition that write a sort key that could be anything */
+        bool loose = false;
+        for (size_t i = 0; i < ne && !loose; i++)
+            loose = query_returns(m, q, &m->entities.v[i], false);
+        loose = !loose;
         for (size_t i = 0; i < ne; i++) {
             MEntity *e = &m->entities.v[i];
-            if (!query_returns(m, q, e))
+            if (!query_returns(m, q, e, loose))
                 continue;
             strlist_push(m->arena, &q->entities, e->name);
             add_site(m->arena, &e->reads, q->site);
