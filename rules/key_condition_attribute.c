@@ -92,6 +92,18 @@ static bool keys_unknown(const OpTarget *t)
 /* The conditions of a multi-attribute key: each partition key attribute,
  * the sort key attributes from the first without a gap, a range only on
  * the last one named. */
+/* The evidence of a finding: the definition of the table or index the
+ * query reads, which lists its keys. */
+static void evidence(const RuleContext *ctx, Arena *a, const OpTarget *t, Diagnostic *d)
+{
+    if (t->ix && t->ix->span.end_byte)
+        diag_relate(ctx->out, d, t->table->path, t->ix->span,
+                    "index %s of table %s is defined here", t->ix->name, t->table->id);
+    else
+        diag_relate(ctx->out, d, t->table->path, t->table->span, "table %s is defined here",
+                    table_label(a, t->table));
+}
+
 static void check_multi(const RuleContext *ctx, Arena *a, const OpTarget *t, const OpCond *conds,
                         size_t n, const char *target)
 {
@@ -108,11 +120,11 @@ static void check_multi(const RuleContext *ctx, Arena *a, const OpTarget *t, con
         for (size_t i = 0; i < n && !named; i++)
             named = !strcmp(conds[i].attr, name);
         if (!named)
-            rule_report(ctx, conds[0].span,
+            evidence(ctx, a, t, rule_report(ctx, conds[0].span,
                         "this query names no value for '%s', part of the partition key of %s "
                         "(%s): DynamoDB needs `%s = :value` for every attribute of a "
                         "multi-attribute partition key",
-                        name, target, key_list(a, ix, NULL, NULL), name);
+                        name, target, key_list(a, ix, NULL, NULL), name));
     }
     size_t last = SIZE_MAX; /* the last sort key attribute named */
     for (size_t k = 0; k < MAX_KEY_ATTRS; k++)
@@ -121,19 +133,19 @@ static void check_multi(const RuleContext *ctx, Arena *a, const OpTarget *t, con
     for (size_t k = 0; last != SIZE_MAX && k <= last; k++) {
         const char *name = index_key_attr(ix, true, k)->name;
         if (!by_sk[k]) {
-            rule_report(ctx, by_sk[last]->span,
+            evidence(ctx, a, t, rule_report(ctx, by_sk[last]->span,
                         "'%s' is a sort key attribute of %s after '%s', which this query "
                         "names no condition on: DynamoDB takes the attributes of a "
                         "multi-attribute sort key from the first on, without a gap (%s)",
-                        by_sk[last]->attr, target, name, key_list(a, ix, NULL, NULL));
+                        by_sk[last]->attr, target, name, key_list(a, ix, NULL, NULL)));
             break;
         }
         if (k < last && by_sk[k]->op != COND_EQ && by_sk[k]->op != COND_NONE) {
-            rule_report(ctx, by_sk[k]->clause,
+            evidence(ctx, a, t, rule_report(ctx, by_sk[k]->clause,
                         "'%s' takes a range here, but this query also names '%s', a later "
                         "attribute of the sort key of %s: DynamoDB takes a range only on the "
                         "last sort key attribute a query names, every one before it with `=`",
-                        name, by_sk[last]->attr, target);
+                        name, by_sk[last]->attr, target));
             break;
         }
     }
@@ -168,29 +180,29 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
         const char *is = key_of(a, t.table, attr, &other);
         reported++;
         if (is && other && !t.ix)
-            rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
                         "'%s' is %s, but this query names no index and so reads %s, whose keys "
                         "are %s: add IndexName '%s' (or use the table's keys)",
-                        attr, is, target, tkeys, other->name);
+                        attr, is, target, tkeys, other->name));
         else if (is)
-            rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
                         "'%s' is %s, not a key of %s (%s): a key condition can only use the keys "
                         "of what it queries%s%s%s",
                         attr, is, target, tkeys, other ? "; query index " : "",
-                        other ? other->name : "", other ? " instead" : "");
+                        other ? other->name : "", other ? " instead" : ""));
         else
-            rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
                         "'%s' is not a key of %s (%s): a key condition can only use the "
                         "partition and sort key; filter on '%s' with a FilterExpression, or add "
                         "an index keyed on it",
-                        attr, target, tkeys, attr);
+                        attr, target, tkeys, attr));
     }
     bool multi = t.ix && (index_key_attr(t.ix, false, 1) || index_key_attr(t.ix, true, 1));
     if (!has_pk && complete && !reported)
-        rule_report(ctx, conds[0].span,
+        evidence(ctx, a, &t, rule_report(ctx, conds[0].span,
                     "this query's key condition has no condition on the partition key '%s' of "
                     "%s: DynamoDB needs `%s = :value` in every query",
-                    t.pk->name, target, t.pk->name);
+                    t.pk->name, target, t.pk->name));
     else if (multi && complete && !reported)
         check_multi(ctx, a, &t, conds, n, target);
 }

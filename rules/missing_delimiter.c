@@ -58,6 +58,19 @@ static bool both_helper(const Seg *l, const Seg *r)
     return (l->flags & SEGF_HELPER) && (r->flags & SEGF_HELPER);
 }
 
+/* The evidence of a join: the other side of it, `other` (named `name`),
+ * where it is written; else the key that joins them. */
+static void glued_to(const RuleContext *ctx, Diagnostic *d, const Seg *other, const char *name,
+                     const KeyExpr *k)
+{
+    if (other->span.end_byte)
+        diag_relate(ctx->out, d, NULL, other->span, "'%s', the other side of the join", name);
+    else if (k->span.end_byte)
+        diag_relate(ctx->out, d, NULL, k->span, "the key that joins them");
+    else
+        rule_unproven(ctx, d);
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     /* a helper's output: judged once, at the helper's definition */
@@ -80,12 +93,13 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                 continue;
             if (!render)
                 render = seglist_label(a, &k->segs);
-            rule_report(ctx, r->span,
+            Diagnostic *d = rule_report(ctx, r->span,
                         "'%s' and '%s' are joined with nothing between them: "
                         "the key cannot be split back (%s %s); put '%c' "
                         "between them",
                         kf_hole_name(a, l), kf_hole_name(a, r),
                         kf_role_noun(k->role), render, separator(ctx));
+            glued_to(ctx, d, l, kf_hole_name(a, l), k);
             continue;
         }
         /* Text ending in a word character, then a value. */
@@ -120,11 +134,13 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
          * written before the text (a variable assigned earlier), then at
          * the text. */
         Span at = r->span.start_byte < l->span.end_byte ? l->span : r->span;
-        rule_report(ctx, at,
+        Diagnostic *d = rule_report(ctx, at,
                     "%s is followed directly by '%s' with nothing between them: the "
                     "key cannot be split back (%s %s); put '%c' after %s",
                     what, kf_hole_name(a, r), kf_role_noun(k->role), render,
                     separator(ctx), after);
+        glued_to(ctx, d, at.start_byte == l->span.start_byte ? r : l,
+                 at.start_byte == l->span.start_byte ? kf_hole_name(a, r) : after, k);
     }
 }
 

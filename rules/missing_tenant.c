@@ -21,15 +21,23 @@ static bool active(const RuleContext *ctx)
            ctx->facts->has_tenant_keys;
 }
 
-/* Multi-tenancy inferred from the keys (`tenant.required: auto`) is a
- * guess: its findings are warnings unless the configuration sets the
- * rule's severity. Declared (`required: true`), they keep the rule's. */
+/* Multi-tenancy inferred (`tenant.required: auto`) is a guess: its
+ * findings are warnings unless the configuration sets the rule's severity
+ * (rule_unproven). Declared (`required: true`), they keep the rule's, with
+ * the declaration as their evidence. */
 static Diagnostic *report(const RuleContext *ctx, Diagnostic *d)
 {
     const Config *c = ctx->config;
-    if (d && c->tenant_required == TENANT_AUTO &&
-        config_rule_severity(c, "missing-tenant", SEV_OFF) == SEV_OFF)
-        d->severity = SEV_WARNING;
+    if (c->tenant_required == TENANT_REQUIRED && c->path && c->tenant_required_line) {
+        Arena *a = arena_new();
+        Span at = {.start_row = c->tenant_required_line - 1,
+                   .end_row = c->tenant_required_line - 1};
+        diag_relate(ctx->out, d, access_display_path(a, c->path), at,
+                    "tenant.required: true makes the project multi-tenant");
+        arena_free(a);
+    } else {
+        rule_unproven(ctx, d);
+    }
     return d;
 }
 

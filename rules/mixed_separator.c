@@ -41,11 +41,21 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                         : 0;
         if (!want && f)
             want = f->dominant_separator;
-        rule_report(ctx, k->span,
-                    "%s %s separates its components with %s; use one "
-                    "separator ('%c') between all components",
-                    noun, seglist_label(a, &k->segs), list_chars(a, chars),
-                    want ? want : '#');
+        Diagnostic *d = rule_report(ctx, k->span,
+                                    "%s %s separates its components with %s; use one "
+                                    "separator ('%c') between all components",
+                                    noun, seglist_label(a, &k->segs), list_chars(a, chars),
+                                    want ? want : '#');
+        /* the evidence: where each separator is written, the first time */
+        for (size_t i = 0; i < nb; i++) {
+            bool first = true;
+            for (size_t j = 0; j < i && first; j++)
+                first = b[j].c != b[i].c;
+            if (first && b[i].seg && b[i].seg->span.end_byte)
+                diag_relate(ctx->out, d, NULL, b[i].seg->span, "'%c' separates here", b[i].c);
+        }
+        if (!d->nrelated)
+            rule_unproven(ctx, d);
         return;
     }
 
@@ -58,11 +68,18 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     uint32_t mine = f->separator_uses[c];
     if (dom < 3 || dom < 2 * mine)
         return;
-    rule_report(ctx, k->span,
-                "%s %s uses '%c' where the project's keys use '%c' (%u keys "
-                "use '%c', %u use '%c')",
-                noun, seglist_label(a, &k->segs), c, f->dominant_separator,
-                dom, f->dominant_separator, mine, c);
+    Diagnostic *d = rule_report(ctx, k->span,
+                                "%s %s uses '%c' where the project's keys use '%c' (%u keys "
+                                "use '%c', %u use '%c')",
+                                noun, seglist_label(a, &k->segs), c, f->dominant_separator,
+                                dom, f->dominant_separator, mine, c);
+    /* the evidence: a key of the project that uses its separator */
+    unsigned char dc = (unsigned char)f->dominant_separator;
+    if (f->separator_first[dc].path)
+        diag_relate(ctx->out, d, f->separator_first[dc].path, f->separator_first[dc].span,
+                    "a key that uses '%c'", f->dominant_separator);
+    else
+        rule_unproven(ctx, d);
 }
 
 static void check(const RuleContext *ctx)

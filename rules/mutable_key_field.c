@@ -206,8 +206,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
         /* an error is a claim with evidence: an update of this entity that
          * sets the field. A configured name alone, or an update whose item
          * is not known to be this key's, is a warning. */
-        if (!ev.same && d->severity > SEV_WARNING)
-            d->severity = SEV_WARNING;
+        if (!ev.same)
+            rule_unproven(ctx, d);
     }
 }
 

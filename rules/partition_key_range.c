@@ -76,12 +76,24 @@ static void check(const RuleContext *ctx)
             }
             if (!pk)
                 continue;
-            rule_report(ctx, conds[j].clause,
+            Diagnostic *d = rule_report(ctx, conds[j].clause,
                         "%s on partition key '%s': a query names exactly one partition "
                         "(`%s = :value`); only the sort key takes begins_with, between, <, >. "
                         "Move the varying part into the sort key, or add an index whose sort "
                         "key holds it",
                         op_words(conds[j].op), attr, attr);
+            /* the evidence: the definition that makes `attr` the partition
+             * key; a name that only looks like one is a guess */
+            if (known && t.ix && t.ix->span.end_byte)
+                diag_relate(ctx->out, d, t.table->path, t.ix->span,
+                            "index %s of table %s is defined here, with partition key %s",
+                            t.ix->name, t.table->id, t.pk->name);
+            else if (known)
+                diag_relate(ctx->out, d, t.table->path, t.table->span,
+                            "table %s is defined here, with partition key %s",
+                            table_label(a, t.table), t.pk->name);
+            else
+                rule_unproven(ctx, d);
         }
     }
     arena_free(a);

@@ -118,3 +118,11 @@ Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
     va_end(ap);
     return diag_add(ctx->out, ctx->rule->id, ctx->severity, path, span, "%s", msg);
 }
+
+Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d)
+{
+    if (d && d->severity > SEV_WARNING &&
+        !(ctx->config && config_rule_severity(ctx->config, ctx->rule->id, SEV_OFF) != SEV_OFF))
+        d->severity = SEV_WARNING;
+    return d;
+}

@@ -47,10 +47,14 @@ static void check(const RuleContext *ctx)
                          : best == 0 ? arena_printf(a, "; did you mean '%s'? (index names are "
                                                        "case-sensitive)", near)
                                      : arena_printf(a, "; did you mean '%s'?", near);
-        rule_report(ctx, t.index_span,
-                    "index '%s' is not defined on table %s (%s:%u): %s%s (%s)", t.index,
-                    table_label(a, tb), tb->path, tb->span.start_row + 1, has, hint,
-                    t.how ? t.how : "the operation's table");
+        Diagnostic *d =
+            rule_report(ctx, t.index_span,
+                        "index '%s' is not defined on table %s (%s:%u): %s%s (%s)", t.index,
+                        table_label(a, tb), tb->path, tb->span.start_row + 1, has, hint,
+                        t.how ? t.how : "the operation's table");
+        /* the evidence: the table's definition, which lists its indexes */
+        diag_relate(ctx->out, d, tb->path, tb->span, "table %s is defined here",
+                    table_label(a, tb));
     }
     arena_free(a);
 }

@@ -159,6 +159,11 @@ static void check(const RuleContext *ctx)
             "removeSortKeyVersion(%s)",
             render, describe(a, why, render, ctx->config), o->callee ? o->callee : "a read",
             arg);
+        /* the evidence: where the version is added to the key */
+        if (why && why->span.end_byte)
+            diag_relate(ctx->out, d, NULL, why->span, "the version is added to the sort key here");
+        else
+            rule_unproven(ctx, d);
         d->fix = arena_printf(ctx->out->arena, "removeSortKeyVersion(%s)", arg);
         /* Machine-applicable: wrap the value read in the framework's
          * removeSortKeyVersion when its text is known. */

@@ -989,10 +989,18 @@ static void test_tenant_required_mode(void **state)
 {
     (void)state;
     C->tenant_required = TENANT_REQUIRED;
+    C->path = "/proj/.keylint.yml";
+    C->tenant_required_line = 3;
     key(ROLE_PK, SITE_WRITE, BUILD_TEMPLATE, -1, 2, ref("id"), text("#P"));
     RUN_EXPECT(rule_missing_tenant, 1);
-    /* declared multi-tenant: the rule's own severity */
-    assert_int_equal(expect_at(0, 0, 0, "(e.g. ENTITY#{tenantCode})")->severity, SEV_ERROR);
+    /* declared multi-tenant: the rule's own severity, with the declaration
+     * as its evidence */
+    const Diagnostic *d = expect_at(0, 0, 0, "(e.g. ENTITY#{tenantCode})");
+    assert_int_equal(d->severity, SEV_ERROR);
+    assert_int_equal(d->nrelated, 1);
+    assert_int_equal(d->related[0].span.start_row, 2);
+    assert_non_null(strstr(d->related[0].path, ".keylint.yml"));
+    assert_non_null(strstr(d->related[0].message, "tenant.required: true"));
 }
 
 static void test_tenant_in_sk_not_pk(void **state)

@@ -738,6 +738,7 @@ static void read_tenant(Loader *L, const yaml_node_t *value)
             continue;
         switch (lookup_key(L, k, keys, seen, "in 'tenant'")) {
         case 0: {
+            L->c->tenant_required_line = node_line(k);
             const char *s = v->type == YAML_SCALAR_NODE && !has_nul(v)
                                 ? scalar_text(v)
                                 : "";

@@ -64,6 +64,7 @@ typedef struct Config {
     const char *version_separator; /* default "@" */
 
     TenantMode tenant_required;    /* tenant.required: auto | true | false */
+    uint32_t tenant_required_line; /* where tenant.required is set, 0 if not */
     StrList tenant_names;          /* default tenantCode tenantId tenant tenant_code tenant_id */
     StrList tenant_common;         /* default common */
     StrList tenant_global;         /* entity prefixes that are global: none */

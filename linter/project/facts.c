@@ -258,8 +258,8 @@ static void note_start_code(StartCodes *c, const KfKey *key)
     }
 }
 
-static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config *cfg,
-                      NameCounts *seps, PairSet *set, StartCodes *codes)
+static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr *k,
+                      const Config *cfg, NameCounts *seps, PairSet *set, StartCodes *codes)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
@@ -287,8 +287,13 @@ static void key_facts(ProjectFacts *f, Arena *a, const KeyExpr *k, const Config 
         nb = 0;
     const char *chars = kf_boundary_chars(a, b, nb);
     for (const char *c = chars; *c; c++)
-        if ((unsigned char)*c < 128)
+        if ((unsigned char)*c < 128) {
             f->separator_uses[(unsigned char)*c]++;
+            if (!f->separator_first[(unsigned char)*c].path) {
+                f->separator_first[(unsigned char)*c].path = path;
+                f->separator_first[(unsigned char)*c].span = k->span;
+            }
+        }
 
     /* an untenanted partition key a helper builds: a string helper's
      * output, or a field of the object one returns (an entity's keys) */
@@ -344,7 +349,7 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
                                                     op->table}));
     }
     for (size_t i = 0; i < file->keys.n; i++)
-        key_facts(f, a, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
+        key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
     return ff;
 }
 
@@ -400,8 +405,13 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
             index_update(f, a, &u);
         }
         f->has_tenant_keys |= part->has_tenant_keys;
-        for (int c = 0; c < 128; c++)
+        for (int c = 0; c < 128; c++) {
             f->separator_uses[c] += part->separator_uses[c];
+            if (!f->separator_first[c].path && part->separator_first[c].path) {
+                f->separator_first[c].path = arena_strdup(a, part->separator_first[c].path);
+                f->separator_first[c].span = part->separator_first[c].span;
+            }
+        }
         for (size_t i = 0; i < part->untenanted_helper_pks.n; i++)
             strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted,
                               arena_strdup(a, part->untenanted_helper_pks.v[i]));

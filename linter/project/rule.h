@@ -51,6 +51,13 @@ typedef struct ProjectFacts {
     char dominant_separator;
     /* How many keys in the project use each boundary separator (ASCII). */
     uint32_t separator_uses[128];
+    /* The first key of the project (files in the order the facts add
+     * them up) that uses each boundary separator: where mixed-separator
+     * shows the project's separator in use. path NULL when none. */
+    struct {
+        const char *path;
+        Span span;
+    } separator_first[128];
 
     /* Added for the key rules (facts.c fills them): */
     /* The text of separator_const ("#"), NULL when separator_const is. */
@@ -127,6 +134,12 @@ Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
  * display path): for findings in schema and configuration files. */
 Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* An error is a claim with evidence: a finding `d` whose rule could not
+ * point at the place that proves it (diag_relate) is a warning, unless the
+ * file's configuration sets the rule's severity (then it stays as set).
+ * Returns `d`. */
+Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d);
 
 /* The registry: every rule, in id order, NULL-terminated. */
 extern const RuleDesc *const keylint_rules[];
