@@ -164,7 +164,10 @@ lacks note-with-output "$err" "note:"
 run note-json 2 "$keylint" --format json src
 has note-json "$out" '"level": "note"'
 run note-quiet 2 "$keylint" --quiet src
-lacks note-quiet "$out" "note:"
+lacks note-quiet "$out" "src/template.ts:1:1: note:"
+lacks note-quiet "$out" "syntax error"
+# an error's evidence is part of the error, --quiet or not
+has note-quiet-evidence "$out" "note: 'userId', the other side of the join"
 has goes-on "$out" "[missing-delimiter]"
 count=$(printf '%s\n' "$err" | grep -c 'src/bin.ts')
 [ "$count" -eq 1 ] && ok || bad "binary file reported $count times"
