@@ -213,7 +213,8 @@ FileIR *extract_file_pooled(const char *path, const char *text, size_t len, cons
                         : SIZE_MAX;
     Arena *scratch = arena_new_pooled(pool);
     Ex x = {.syn = syn, .a = a, .scratch = scratch, .ir = ir, .src = text, .len = len,
-            .cfg = cfg, .scopes = scopes_build(syn, scratch), .inline_left = budget,
+            .cfg = cfg, .key_builder = ex_lib_key_call,
+            .scopes = scopes_build(syn, scratch), .inline_left = budget,
             .string_steps_left = budget};
     ex_module_pass(&x, syn_root(syn));
     keylint_comments(&x);

@@ -1,6 +1,6 @@
-/* Extraction internals shared by extract.c (the core: values, bindings,
- * the AWS SDK, mbc-cqrs-serverless) and libs.c (library profiles:
- * Turbine, ddb-lib, AppSync, configured wrappers). Not for rules. */
+/* Extraction internals shared by the files of linter/extract/, which
+ * stand in layers (README.md): primitives, readers of values, idioms, the
+ * walk. Not for rules. */
 #ifndef KEYLINT_EXTRACT_INT_H
 #define KEYLINT_EXTRACT_INT_H
 
@@ -15,6 +15,12 @@ typedef struct ImportPrefix {
     bool yes;
 } ImportPrefix;
 
+struct Ex;
+/* A library's key builder read as segments (`call` a call expression);
+ * false when `call` is not one. The readers (segments.c) ask through
+ * Ex.key_builder, which the walk sets: libs.c stands above them. */
+typedef bool (*ExKeyBuilder)(struct Ex *x, SynNode call, SegList *out, int depth);
+
 typedef struct Ex {
     SynTree *syn; /* the file's tree (syntax.h); its strings go to `a` */
     Arena *a;     /* the FileIR's: what the IR keeps */
@@ -24,6 +30,7 @@ typedef struct Ex {
     const char *src;
     size_t len;
     const Config *cfg;
+    ExKeyBuilder key_builder; /* ex_lib_key_call; NULL: none */
     Scopes *scopes; /* where names are bound (scope.h) */
     NumMap consumed; /* start bytes of object literals already read */
     /* Later `var.prop = value` assignments of params objects, per object
@@ -245,7 +252,7 @@ bool ex_lib_call(Ex *x, SynNode call);
 /* Same for `new X(...)` (dynamodb-toolbox entities). */
 bool ex_lib_new(Ex *x, SynNode newexpr);
 /* Segments of a library's key builder call (PatternHelpers.entityKey...);
- * false when `call` is not one. */
+ * false when `call` is not one. The walk installs it as Ex.key_builder. */
 bool ex_lib_key_call(Ex *x, SynNode call, SegList *out, int depth);
 
 /* expressions.c: DynamoDB expression strings as the code builds them. */

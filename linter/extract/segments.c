@@ -218,7 +218,7 @@ static bool framework_call(Ex *x, const char *fw, SynNode call, SynNode args, Se
 
 static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
 {
-    if (ex_lib_key_call(x, n, out, depth))
+    if (x->key_builder && x->key_builder(x, n, out, depth))
         return;
     SynNode fn = unwrap(field(n, "function"));
     SynNode args = field(n, "arguments");
