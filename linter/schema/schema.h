@@ -216,6 +216,8 @@ bool schema_read_terraform(Arena *a, const char *display, const char *text, size
 /* Checks shared by every source: duplicate index names, local indexes on
  * another partition key, indexes without partition key. */
 void schema_check_table(Arena *a, const TableDef *t, TableSet *out);
+/* A table or index name DynamoDB takes: 3 to 255 of a-z, A-Z, 0-9, _ - . */
+bool schema_valid_name(const char *s);
 
 void schema_issue(Arena *a, TableSet *out, const char *path, Span span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -298,3 +298,8 @@ DocNode *yaml_doc_parse(Arena *a, const char *path, const char *display, char *b
     free(L.lines);
     return root;
 }
+
+const char *doc_scalar(const DocNode *n)
+{
+    return n && n->kind == DOC_SCALAR && !n->tag ? n->text : NULL;
+}
