@@ -21,7 +21,7 @@ static void check_project(const RuleContext *ctx)
     if (!cfg || !cfg->path || !ctx->tables || !ctx->access || !ctx->tables->set.tables.n)
         return;
     Arena *a = arena_new();
-    const char *path = access_display_path(a, cfg->path);
+    const char *path = file_display_path(a, cfg->path);
     for (size_t i = 0; i < cfg->access_patterns.n; i++) {
         const AccessPattern *ap = &cfg->access_patterns.v[i];
         PatternServe s;

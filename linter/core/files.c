@@ -361,3 +361,14 @@ bool file_replace(const char *path, const char *text, size_t len, Arena *a, cons
     }
     return true;
 }
+
+const char *file_display_path(Arena *a, const char *abspath)
+{
+    char cwd[PATH_MAX];
+    if (abspath && abspath[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd);
+        if (!strncmp(abspath, cwd, n) && abspath[n] == '/')
+            return arena_strdup(a, abspath + n + 1);
+    }
+    return arena_strdup(a, abspath ? abspath : "");
+}

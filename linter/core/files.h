@@ -98,4 +98,8 @@ char *file_read(const char *path, size_t max, bool regular_only, size_t *len, Fi
  * directory at or above it with a `.git` entry, in `a`; NULL outside one. */
 const char *git_work_tree(Arena *a, const char *dir);
 
+/* A path as keylint shows it: relative to the working directory when
+ * `abspath` is under it, else as given ("" for NULL); in `a`. */
+const char *file_display_path(Arena *a, const char *abspath);
+
 #endif

@@ -2,29 +2,14 @@
 #include "access.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "ddbexpr.h"
 #include "keyfacts.h"
 #include "project.h"
 #include "templates.h"
-
-/* ---- paths --------------------------------------------------------------- */
-
-const char *access_display_path(Arena *a, const char *abspath)
-{
-    char cwd[PATH_MAX];
-    if (abspath && abspath[0] == '/' && getcwd(cwd, sizeof cwd)) {
-        size_t n = strlen(cwd);
-        if (!strncmp(abspath, cwd, n) && abspath[n] == '/')
-            return arena_strdup(a, abspath + n + 1);
-    }
-    return arena_strdup(a, abspath ? abspath : "");
-}
 
 /* ---- project-wide facts ----------------------------------------------------- */
 
@@ -636,7 +621,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
             const char *s = cfg->schemas.v[i];
             const char *full = s[0] == '/' ? arena_strdup(a, s)
                                            : arena_printf(a, "%s/%s", cfg->dir, s);
-            const char *disp = access_display_path(a, full);
+            const char *disp = file_display_path(a, full);
             strlist_push(a, &m->schema_files, disp);
             schema_load_file(a, full, disp, &m->set, problems);
         }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "files.h" /* file_display_path: the paths the model shows */
 #include "ir.h"
 #include "keyfacts.h"
 #include "schema.h"
@@ -258,8 +259,5 @@ const char *access_key_table_text(const FileIR *f, const KeyExpr *k);
 /* A date or time hole: kf_hole_is_date, or an expression that makes one
  * (`new Date().toISOString().slice(0, 10)`, `dayjs().format(...)`). */
 bool access_hole_is_date(Arena *a, const Seg *s);
-
-/* Display path (relative to the working directory when under it). */
-const char *access_display_path(Arena *a, const char *abspath);
 
 #endif

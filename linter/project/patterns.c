@@ -179,7 +179,7 @@ size_t access_print_patterns(FILE *out, const Project *p)
         if (!cfg || !cfg->access_patterns.n)
             continue;
         fprintf(out, "%s%s\n", total ? "\n" : "",
-                cfg->path ? access_display_path(a, cfg->path) : "(built-in configuration)");
+                cfg->path ? file_display_path(a, cfg->path) : "(built-in configuration)");
         size_t wn = 4, wk = 3;
         const char **conds = arena_alloc(a, cfg->access_patterns.n * sizeof *conds);
         for (size_t i = 0; i < cfg->access_patterns.n; i++) {

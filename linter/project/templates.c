@@ -149,7 +149,7 @@ void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *not
         Problems quiet;
         problems_init(&quiet);
         TableSet set = {0};
-        const char *disp = access_display_path(a, found->v[i]);
+        const char *disp = file_display_path(a, found->v[i]);
         if (schema_load_file(a, found->v[i], disp, &set, &quiet) && set.tables.n) {
             strlist_push(a, &m->schema_files, disp);
             for (size_t k = 0; k < set.tables.n; k++)
