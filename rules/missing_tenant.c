@@ -32,7 +32,7 @@ static Diagnostic *report(const RuleContext *ctx, Diagnostic *d)
         Arena *a = arena_new();
         Span at = {.start_row = c->tenant_required_line - 1,
                    .end_row = c->tenant_required_line - 1};
-        diag_relate(ctx->out, d, access_display_path(a, c->path), at,
+        diag_relate(ctx->out, d, file_display_path(a, c->path), at,
                     "tenant.required: true makes the project multi-tenant");
         arena_free(a);
     } else {

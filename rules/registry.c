@@ -1,7 +1,6 @@
 /* The rule registry: every rule descriptor, in id order, and the
  * documentation pages embedded at build time (scripts/embed_docs.py turns
  * docs/rules/<id>.md into rule_docs.c). */
-#include <stdarg.h>
 #include <string.h>
 #include <threads.h>
 
@@ -96,33 +95,4 @@ const char *rule_docs(const char *id)
         if (!strcmp(keylint_rule_docs[i].id, id))
             return keylint_rule_docs[i].text;
     return NULL;
-}
-
-Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
-                        ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = arena_vprintf(ctx->out->arena, fmt, ap);
-    va_end(ap);
-    return diag_add(ctx->out, ctx->rule->id, ctx->severity, ctx->file->path,
-                    span, "%s", msg);
-}
-
-Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
-                           const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = arena_vprintf(ctx->out->arena, fmt, ap);
-    va_end(ap);
-    return diag_add(ctx->out, ctx->rule->id, ctx->severity, path, span, "%s", msg);
-}
-
-Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d)
-{
-    if (d && d->severity > SEV_WARNING &&
-        !(ctx->config && config_rule_severity(ctx->config, ctx->rule->id, SEV_OFF) != SEV_OFF))
-        d->severity = SEV_WARNING;
-    return d;
 }

@@ -22,7 +22,7 @@ fi
 
 # The stages include one way: a folder of linter/ (or rules/) includes
 # headers only of the folders before it in this order (docs/architecture.md).
-order="core source syntax ir config schema extract project rules report model lsp cli"
+order="core source syntax ir config schema extract facts rules project report model lsp cli"
 rank() { i=0; for s in $order; do [ "$s" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
 for h in linter/*/*.h; do
     printf '%s %s\n' "$(basename "$h")" "$(basename "$(dirname "$h")")"

@@ -14,6 +14,7 @@
 #include "syntax.h"
 #include "extract.h"
 #include "facts.h"
+#include "files.h"
 #include "modules.h"
 #include "precheck.h"
 #include "resolve.h"
@@ -436,43 +437,11 @@ static void index_file(Project *p, size_t slot)
     namemap_put(p->arena, &p->file_slots, p->files.v[slot].abspath, slot);
 }
 
-static SourceFile *find_file(const Project *p, const char *path)
-{
-    size_t slot;
-    if (!namemap_get(&p->file_slots, path, &slot))
-        return NULL; /* every slot is indexed under both its paths */
-    if (!p->files.v[slot].removed)
-        return &p->files.v[slot];
-    for (size_t i = 0; i < p->files.n; i++)
-        if (!p->files.v[i].removed &&
-            (!strcmp(p->files.v[i].path, path) || !strcmp(p->files.v[i].abspath, path)))
-            return &p->files.v[i];
-    return NULL;
-}
-
-const SourceFile *project_file(const Project *p, const char *path)
-{
-    return find_file(p, path);
-}
-
-/* The display path of `path`: relative to the working directory when it
- * is under it. */
-static const char *display_path(Project *p, const char *abs)
-{
-    char cwd[PATH_MAX];
-    if (abs[0] == '/' && getcwd(cwd, sizeof cwd)) {
-        size_t n = strlen(cwd);
-        if (!strncmp(abs, cwd, n) && abs[n] == '/')
-            return arena_strdup(p->arena, abs + n + 1);
-    }
-    return arena_strdup(p->arena, abs);
-}
-
 static SourceFile *add_file(Project *p, const char *path)
 {
     char *abs = absolute(path);
     SourceFile f = {
-        .path = display_path(p, abs ? abs : path),
+        .path = file_display_path(p->arena, abs ? abs : path),
         .abspath = arena_strdup(p->arena, abs ? abs : path),
     };
     free(abs);
@@ -536,10 +505,10 @@ const SourceFile *project_edit_text(Project *p, const char *path, const char *te
 static const SourceFile *set_text(Project *p, const char *path, const char *text, size_t len,
                                   const SynEdit *edits, size_t nedits)
 {
-    SourceFile *f = find_file(p, path);
+    SourceFile *f = project_find_file(p, path);
     if (!f) {
         char *abs = absolute(path);
-        f = abs ? find_file(p, abs) : NULL;
+        f = abs ? project_find_file(p, abs) : NULL;
         free(abs);
     }
     if (!f)
@@ -579,7 +548,7 @@ static const SourceFile *set_text(Project *p, const char *path, const char *text
 
 void project_reload(Project *p, const char *path)
 {
-    SourceFile *f = find_file(p, path);
+    SourceFile *f = project_find_file(p, path);
     if (!f)
         return;
     free(f->text);
@@ -594,7 +563,7 @@ void project_reload(Project *p, const char *path)
 
 void project_remove(Project *p, const char *path)
 {
-    SourceFile *f = find_file(p, path);
+    SourceFile *f = project_find_file(p, path);
     if (!f)
         return;
     free(f->text);

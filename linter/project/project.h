@@ -150,6 +150,8 @@ void project_problems_of(const Project *p, const char *const *only, size_t nonly
 
 /* The file with this display (or absolute) path, or NULL. */
 const SourceFile *project_file(const Project *p, const char *path);
+/* The same, writable: for the passes of project/ (sources.c). */
+SourceFile *project_find_file(const Project *p, const char *path);
 
 /* The configuration that applies to `path` (a file). Never NULL. */
 const Config *project_config_for(Project *p, const char *path);

@@ -1,0 +1,35 @@
+/* How a rule reports (rule.h): a finding of the running rule, at its
+ * severity, in the file the rule reads or at another path; an error
+ * without evidence as a warning. */
+#include <stdarg.h>
+
+#include "rule.h"
+
+Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
+                        ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(ctx->out->arena, fmt, ap);
+    va_end(ap);
+    return diag_add(ctx->out, ctx->rule->id, ctx->severity, ctx->file->path,
+                    span, "%s", msg);
+}
+
+Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(ctx->out->arena, fmt, ap);
+    va_end(ap);
+    return diag_add(ctx->out, ctx->rule->id, ctx->severity, path, span, "%s", msg);
+}
+
+Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d)
+{
+    if (d && d->severity > SEV_WARNING &&
+        !(ctx->config && config_rule_severity(ctx->config, ctx->rule->id, SEV_OFF) != SEV_OFF))
+        d->severity = SEV_WARNING;
+    return d;
+}

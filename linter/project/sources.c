@@ -1,0 +1,24 @@
+/* A project's files by path (project.h): below project.c, which adds
+ * them, and fixproof.c, which project.c runs. */
+#include <string.h>
+
+#include "project.h"
+
+SourceFile *project_find_file(const Project *p, const char *path)
+{
+    size_t slot;
+    if (!namemap_get(&p->file_slots, path, &slot))
+        return NULL; /* every slot is indexed under both its paths */
+    if (!p->files.v[slot].removed)
+        return &p->files.v[slot];
+    for (size_t i = 0; i < p->files.n; i++)
+        if (!p->files.v[i].removed &&
+            (!strcmp(p->files.v[i].path, path) || !strcmp(p->files.v[i].abspath, path)))
+            return &p->files.v[i];
+    return NULL;
+}
+
+const SourceFile *project_file(const Project *p, const char *path)
+{
+    return project_find_file(p, path);
+}
