@@ -22,6 +22,7 @@
 
 #include "access.h"
 #include "keyfacts.h"
+#include "model_int.h"
 #include "project.h"
 #include "schema.h"
 
@@ -1367,5 +1368,32 @@ size_t model_entities_in(const DesignModel *m, Arena *a, const char *path, const
             v[n++] = e;
     }
     *out = v;
+    return n;
+}
+
+/* A shape with no literal text at all ("{}", "{}{}"): a value passed in. */
+static bool only_values(const char *canon)
+{
+    for (const char *p = canon; *p; p += 2)
+        if (p[0] != '{' || p[1] != '}')
+            return false;
+    return true;
+}
+
+size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max)
+{
+    /* the written shapes and those only read that say something (a read
+     * of a key nobody writes); a value passed in only when nothing else */
+    size_t n = 0, others = 0;
+    for (size_t i = 0; i < e->shapes.n; i++) {
+        const MShape *s = &e->shapes.v[i];
+        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon)))
+            others++;
+    }
+    for (size_t i = 0; i < e->shapes.n && n < max; i++) {
+        const MShape *s = &e->shapes.v[i];
+        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon) || !others))
+            out[n++] = s;
+    }
     return n;
 }

@@ -7,57 +7,6 @@
 #include "model.h"
 #include "model_int.h"
 
-/* ---- formats ----------------------------------------------------------------- */
-
-static const char *const format_names[] = {"text", "markdown", "mermaid", "workbench", "html"};
-
-bool model_format_parse(const char *s, ModelFormat *out)
-{
-    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
-        if (s && !strcmp(s, format_names[i])) {
-            *out = (ModelFormat)i;
-            return true;
-        }
-    return false;
-}
-
-bool model_format_for_path(const char *path, ModelFormat *out)
-{
-    static const struct {
-        const char *ext;
-        ModelFormat f;
-    } exts[] = {{".md", MODEL_MARKDOWN}, {".markdown", MODEL_MARKDOWN}, {".mmd", MODEL_MERMAID},
-                {".mermaid", MODEL_MERMAID}, {".json", MODEL_WORKBENCH}, {".html", MODEL_HTML},
-                {".htm", MODEL_HTML}, {".txt", MODEL_TEXT}};
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    if (!dot || (slash && dot < slash))
-        return false;
-    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
-        if (!strcasecmp(dot, exts[i].ext)) {
-            *out = exts[i].f;
-            return true;
-        }
-    return false;
-}
-
-bool model_write(FILE *out, const DesignModel *m, ModelFormat fmt, const ModelWriteOptions *o)
-{
-    switch (fmt) {
-    case MODEL_TEXT:
-        return model_write_text(out, m, o);
-    case MODEL_MARKDOWN:
-        return model_write_markdown(out, m, o);
-    case MODEL_MERMAID:
-        return model_write_mermaid(out, m, o);
-    case MODEL_WORKBENCH:
-        return model_write_workbench(out, m, o);
-    case MODEL_HTML:
-        return model_write_html(out, m, o);
-    }
-    return false;
-}
-
 /* ---- shared readings ------------------------------------------------------------ */
 
 const char *model_table_short(const MTable *t)
@@ -120,33 +69,6 @@ const char *model_query_entities(Arena *a, const MQuery *q)
     for (size_t i = 0; i < q->entities.n; i++)
         sb_printf(&b, "%s%s", i ? ", " : "", q->entities.v[i]);
     return sb_str(&b);
-}
-
-/* A shape with no literal text at all ("{}", "{}{}"): a value passed in. */
-static bool only_values(const char *canon)
-{
-    for (const char *p = canon; *p; p += 2)
-        if (p[0] != '{' || p[1] != '}')
-            return false;
-    return true;
-}
-
-size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max)
-{
-    /* the written shapes and those only read that say something (a read
-     * of a key nobody writes); a value passed in only when nothing else */
-    size_t n = 0, others = 0;
-    for (size_t i = 0; i < e->shapes.n; i++) {
-        const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon)))
-            others++;
-    }
-    for (size_t i = 0; i < e->shapes.n && n < max; i++) {
-        const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon) || !others))
-            out[n++] = s;
-    }
-    return n;
 }
 
 const char *model_sites(Arena *a, const MSites *v, size_t max)
