@@ -27,6 +27,7 @@
 #include "report.h"
 #include "rule.h"
 #include "scopes.h"
+#include "stats.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
@@ -59,6 +60,12 @@ static const char usage_text[] =
     "                        file needs what they define; the findings are\n"
     "                        the same, only syntax errors in those files are\n"
     "                        named then\n"
+    "      --stats           after the summary, one line on stderr: the files\n"
+    "                        found, parsed (and how many only because a parsed\n"
+    "                        file needs a name they define), read but not\n"
+    "                        parsed, skipped and why, with their bytes, and the\n"
+    "                        seconds of each phase; with --format json, a\n"
+    "                        \"stats\" object in the report too\n"
     "      --report FORMAT=FILE\n"
     "                        also write the report as FORMAT (json, sarif, text\n"
     "                        or concise) to FILE, from the same run; repeatable\n"
@@ -552,7 +559,7 @@ static size_t scopes_setup(Project *p, const char *config, bool precheck, bool n
  * about what they report; free them. */
 static void scopes_merge(Project *p, Scopes *sc, const StrList *check, Problems *problems,
                          const char *config, const RuleOverrides *overrides,
-                         bool require_reason)
+                         bool require_reason, RunStats *stats)
 {
     DiagList *dl = &p->diags;
     size_t w = 0;
@@ -580,6 +587,8 @@ static void scopes_merge(Project *p, Scopes *sc, const StrList *check, Problems 
         for (size_t k = 0; !config_failed(q, config) && k < q->diags.items.n; k++)
             if (scope_reports(q, &s->check, &s->dirs, q->diags.items.v[k].path))
                 diag_copy(dl, &q->diags.items.v[k]);
+        if (stats)
+            stats_add_project(stats, q);
         project_free(q);
         s->p = NULL;
     }
@@ -615,6 +624,11 @@ static bool parse_count(const char *s, long *out)
     return true;
 }
 
+static uint64_t timespec_ns(const struct timespec *t)
+{
+    return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
 /* Everything the run decided, for writing the report. */
 typedef struct Run {
     Format format;
@@ -636,6 +650,8 @@ typedef struct Run {
         const char *path;
     } extra[8];
     size_t nextra;
+    /* --stats: filled as the run goes, NULL without it */
+    RunStats *stats;
 } Run;
 
 /* The files the run writes, for outputs_check_args. */
@@ -778,6 +794,7 @@ static void report_not_written(const ReplaceFile *rf)
  * or EXIT_USAGE when the report could not be written. */
 static int report(Project *p, const Run *run, Baseline *bl, const Problems *problems)
 {
+    uint64_t report_start = clock_ns();
     int rc = EXIT_CLEAN;
     Problems quiet_problems; /* --quiet: no notes */
     problems_init(&quiet_problems);
@@ -854,7 +871,14 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         .files_linted = run->changed ? run->files_checked : project_linted_files(p),
         .root = root,
         .baselined = baselined,
+        .stats = run->stats,
     };
+    if (run->stats) {
+        /* what the JSON says: the time up to its writing */
+        uint64_t now = clock_ns();
+        run->stats->report_ns = now - report_start;
+        run->stats->total_ns = now - timespec_ns(&run->started);
+    }
     bool human = run->format == FMT_TEXT || run->format == FMT_CONCISE;
     bool written = true;
     switch (run->format) {
@@ -1053,6 +1077,7 @@ int main(int argc, char **argv)
         OPT_UNSAFE_FIXES,
         OPT_NO_PRECHECK,
         OPT_BASELINE_PRUNE,
+        OPT_STATS,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -1082,6 +1107,7 @@ int main(int argc, char **argv)
         {"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
         {"jobs", required_argument, NULL, 'j'},
         {"no-precheck", no_argument, NULL, OPT_NO_PRECHECK},
+        {"stats", no_argument, NULL, OPT_STATS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -1093,6 +1119,7 @@ int main(int argc, char **argv)
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
+    RunStats stats = {0};
     clock_gettime(CLOCK_MONOTONIC, &run.started);
     int c;
     opterr = 0;
@@ -1132,6 +1159,9 @@ int main(int argc, char **argv)
             break;
         case OPT_NO_PRECHECK:
             precheck = false;
+            break;
+        case OPT_STATS:
+            run.stats = &stats;
             break;
         case OPT_EXIT_ZERO:
             run.exit_zero = true;
@@ -1330,6 +1360,8 @@ int main(int argc, char **argv)
     bool fixed = false; /* --fix: the files were fixed, this is the run after */
     bool fix_failed = false;
 relint:;
+    if (run.stats) /* the run after --fix: its own counts */
+        memset(run.stats, 0, sizeof *run.stats);
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
@@ -1390,7 +1422,8 @@ relint:;
     problems_init(&problems);
     if (run.changed) {
         project_problems_of(p, check.v, check.n, &problems);
-        scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason);
+        scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason,
+                     run.stats);
     } else {
         project_problems(p, &problems);
     }
@@ -1433,6 +1466,9 @@ relint:;
     }
     int rc = EXIT_CLEAN;
     bool human_report = false;
+    if (run.stats)
+        stats_add_project(run.stats, p);
+    uint64_t report_start = clock_ns();
     if (dump) {
         const SourceFile *f = project_file(p, dump);
         if (f && f->ir)
@@ -1450,6 +1486,12 @@ relint:;
     print_problems_of(stderr, &problems, false);
     if (!human_report && !run.quiet)
         print_problems_of(stderr, &problems, true);
+    if (run.stats) {
+        uint64_t now = clock_ns();
+        run.stats->report_ns = now - report_start;
+        run.stats->total_ns = now - timespec_ns(&run.started);
+        report_stats_line(stderr, run.stats);
+    }
     /* notes never change the exit code; an input that could not be read
      * does, unless --exit-zero; a wrong configuration always does */
     if (problems_have(&problems, PROBLEM_CONFIG) ||

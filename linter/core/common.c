@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 const char *severity_name(Severity s)
 {
@@ -386,4 +387,11 @@ size_t line_break_next(const char *s, size_t n, size_t from)
     size_t end = nl ? (size_t)(nl - s) : n;
     const char *cr = memchr(s + from, '\r', end - from);
     return cr ? (size_t)(cr - s) : end;
+}
+
+uint64_t clock_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }

@@ -95,6 +95,9 @@ void nummap_set(Arena *a, NumMap *m, uint64_t key, size_t value);
 /* A hash of s[0..n), for tables keyed by text (in-process only). */
 uint64_t hash_bytes(const void *s, size_t n);
 
+/* The monotonic clock in nanoseconds: what --stats times phases with. */
+uint64_t clock_ns(void);
+
 void strlist_push(Arena *a, StrList *l, const char *s);
 /* Push `s` unless `seen` (the set of l's strings) has it; then it has. */
 void strlist_push_once(Arena *a, StrList *l, NameMap *seen, const char *s);

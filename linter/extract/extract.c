@@ -195,8 +195,10 @@ FileIR *extract_file_pooled(const char *path, const char *text, size_t len, cons
 
     bool jsx = is_tsx_path(path);
     SynFailure why;
+    uint64_t parse_start = clock_ns();
     SynTree *syn =
         syn_parse_pooled(text, len, jsx ? SYN_TSX : SYN_TYPESCRIPT, a, &why, reuse, pool);
+    ir->parse_ns = clock_ns() - parse_start;
     if (!syn) {
         ir->parse_failed = true;
         problems_add(problems, path, 0, 0, "%s; skipped",

@@ -324,6 +324,9 @@ typedef struct FileIR {
      * comments, whose IRs differ only in positions (and in the keylint
      * comments). */
     uint64_t code_hash;
+    /* How long the parse took, in nanoseconds (--stats; not what the file
+     * holds). */
+    uint64_t parse_ns;
     /* What rules read: the keys after resolution (rebuilt from `extracted`
      * at each resolution, in the `resolved` arena). */
     KeyExprList keys;

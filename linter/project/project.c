@@ -244,10 +244,17 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     f->ir = NULL;
     defer_note_free(f->note);
     f->note = NULL;
-    if (!f->text)
-        f->text = read_source(f->path, &f->len, &f->problems);
+    f->skip = SKIP_NONE;
+    if (!f->text) {
+        uint64_t t0 = clock_ns();
+        SourceSkip why;
+        f->text = read_source_why(f->path, &f->len, &f->problems, &why);
+        f->skip = (int)why;
+        f->read_ns += clock_ns() - t0;
+    }
     if (!f->text)
         return;
+    uint64_t t0 = clock_ns();
     /* Nothing extraction could find: set aside, unparsed (precheck.h). */
     f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
     if (f->deferred) {
@@ -256,11 +263,13 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
             free(f->text);
             f->text = NULL;
         }
+        f->extract_ns += clock_ns() - t0;
         return;
     }
     /* a buffer is extracted again at every edit: its IR is not compacted */
     f->ir = extract_file_pooled(f->path, f->text, f->len, f->config, &f->problems, f->reuse,
                                 pool, !f->buffer);
+    f->extract_ns += clock_ns() - t0 - f->ir->parse_ns;
     if (drop && !f->buffer) {
         free(f->text);
         f->text = NULL;
@@ -299,12 +308,16 @@ static void extract_files(Project *p, size_t from, const size_t *slots, size_t n
     unsigned nthreads = p->threads ? p->threads : (unsigned)(cores > 0 ? cores : 1);
     if (nthreads > 16)
         nthreads = 16;
+    uint64_t t0 = clock_ns();
     if (todo < 16 || nthreads < 2) {
         ArenaPool *pool = arena_pool_new();
         for (size_t i = 0; i < todo; i++)
             extract_one(&p->files.v[slots ? slots[i] : from + i], p->drop_texts, precheck,
                         pool);
         arena_pool_free(pool);
+        p->extract_wall_ns += clock_ns() - t0;
+        if (!p->threads_used)
+            p->threads_used = 1;
         return;
     }
     Work w = {.p = p, .next = slots ? 0 : from, .slots = slots, .nslots = nslots,
@@ -327,12 +340,17 @@ static void extract_files(Project *p, size_t from, const size_t *slots, size_t n
         pthread_join(wk[t].thread, NULL);
     free(wk);
     pthread_mutex_destroy(&w.lock);
+    p->extract_wall_ns += clock_ns() - t0;
+    if (started > p->threads_used)
+        p->threads_used = started;
 }
 
 /* The deferred files a run needs after all (defer.h), extracted without
  * the pre-check. */
 static void extract_slots(Project *p, const size_t *slots, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        p->files.v[slots[i]].parsed_late = true;
     extract_files(p, 0, slots, n, false);
 }
 
@@ -408,6 +426,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
         free(abs);
     }
     StrList list = {0};
+    uint64_t t0 = clock_ns();
     walk_paths(paths, n, p->arena, &list, &p->problems);
     size_t from = p->files.n;
     DirCache dirs = {arena_new(), {0}, {0}, config_finder_new()};
@@ -428,6 +447,7 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
     }
     arena_free(dirs.arena);
     config_finder_free(dirs.configs);
+    p->walk_ns += clock_ns() - t0;
     extract_files(p, from, NULL, 0, p->precheck);
 }
 
@@ -890,6 +910,7 @@ static void check_file(Project *p, const ResolveFile *file)
 void project_analyze(Project *p)
 {
     defer_extract_reached(p, extract_slots);
+    uint64_t t0 = clock_ns();
     size_t n = 0;
     ResolveFile *rf = calloc(p->files.n ? p->files.n : 1, sizeof *rf);
     FileIR **irs = calloc(p->files.n ? p->files.n : 1, sizeof *irs);
@@ -917,6 +938,7 @@ void project_analyze(Project *p)
     problems_sort(&p->problems);
     free(rf);
     free(irs);
+    p->analyze_ns += clock_ns() - t0;
 }
 
 /* ---- project_analyze_some: the editor's faster path ----------------------
@@ -1070,6 +1092,7 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
                           const char *const *check, size_t ncheck)
 {
     defer_extract_reached(p, extract_slots);
+    uint64_t t0 = clock_ns();
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
     bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);
@@ -1142,4 +1165,5 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
     diag_sort(&p->diags);
     problems_sort(&p->problems);
     arena_free(scratch);
+    p->analyze_ns += clock_ns() - t0;
 }

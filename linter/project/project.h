@@ -41,6 +41,13 @@ typedef struct SourceFile {
     /* A buffer's last syntax tree, for an incremental parse after edits
      * (project_edit_text); NULL for files read from disk. Owned. */
     struct SynReuse *reuse;
+    /* For --stats (stats.h): why the text could not be read, whether the
+     * file was parsed only because a parsed file needed what it defines
+     * (defer.h), and the time its read and its extraction took (`ir`
+     * holds the parse's). */
+    int skip;            /* SourceSkip (walk.h) */
+    bool parsed_late;
+    uint64_t read_ns, extract_ns;
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -90,6 +97,11 @@ typedef struct Project {
     const char *first_dir; /* the first directory given to project_add_paths */
     struct AccessFacts *access;
     Problems schema_problems;
+    /* For --stats: the wall time of listing the files, of reading and
+     * extracting them (with the deferred files extracted later), of the
+     * rest of the analyses; the most threads an extraction used. */
+    uint64_t walk_ns, extract_wall_ns, analyze_ns;
+    unsigned threads_used;
 } Project;
 
 /* `config_path` is --config (NULL for the nearest .keylint.yml per file).

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rule.h"
+#include "stats.h"
 
 /* ---- shared ------------------------------------------------------------ */
 
@@ -124,6 +125,46 @@ static const char *rule_doc_url(Arena *a, DocsBase b, const char *id)
     return arena_printf(a, "file://%s", uri_encode_path(a, path));
 }
 
+static json_t *json_count(const StatsCount *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "files", json_integer((json_int_t)c->files));
+    json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+    return o;
+}
+
+static json_t *json_stats(const RunStats *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "found", json_count(&s->found));
+    json_object_set_new(o, "parsed", json_count(&s->parsed));
+    json_object_set_new(o, "parsedLater", json_count(&s->later));
+    json_object_set_new(o, "readOnly", json_count(&s->read_only));
+    json_object_set_new(o, "skipped", json_count(&s->skipped));
+    json_t *why = json_object();
+    json_object_set_new(why, "tooLarge", json_integer((json_int_t)s->why.too_large));
+    json_object_set_new(why, "binary", json_integer((json_int_t)s->why.binary));
+    json_object_set_new(why, "notUtf8", json_integer((json_int_t)s->why.not_utf8));
+    json_object_set_new(why, "unreadable", json_integer((json_int_t)s->why.unreadable));
+    json_object_set_new(o, "skippedBecause", why);
+    json_object_set_new(o, "syntaxErrors", json_integer((json_int_t)s->syntax_errors));
+    json_object_set_new(o, "threads", json_integer((json_int_t)s->threads));
+    json_t *t = json_object();
+    const struct {
+        const char *name;
+        uint64_t ns;
+    } phases[] = {
+        {"walk", s->walk_ns},       {"readParseExtract", s->extract_wall_ns},
+        {"read", s->read_ns},       {"parse", s->parse_ns},
+        {"extract", s->extract_ns}, {"projectRules", s->analyze_ns},
+        {"report", s->report_ns},   {"total", s->total_ns},
+    };
+    for (size_t i = 0; i < sizeof phases / sizeof *phases; i++)
+        json_object_set_new(t, phases[i].name, json_real((double)phases[i].ns / 1e9));
+    json_object_set_new(o, "seconds", t);
+    return o;
+}
+
 bool output_json(FILE *out, const OutputInput *in)
 {
     Arena *a = arena_new();
@@ -205,6 +246,8 @@ bool output_json(FILE *out, const OutputInput *in)
     json_object_set_new(sum, "notes", json_integer((json_int_t)nnotes));
     json_object_set_new(sum, "baselined", json_integer((json_int_t)in->baselined));
     json_object_set_new(doc, "summary", sum);
+    if (in->stats)
+        json_object_set_new(doc, "stats", json_stats(in->stats));
     bool ok = dump(doc, out);
     arena_free(a);
     return ok;

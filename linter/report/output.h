@@ -26,13 +26,17 @@ typedef struct OutputInput {
     const char *root;
     /* Findings the baseline absorbed (not in `findings`), for summaries. */
     size_t baselined;
+    /* --stats: what the run read and spent (stats.h), as a `stats`
+     * object in the JSON output; NULL: none. */
+    const struct RunStats *stats;
 } OutputInput;
 
 /* { "version": 1, "tool": {...}, "findings": [...], "problems": [...],
  *   "summary": {...} } followed by a newline. Finding fields: rule,
  * severity, message, path (display path), line, column, endLine, endColumn
  * (1-based; columns count characters, endColumn exclusive), fingerprint,
- * and fix when there is one. Returns false when writing failed. */
+ * and fix when there is one. With in->stats, a "stats" object
+ * (docs/output-formats.md). Returns false when writing failed. */
 bool output_json(FILE *out, const OutputInput *in);
 
 /* A SARIF 2.1.0 log (what GitHub code scanning ingests): one run, the rule

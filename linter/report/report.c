@@ -1,8 +1,12 @@
 #include "report.h"
 
+#include <inttypes.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "stats.h"
 
 #define C_BOLD "\033[1m"
 #define C_DIM "\033[2m"
@@ -376,4 +380,49 @@ void report_problems(FILE *out, const Problems *pr, bool notes)
         fputc('\n', out);
     }
     free(cwd);
+}
+
+static void stats_count(FILE *out, const StatsCount *c)
+{
+    fprintf(out, "%zu file%s (%" PRIu64 " bytes)", c->files, c->files == 1 ? "" : "s", c->bytes);
+}
+
+void report_stats_line(FILE *out, const RunStats *s)
+{
+    fputs("keylint: stats: ", out);
+    stats_count(out, &s->found);
+    fputs(" found: ", out);
+    stats_count(out, &s->parsed);
+    fprintf(out, " parsed, %zu of them (%" PRIu64 " bytes) because a parsed file needs a name "
+                 "they define; ",
+            s->later.files, s->later.bytes);
+    stats_count(out, &s->read_only);
+    fputs(" read, not parsed; ", out);
+    stats_count(out, &s->skipped);
+    fputs(" skipped", out);
+    const struct {
+        size_t n;
+        const char *why;
+    } why[] = {{s->why.too_large, "too large"},
+               {s->why.binary, "binary"},
+               {s->why.not_utf8, "not UTF-8"},
+               {s->why.unreadable, "unreadable"}};
+    const char *sep = " (";
+    for (size_t i = 0; i < sizeof why / sizeof *why; i++)
+        if (why[i].n) {
+            fprintf(out, "%s%zu %s", sep, why[i].n, why[i].why);
+            sep = ", ";
+        }
+    if (*sep == ',')
+        fputc(')', out);
+    if (s->syntax_errors)
+        fprintf(out, "; %zu with syntax errors", s->syntax_errors);
+    fprintf(out,
+            "; seconds: walk %.3f, read+parse+extract %.3f on %u thread%s (read %.3f, parse "
+            "%.3f, extract %.3f summed over threads), project+rules %.3f, report %.3f, "
+            "total %.3f\n",
+            (double)s->walk_ns / 1e9, (double)s->extract_wall_ns / 1e9, s->threads,
+            s->threads == 1 ? "" : "s", (double)s->read_ns / 1e9, (double)s->parse_ns / 1e9,
+            (double)s->extract_ns / 1e9, (double)s->analyze_ns / 1e9,
+            (double)s->report_ns / 1e9, (double)s->total_ns / 1e9);
 }

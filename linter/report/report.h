@@ -33,6 +33,12 @@ typedef const char *(*SourceLookup)(void *ctx, const char *path, size_t *len);
 void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
                  SourceLookup lookup, void *ctx);
 
+/* --stats, one line: "keylint: stats: F files found (B bytes): P parsed
+ * (B bytes; L of them because a parsed file needs a name they define), R
+ * read, not parsed (B bytes), S skipped (B bytes: why); seconds: ...". */
+struct RunStats;
+void report_stats_line(FILE *out, const struct RunStats *s);
+
 /* "N errors, M warnings in K files" (singular forms for 1), where K is the
  * number of files linted. */
 void report_summary(FILE *out, const DiagList *d, size_t files_linted,

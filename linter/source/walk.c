@@ -585,9 +585,13 @@ fail:
 }
 
 static char *read_text(const char *path, size_t *len, size_t *bom, Problems *problems,
-                       bool regular_only)
+                       bool regular_only, SourceSkip *why)
 {
     char eb[256];
+    SourceSkip ignored;
+    if (!why)
+        why = &ignored;
+    *why = SKIP_UNREADABLE;
     if (len)
         *len = 0;
     if (bom)
@@ -611,16 +615,19 @@ static char *read_text(const char *path, size_t *len, size_t *bom, Problems *pro
         problems_add(problems, path, 0, 0, "%s; skipped", how.what);
         return NULL;
     case FILE_READ_TOO_LARGE:
+        *why = SKIP_TOO_LARGE;
         problems_add(problems, path, 0, 0, "file is larger than 8 MiB; skipped");
         return NULL;
     }
     if (memchr(buf, '\0', n)) {
+        *why = SKIP_BINARY;
         problems_add(problems, path, 0, 0, "binary file; skipped");
         free(buf);
         return NULL;
     }
     size_t bad;
     if (!utf8_valid(buf, n, &bad)) {
+        *why = SKIP_NOT_UTF8;
         uint32_t line = 1;
         size_t start = 0;
         for (size_t i = 0; i < bad; i++) {
@@ -650,20 +657,26 @@ static char *read_text(const char *path, size_t *len, size_t *bom, Problems *pro
     }
     if (len)
         *len = n;
+    *why = SKIP_NONE;
     return buf;
 }
 
 char *read_source(const char *path, size_t *len, Problems *problems)
 {
-    return read_text(path, len, NULL, problems, false);
+    return read_text(path, len, NULL, problems, false, NULL);
+}
+
+char *read_source_why(const char *path, size_t *len, Problems *problems, SourceSkip *why)
+{
+    return read_text(path, len, NULL, problems, false, why);
 }
 
 char *read_source_bom(const char *path, size_t *len, size_t *bom, Problems *problems)
 {
-    return read_text(path, len, bom, problems, false);
+    return read_text(path, len, bom, problems, false, NULL);
 }
 
 char *read_regular_source(const char *path, size_t *len, Problems *problems)
 {
-    return read_text(path, len, NULL, problems, true);
+    return read_text(path, len, NULL, problems, true, NULL);
 }

@@ -43,6 +43,16 @@ int run_capture(Arena *a, char *const argv[], char **out, size_t *len);
  * KEYLINT_MAX_FILE_BYTES. A UTF-8 byte-order mark is dropped, so that
  * line-1 columns are those an editor shows. */
 char *read_source(const char *path, size_t *len, Problems *problems);
+/* Why read_source returned NULL, for the counts of --stats. */
+typedef enum SourceSkip {
+    SKIP_NONE,        /* read */
+    SKIP_UNREADABLE,  /* cannot open or read, a directory, not a regular file */
+    SKIP_TOO_LARGE,   /* more than KEYLINT_MAX_FILE_BYTES */
+    SKIP_BINARY,      /* holds a NUL byte */
+    SKIP_NOT_UTF8,    /* not valid UTF-8 */
+} SourceSkip;
+/* read_source, saying in *why why it returned NULL (SKIP_NONE when not). */
+char *read_source_why(const char *path, size_t *len, Problems *problems, SourceSkip *why);
 /* The same, and the length of the byte-order mark dropped (0 or 3) in
  * *bom: what --fix writes back before the text. */
 char *read_source_bom(const char *path, size_t *len, size_t *bom, Problems *problems);

@@ -1,0 +1,60 @@
+#include "stats.h"
+
+#include <sys/stat.h>
+
+#include "walk.h"
+
+static void count(StatsCount *c, uint64_t bytes)
+{
+    c->files++;
+    c->bytes += bytes;
+}
+
+void stats_add_project(RunStats *s, const Project *p)
+{
+    for (size_t i = 0; i < p->files.n; i++) {
+        const SourceFile *f = &p->files.v[i];
+        if (f->removed)
+            continue;
+        s->read_ns += f->read_ns;
+        s->extract_ns += f->extract_ns;
+        if (f->ir) {
+            s->parse_ns += f->ir->parse_ns;
+            count(&s->parsed, f->len);
+            if (f->parsed_late)
+                count(&s->later, f->len);
+            s->syntax_errors += f->ir->parse_failed;
+            count(&s->found, f->len);
+        } else if (f->deferred) {
+            count(&s->read_only, f->len);
+            count(&s->found, f->len);
+        } else {
+            /* not read: its size on disk, when it has one */
+            struct stat st;
+            uint64_t size = stat(f->abspath, &st) == 0 && S_ISREG(st.st_mode)
+                                ? (uint64_t)st.st_size
+                                : 0;
+            count(&s->skipped, size);
+            count(&s->found, size);
+            switch (f->skip) {
+            case SKIP_TOO_LARGE:
+                s->why.too_large++;
+                break;
+            case SKIP_BINARY:
+                s->why.binary++;
+                break;
+            case SKIP_NOT_UTF8:
+                s->why.not_utf8++;
+                break;
+            default:
+                s->why.unreadable++;
+                break;
+            }
+        }
+    }
+    s->walk_ns += p->walk_ns;
+    s->extract_wall_ns += p->extract_wall_ns;
+    s->analyze_ns += p->analyze_ns;
+    if (p->threads_used > s->threads)
+        s->threads = p->threads_used;
+}

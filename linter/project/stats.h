@@ -1,0 +1,47 @@
+/* What a run read and what it cost (--stats): files and bytes found,
+ * parsed (some only later, because a parsed file needed a name they
+ * define: defer.h), read but not parsed (the pre-check, precheck.h), and
+ * skipped with why; the time of each phase. Filled from the projects of a
+ * run (several when named files or --changed span several projects);
+ * written by report/ (output.h: the JSON `stats` object; report.h: the
+ * line on stderr). */
+#ifndef KEYLINT_STATS_H
+#define KEYLINT_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "project.h"
+
+/* Why files were not read (walk.h's SourceSkip). */
+typedef struct StatsSkips {
+    size_t unreadable, too_large, binary, not_utf8;
+} StatsSkips;
+
+/* A count of files and their bytes. */
+typedef struct StatsCount {
+    size_t files;
+    uint64_t bytes;
+} StatsCount;
+
+typedef struct RunStats {
+    StatsCount found;     /* every file of the projects, less those ignored by configuration */
+    StatsCount parsed;    /* parsed and extracted (with `later` and syntax errors) */
+    StatsCount later;     /* of `parsed`: set aside by the pre-check, then needed */
+    StatsCount read_only; /* read, noted, never parsed */
+    StatsCount skipped;   /* not read: too large, binary, not UTF-8, unreadable */
+    StatsSkips why;
+    size_t syntax_errors; /* of `parsed`: the parser gave up */
+    unsigned threads;     /* the most threads an extraction used */
+    /* nanoseconds: wall time of listing the files, of the reads, parses
+     * and extractions (run by `threads`), of resolution, facts and rules,
+     * of the report; read, parse and extract are the sums over the files
+     * (time spent by all threads), total the run's wall time */
+    uint64_t walk_ns, extract_wall_ns, read_ns, parse_ns, extract_ns, analyze_ns, report_ns,
+        total_ns;
+} RunStats;
+
+/* Add what project `p` read and spent to `s` (after its analysis). */
+void stats_add_project(RunStats *s, const Project *p);
+
+#endif
