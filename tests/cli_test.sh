@@ -854,7 +854,8 @@ has no-precheck "$out" "widget.ts:2:"
 
 # --stats: the counts of a tree built here (bytes by wc -c): orders.ts (322)
 # holds a data operation; names.ts (33) only a constant orders.ts imports,
-# parsed because of that; button.tsx (94) nothing, read and not parsed;
+# parsed because of that; button.tsx (94) nothing, read and not parsed
+# (parsed, with nothing for keylint, under --no-precheck or when named);
 # blob.ts (14) is binary and latin1.ts (16) not UTF-8: skipped
 st="$tmp/stats"
 mkdir -p "$st/src"
@@ -877,12 +878,12 @@ EOF
 printf 'const a = 1;\0\n' >"$st/src/blob.ts"
 printf 'const caf\xe9 = 1;\n' >"$st/src/latin1.ts"
 run stats 2 "$keylint" --stats "$st"
-has stats "$err" "keylint: stats: 5 files (479 bytes) found: 2 files (355 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define; 1 file (94 bytes) read, not parsed; 2 files (30 bytes) skipped (1 binary, 1 not UTF-8); seconds: walk "
+has stats "$err" "keylint: stats: 5 files (479 bytes) found: 2 files (355 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define, 0 (0 bytes) with nothing for keylint; 1 file (94 bytes) read, not parsed; 2 files (30 bytes) skipped (1 binary, 1 not UTF-8); seconds: walk "
 lacks stats-not-in-report "$out" "stats"
 run stats-off 2 "$keylint" "$st"
 lacks stats-off "$err" "keylint: stats:"
 run stats-no-precheck 2 "$keylint" --stats --no-precheck "$st"
-has stats-no-precheck "$err" "found: 3 files (449 bytes) parsed, 0 of them (0 bytes) because a parsed file needs a name they define; 0 files (0 bytes) read, not parsed; 2 files (30 bytes) skipped (1 binary, 1 not UTF-8);"
+has stats-no-precheck "$err" "found: 3 files (449 bytes) parsed, 0 of them (0 bytes) because a parsed file needs a name they define, 1 (94 bytes) with nothing for keylint; 0 files (0 bytes) read, not parsed; 2 files (30 bytes) skipped (1 binary, 1 not UTF-8);"
 stats_json() {
     python3 -c '
 import json, sys
@@ -891,24 +892,25 @@ if "stats" not in d:
     print("no stats"); sys.exit()
 s = d["stats"]
 print(" ".join("%s=%d/%d" % (k, s[k]["files"], s[k]["bytes"])
-               for k in ("found", "parsed", "parsedLater", "readOnly", "skipped")),
+               for k in ("found", "parsed", "parsedLater", "parsedNothingFound", "readOnly",
+                         "skipped")),
       " ".join("%s=%d" % kv for kv in sorted(s["skippedBecause"].items())),
       "syntaxErrors=%d" % s["syntaxErrors"],
       "phases=" + ",".join(k for k, v in s["seconds"].items() if v >= 0))'
 }
 run stats-json 2 "$keylint" --stats --format json "$st"
-has stats-json "$(printf '%s' "$out" | stats_json)" "found=5/479 parsed=2/355 parsedLater=1/33 readOnly=1/94 skipped=2/30 binary=1 notUtf8=1 tooLarge=0 unreadable=0 syntaxErrors=0 phases=walk,readParseExtract,read,parse,extract,projectRules,report,total"
+has stats-json "$(printf '%s' "$out" | stats_json)" "found=5/479 parsed=2/355 parsedLater=1/33 parsedNothingFound=0/0 readOnly=1/94 skipped=2/30 binary=1 notUtf8=1 tooLarge=0 unreadable=0 syntaxErrors=0 phases=walk,readParseExtract,read,parse,extract,projectRules,report,total"
 run stats-json-off 2 "$keylint" --format json "$st"
 has stats-json-off "$(printf '%s' "$out" | stats_json)" "no stats"
 # a file larger than 8 MiB is skipped as too large
 head -c 9000000 /dev/zero | tr '\0' ' ' >"$st/src/huge.ts"
 run stats-too-large 2 "$keylint" --stats --format json "$st"
-has stats-too-large "$(printf '%s' "$out" | stats_json)" "found=6/9000479 parsed=2/355 parsedLater=1/33 readOnly=1/94 skipped=3/9000030 binary=1 notUtf8=1 tooLarge=1 unreadable=0"
+has stats-too-large "$(printf '%s' "$out" | stats_json)" "found=6/9000479 parsed=2/355 parsedLater=1/33 parsedNothingFound=0/0 readOnly=1/94 skipped=3/9000030 binary=1 notUtf8=1 tooLarge=1 unreadable=0"
 rm -f "$st/src/huge.ts"
 # --changed: the counts are those of the whole project read around the
 # file, which is parsed whatever the pre-check says
 run stats-changed 0 "$keylint" --stats --changed "$st/src/button.tsx"
-has stats-changed "$err" "keylint: stats: 5 files (479 bytes) found: 3 files (449 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define; 0 files (0 bytes) read, not parsed;"
+has stats-changed "$err" "keylint: stats: 5 files (479 bytes) found: 3 files (449 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define, 1 (94 bytes) with nothing for keylint; 0 files (0 bytes) read, not parsed;"
 
 # --- what ESLint and ruff users reach for --------------------------------------
 cd "$proj" || exit 1

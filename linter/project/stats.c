@@ -2,12 +2,24 @@
 
 #include <sys/stat.h>
 
+#include "tables.h"
 #include "walk.h"
 
 static void count(StatsCount *c, uint64_t bytes)
 {
     c->files++;
     c->bytes += bytes;
+}
+
+/* Extraction found nothing in the file: no key, data operation, constant,
+ * helper, choice of constants or table in code (what the pre-check is
+ * there to tell from the text alone). */
+static bool nothing_found(const FileIR *ir)
+{
+    const FileTables *ft = ir->tables;
+    return !ir->extracted.n && !ir->ops.n && !ir->consts.n && !ir->helpers.n &&
+           !ir->choices.n &&
+           (!ft || (!ft->set.tables.n && !ft->consts.n && !ft->entities.n && !ft->index_calls.n));
 }
 
 void stats_add_project(RunStats *s, const Project *p)
@@ -24,6 +36,8 @@ void stats_add_project(RunStats *s, const Project *p)
             if (f->parsed_late)
                 count(&s->later, f->len);
             s->syntax_errors += f->ir->parse_failed;
+            if (!f->ir->parse_failed && nothing_found(f->ir))
+                count(&s->empty, f->len);
             count(&s->found, f->len);
         } else if (f->deferred) {
             count(&s->read_only, f->len);

@@ -28,6 +28,7 @@ typedef struct RunStats {
     StatsCount found;     /* every file of the projects, less those ignored by configuration */
     StatsCount parsed;    /* parsed and extracted (with `later` and syntax errors) */
     StatsCount later;     /* of `parsed`: set aside by the pre-check, then needed */
+    StatsCount empty;     /* of `parsed`: extraction found nothing in them */
     StatsCount read_only; /* read, noted, never parsed */
     StatsCount skipped;   /* not read: too large, binary, not UTF-8, unreadable */
     StatsSkips why;

@@ -139,6 +139,7 @@ static json_t *json_stats(const RunStats *s)
     json_object_set_new(o, "found", json_count(&s->found));
     json_object_set_new(o, "parsed", json_count(&s->parsed));
     json_object_set_new(o, "parsedLater", json_count(&s->later));
+    json_object_set_new(o, "parsedNothingFound", json_count(&s->empty));
     json_object_set_new(o, "readOnly", json_count(&s->read_only));
     json_object_set_new(o, "skipped", json_count(&s->skipped));
     json_t *why = json_object();

@@ -393,9 +393,10 @@ void report_stats_line(FILE *out, const RunStats *s)
     stats_count(out, &s->found);
     fputs(" found: ", out);
     stats_count(out, &s->parsed);
-    fprintf(out, " parsed, %zu of them (%" PRIu64 " bytes) because a parsed file needs a name "
-                 "they define; ",
-            s->later.files, s->later.bytes);
+    fprintf(out,
+            " parsed, %zu of them (%" PRIu64 " bytes) because a parsed file needs a name "
+            "they define, %zu (%" PRIu64 " bytes) with nothing for keylint; ",
+            s->later.files, s->later.bytes, s->empty.files, s->empty.bytes);
     stats_count(out, &s->read_only);
     fputs(" read, not parsed; ", out);
     stats_count(out, &s->skipped);
