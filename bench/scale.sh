@@ -62,15 +62,8 @@ if [ -z "$corpus" ]; then
     done
 fi
 
-# The files keylint lints by default, and the templates it reads.
-list_sources() {
-    find "$1" \( -name node_modules -o -name .git -o -name dist -o -name cdk.out \
-                 -o -name .serverless -o -name .sst -o -name __tests__ -o -name __mocks__ \) -prune -o \
-         -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.mts' -o -name '*.cts' \
-                    -o -name '*.js' -o -name '*.jsx' -o -name '*.mjs' -o -name '*.cjs' \) \
-         ! -name '*.d.ts' ! -name '*.d.mts' ! -name '*.d.cts' ! -name '*.spec.*' ! -name '*.test.*' \
-         -size -8M -print
-}
+# The files keylint lints by default (list_sources), and the templates it reads.
+. "$root/bench/sources.sh"
 mkdir -p "$work/1x"
 (cd "$corpus" && { list_sources . ; find . -path '*/node_modules' -prune -o -type f \
     \( -name 'template.y*ml' -o -name 'serverless.y*ml' \) -print; } |
