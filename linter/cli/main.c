@@ -625,11 +625,6 @@ static bool parse_count(const char *s, long *out)
     return true;
 }
 
-static uint64_t timespec_ns(const struct timespec *t)
-{
-    return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
-}
-
 /* Everything the run decided, for writing the report. */
 typedef struct Run {
     Format format;
@@ -643,6 +638,7 @@ typedef struct Run {
     bool baseline_prune;    /* --baseline-prune FILE: drop its stale entries */
     bool quiet;             /* --quiet: errors only */
     struct timespec started;
+    uint64_t started_ns;    /* the same, for --stats */
     size_t files_checked;   /* --changed: the files reported on */
     bool changed;
     /* --report FORMAT=FILE: more reports of the same run */
@@ -874,12 +870,8 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         .baselined = baselined,
         .stats = run->stats,
     };
-    if (run->stats) {
-        /* what the JSON says: the time up to its writing */
-        uint64_t now = clock_ns();
-        run->stats->report_ns = now - report_start;
-        run->stats->total_ns = now - timespec_ns(&run->started);
-    }
+    if (run->stats) /* what the JSON says: the time up to its writing */
+        stats_times(run->stats, report_start, run->started_ns);
     bool human = run->format == FMT_TEXT || run->format == FMT_CONCISE;
     bool written = true;
     switch (run->format) {
@@ -1122,6 +1114,7 @@ int main(int argc, char **argv)
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
     RunStats stats = {0};
     clock_gettime(CLOCK_MONOTONIC, &run.started);
+    run.started_ns = clock_ns();
     int c;
     opterr = 0;
     long jobs = 0;
@@ -1488,9 +1481,7 @@ relint:;
     if (!human_report && !run.quiet)
         print_problems_of(stderr, &problems, true);
     if (run.stats) {
-        uint64_t now = clock_ns();
-        run.stats->report_ns = now - report_start;
-        run.stats->total_ns = now - timespec_ns(&run.started);
+        stats_times(run.stats, report_start, run.started_ns);
         report_stats_line(stderr, run.stats);
     }
     /* notes never change the exit code; an input that could not be read

@@ -72,3 +72,10 @@ void stats_add_project(RunStats *s, const Project *p)
     if (p->threads_used > s->threads)
         s->threads = p->threads_used;
 }
+
+void stats_times(RunStats *s, uint64_t report_start, uint64_t run_start)
+{
+    uint64_t now = clock_ns();
+    s->report_ns = now - report_start;
+    s->total_ns = now - run_start;
+}

@@ -44,5 +44,8 @@ typedef struct RunStats {
 
 /* Add what project `p` read and spent to `s` (after its analysis). */
 void stats_add_project(RunStats *s, const Project *p);
+/* Set the report's and the run's times: the report started at
+ * `report_start`, the run at `run_start` (clock_ns), both ending now. */
+void stats_times(RunStats *s, uint64_t report_start, uint64_t run_start);
 
 #endif
