@@ -261,15 +261,21 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
     return p;
 }
 
-void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, const Config *cfg)
+/* Empty facts over `files`, kept as a copy in `a`: the caller's array may
+ * not outlive the analysis. */
+static void facts_over(AccessFacts *af, Arena *a, FileIR *const *files, size_t n)
 {
     memset(af, 0, sizeof *af);
-    /* a copy: the caller's array may not outlive the analysis */
     FileIR **copy = arena_alloc(a, (n ? n : 1) * sizeof *copy);
     for (size_t i = 0; i < n; i++)
         copy[i] = files[i];
     af->files = copy;
     af->nfiles = n;
+}
+
+void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, const Config *cfg)
+{
+    facts_over(af, a, files, n);
     VEC(Tok) toks = {0};
     NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
     size_t seen;
@@ -1212,12 +1218,7 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
 
 void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n)
 {
-    memset(af, 0, sizeof *af);
-    FileIR **copy = arena_alloc(a, (n ? n : 1) * sizeof *copy);
-    for (size_t i = 0; i < n; i++)
-        copy[i] = files[i];
-    af->files = copy;
-    af->nfiles = n;
+    facts_over(af, a, files, n);
     access_index(af, a);
 }
 
