@@ -583,20 +583,28 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
     return !namemap_get(&f->index->mutated, head, &seen);
 }
 
-size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char **names,
-                             size_t max)
+/* The constants whose value is `text` and that are used in a key or whose
+ * name `named` accepts: up to `max` of them in names[], how many in all. */
+static size_t consts_of_text(const ProjectFacts *f, const char *text, bool (*named)(const char *),
+                             const char **names, size_t max)
 {
     const TextConsts *t = text_consts(f, text);
     size_t n = 0;
     for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
         const ConstText *c = &f->const_texts.v[i - 1];
-        if (!c->in_key && !facts_key_like_name(c->name))
+        if (!c->in_key && !named(c->name))
             continue;
         if (n < max)
             names[n] = c->name;
         n++;
     }
     return n;
+}
+
+size_t facts_consts_for_text(const ProjectFacts *f, const char *text, const char **names,
+                             size_t max)
+{
+    return consts_of_text(f, text, facts_key_like_name, names, max);
 }
 
 /* UPPER_CASE, digits and underscores only, no member path. */
@@ -630,17 +638,7 @@ static bool whole_key_name(const char *name)
 size_t facts_whole_key_consts(const ProjectFacts *f, const char *text, const char **names,
                               size_t max)
 {
-    const TextConsts *t = text_consts(f, text);
-    size_t n = 0;
-    for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
-        const ConstText *c = &f->const_texts.v[i - 1];
-        if (!c->in_key && !whole_key_name(c->name))
-            continue;
-        if (n < max)
-            names[n] = c->name;
-        n++;
-    }
-    return n;
+    return consts_of_text(f, text, whole_key_name, names, max);
 }
 
 size_t facts_consts_holding(const ProjectFacts *f, const char *text)
