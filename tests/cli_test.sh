@@ -217,7 +217,8 @@ f = d["findings"]
 assert [x["rule"] for x in f] == ["magic-string", "missing-delimiter"], f
 assert f[1]["path"] == "src/a.ts" and f[1]["line"] == 3 and f[1]["column"] == 90, f[1]
 assert f[1]["endLine"] == 3 and f[1]["endColumn"] > 90 and ":" in f[1]["fingerprint"], f[1]
-assert d["summary"] == {"errors": 1, "warnings": 1, "filesLinted": 2, "problems": 0, "notes": 0, "baselined": 0}, d["summary"]
+assert d["summary"] == {"errors": 1, "warnings": 1, "filesLinted": 2, "problems": 0, "notes": 0, "baselined": 0,
+                        "keys": 2, "dataOperations": 1, "tables": 0}, d["summary"]
 EOF_PY
 has json-summary-on-stderr "$err" "1 error, 1 warning in 2 files"
 lacks json-no-summary-on-stdout "$out" "1 error, 1 warning in 2 files"
@@ -534,7 +535,7 @@ EOF_TS
 (cd "$chg" && "$keylint" --format concise src) >"$tmp/full.txt" 2>&1
 (cd "$chg" && "$keylint" --format concise --changed src/repo.ts) >"$tmp/changed.txt" 2>&1
 has changed-resolves "$(cat "$tmp/changed.txt")" "partition key ITEM#{id}"
-[ "$(grep -v ' in [0-9]* files*$' "$tmp/full.txt")" = "$(grep -v ' in [0-9]* files*$' "$tmp/changed.txt")" ] && ok ||
+[ "$(grep -vE ' in [0-9]+ files?( \(.*\))?$' "$tmp/full.txt")" = "$(grep -vE ' in [0-9]+ files?( \(.*\))?$' "$tmp/changed.txt")" ] && ok ||
     bad "--changed differs from a full run: $(cat "$tmp/full.txt") / $(cat "$tmp/changed.txt")"
 has changed-counts-checked "$(cat "$tmp/changed.txt")" "in 1 file"
 # standard input, as if it were a file of the project: imports resolve
@@ -929,17 +930,21 @@ run quiet-fail-on-warning 1 "$keylint" --quiet --fail-on warning "$tmp/w"
 run help-line 1 "$keylint" src
 has help-line "$out" "  help: replace 'USER#' with \${USER_PREFIX}"
 # the summary: how many --fix can fix; the time where a person reads it
-has summary-fixable "$out" "1 error, 1 warning in 2 files; 1 fixable with --fix (--fix-dry-run shows the diff)"
+has summary-fixable "$out" "1 error, 1 warning in 2 files (2 keys, 1 data operation); 1 fixable with --fix (--fix-dry-run shows the diff)"
 lacks summary-no-time-in-pipe "$out" " s)"
 run summary-time 1 "$keylint" --format json src
-if [[ $err =~ "1 error, 1 warning in 2 files ("[0-9]+\.[0-9][0-9]" s); 1 fixable with --fix" ]]; then ok; else
+if [[ $err =~ "1 error, 1 warning in 2 files (2 keys, 1 data operation; "[0-9]+\.[0-9][0-9]" s); 1 fixable with --fix" ]]; then ok; else
     bad "summary-time: no duration on stderr: $err"; fi
 if command -v script >/dev/null 2>&1; then
     tty_out=$(script -qec "$keylint --format concise src" /dev/null 2>&1)
-    [[ $tty_out =~ "in 2 files ("[0-9]+\.[0-9][0-9]" s)" ]] && ok || bad "summary-time on a terminal: $tty_out"
+    [[ $tty_out =~ "in 2 files (2 keys, 1 data operation; "[0-9]+\.[0-9][0-9]" s)" ]] && ok || bad "summary-time on a terminal: $tty_out"
 fi
 run summary-nothing-fixable 0 "$keylint" src/clean.ts
 lacks summary-nothing-fixable "$out" "fixable"
+# what was read: a file with no DynamoDB code says so, not a clean bill
+mkdir -p "$tmp/nodb" && printf 'export const add = (a: number, b: number) => a + b;\n' >"$tmp/nodb/math.ts"
+run summary-nothing-read 0 "$keylint" "$tmp/nodb"
+has summary-nothing-read "$out" "0 errors, 0 warnings in 1 file (no DynamoDB keys, data operations or tables)"
 # did you mean, for --explain and --rule as for the configuration
 run explain-typo 2 "$keylint" --explain magic-strin
 has explain-typo "$err" "unknown rule 'magic-strin'; did you mean 'magic-string'?"

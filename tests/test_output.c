@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "stats.h"
 #include "rule.h"
 
 typedef struct Source {
@@ -498,11 +499,13 @@ static void markdown_exact(void **state)
     problems_add(&fx->pr, "src/bad.ts", 3, 7, "syntax error <here>");
     OutputInput in = input(fx);
     in.baselined = 1;
+    in.seen = &(SeenCounts){.keys = 5, .ops = 2, .tables = 1};
     char *out = render(markdown, &in);
     assert_string_equal(out,
         "### keylint\n"
         "\n"
-        "**1 error, 2 warnings** in 2 files. 1 finding in the baseline is not shown.\n"
+        "**1 error, 2 warnings** in 2 files. 1 finding in the baseline is not shown. "
+        "Read: 5 keys, 2 data operations, 1 table.\n"
         "\n"
         "| rule | severity | count |\n"
         "| --- | --- | ---: |\n"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "stats.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -373,6 +374,40 @@ static void test_summary(void **state)
     diag_free(&d);
 }
 
+/* What the run read, in the summary line: counts of 0 left out, singular
+ * forms, nothing read said in words; the duration after it. */
+static void test_summary_seen(void **state)
+{
+    (void)state;
+    char buf[160];
+    report_seen_phrase(buf, sizeof buf, &(SeenCounts){.keys = 12, .ops = 1, .tables = 2});
+    assert_string_equal(buf, "12 keys, 1 data operation, 2 tables");
+    report_seen_phrase(buf, sizeof buf, &(SeenCounts){.keys = 1, .tables = 1});
+    assert_string_equal(buf, "1 key, 1 table");
+    report_seen_phrase(buf, sizeof buf, &(SeenCounts){0});
+    assert_string_equal(buf, "no DynamoDB keys, data operations or tables");
+    report_seen_phrase(buf, 8, &(SeenCounts){.keys = 12345, .ops = 6789});
+    assert_string_equal(buf, "12345 k"); /* cut, terminated */
+
+    DiagList d;
+    diag_init(&d);
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    assert_non_null(f);
+    ReportOptions o = {.seen = &(SeenCounts){.keys = 3, .ops = 2}, .timed = true, .seconds = 0.5};
+    report_summary(f, &d, 4, &o);
+    o.seen = &(SeenCounts){0};
+    o.timed = false;
+    report_summary(f, &d, 4, &o);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(out, "0 errors, 0 warnings in 4 files (3 keys, 2 data operations; 0.50 s)\n"
+                             "0 errors, 0 warnings in 4 files (no DynamoDB keys, data operations "
+                             "or tables)\n");
+    free(out);
+    diag_free(&d);
+}
+
 static void test_utf8_column(void **state)
 {
     (void)state;
@@ -457,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_files_interleaved),
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_summary_seen),
         cmocka_unit_test(test_utf8_column),
         cmocka_unit_test(test_want_color),
     };

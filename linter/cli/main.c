@@ -310,95 +310,6 @@ static const char *lookup_source(void *ctx, const char *path, size_t *len)
 
 /* ---- --changed: the files a pre-commit hook passes ----------------------- */
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* The directory of `path` ("." for a bare name), in `a`. */
-static const char *dir_name(Arena *a, const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return ".";
-    if (slash == path)
-        return "/";
-    return arena_strndup(a, path, (size_t)(slash - path));
-}
-
-/* Whether `path` is one of the schema files `cfg` names. */
-static bool is_schema_of(const Config *cfg, const char *path)
-{
-    char *abs = realpath(path, NULL);
-    bool hit = false;
-    for (size_t i = 0; abs && !hit && i < cfg->schemas.n; i++) {
-        const char *s = cfg->schemas.v[i];
-        char *joined = NULL;
-        if (s[0] == '/' || !cfg->dir || !cfg->dir[0])
-            joined = strdup(s);
-        else if (asprintf(&joined, "%s/%s", cfg->dir, s) < 0)
-            joined = NULL;
-        char *sabs = joined ? realpath(joined, NULL) : NULL;
-        hit = sabs && !strcmp(sabs, abs);
-        free(sabs);
-        free(joined);
-    }
-    free(abs);
-    return hit;
-}
-
-/* Turn changed files into what to lint: source files as they are; a
- * .keylint.yml, or a schema its configuration names, becomes the
- * directory of that configuration (the code that depends on it); anything
- * else is dropped. Strings in `a`. */
-static void changed_paths(Arena *a, const char *forced_config, char **in, size_t n,
-                          StrList *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *path = in[i];
-        const char *base = base_name(path);
-        if (!strcmp(base, ".keylint.yml") || !strcmp(base, "keylint.yml")) {
-            strlist_push(a, out, dir_name(a, path));
-            continue;
-        }
-        if (is_source_path(path)) {
-            strlist_push(a, out, path);
-            continue;
-        }
-        if (!has_suffix(path, ".yml") && !has_suffix(path, ".yaml") &&
-            !has_suffix(path, ".json"))
-            continue;
-        /* a schema? ask the configuration that applies to it */
-        char *cfgpath = NULL;
-        if (forced_config) {
-            cfgpath = strdup(forced_config);
-        } else {
-            char *abs = realpath(path, NULL);
-            if (abs) {
-                cfgpath = config_find(dir_name(a, abs));
-                free(abs);
-            }
-        }
-        if (!cfgpath)
-            continue;
-        Problems ignored; /* a bad configuration is reported by the lint */
-        problems_init(&ignored);
-        Config *cfg = config_load(cfgpath, rule_ids(), &ignored);
-        problems_free(&ignored);
-        if (cfg && is_schema_of(cfg, path))
-            strlist_push(a, out, dir_name(a, cfgpath));
-        config_free(cfg);
-        free(cfgpath);
-    }
-}
-
 /* --stdin-filename PATH -: read the project around PATH, then PATH's text
  * from stdin (over the file on disk, if any); `check` gets PATH unless the
  * configuration ignores it. False, after a message, when stdin cannot be
@@ -560,7 +471,7 @@ static size_t scopes_setup(Project *p, const char *config, bool precheck, bool n
  * about what they report; free them. */
 static void scopes_merge(Project *p, Scopes *sc, const StrList *check, Problems *problems,
                          const char *config, const RuleOverrides *overrides,
-                         bool require_reason, RunStats *stats)
+                         bool require_reason, RunStats *stats, SeenCounts *seen)
 {
     DiagList *dl = &p->diags;
     size_t w = 0;
@@ -590,6 +501,7 @@ static void scopes_merge(Project *p, Scopes *sc, const StrList *check, Problems 
                 diag_copy(dl, &q->diags.items.v[k]);
         if (stats)
             stats_add_project(stats, q);
+        stats_seen(seen, q, s->check.v, s->check.n);
         project_free(q);
         s->p = NULL;
     }
@@ -649,6 +561,8 @@ typedef struct Run {
     size_t nextra;
     /* --stats: filled as the run goes, NULL without it */
     RunStats *stats;
+    /* what the run found of DynamoDB code, for the summaries */
+    SeenCounts seen;
 } Run;
 
 /* The files the run writes, for outputs_check_args. */
@@ -723,7 +637,8 @@ static const char *lookup_any(void *ctx, const char *path, size_t *len)
  * from run to run. */
 static ReportOptions summary_options(const Run *run, FILE *sum, const DiagList *shown)
 {
-    ReportOptions so = {.format = REPORT_TEXT, .color = want_color(run->color, sum)};
+    ReportOptions so = {
+        .format = REPORT_TEXT, .color = want_color(run->color, sum), .seen = &run->seen};
     for (size_t i = 0; i < shown->items.n; i++)
         so.fixable += shown->items.v[i].has_edit;
     if (sum == stderr || isatty(fileno(sum))) {
@@ -869,6 +784,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
         .root = root,
         .baselined = baselined,
         .stats = run->stats,
+        .seen = &run->seen,
     };
     if (run->stats) /* what the JSON says: the time up to its writing */
         stats_times(run->stats, report_start, run->started_ns);
@@ -1356,6 +1272,7 @@ int main(int argc, char **argv)
 relint:;
     if (run.stats) /* the run after --fix: its own counts */
         memset(run.stats, 0, sizeof *run.stats);
+    run.seen = (SeenCounts){0}; /* and its own summary */
     Project *p = project_new(config);
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
@@ -1416,9 +1333,11 @@ relint:;
     problems_init(&problems);
     if (run.changed) {
         project_problems_of(p, check.v, check.n, &problems);
+        stats_seen(&run.seen, p, check.v, check.n);
         scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason,
-                     run.stats);
+                     run.stats, &run.seen);
     } else {
+        stats_seen(&run.seen, p, NULL, 0);
         project_problems(p, &problems);
     }
     if (config_failed(p, config)) {

@@ -1,8 +1,13 @@
 #include "scopes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "config.h"
+#include "rule.h"
+#include "walk.h"
 
 /* Whether `paths` name a file (something on disk that is not a
  * directory): the run is then on named paths. */
@@ -49,3 +54,91 @@ bool scope_reports(const Project *q, const StrList *check, const StrList *dirs,
     return hit;
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The directory of `path` ("." for a bare name), in `a`. */
+static const char *dir_name(Arena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    if (slash == path)
+        return "/";
+    return arena_strndup(a, path, (size_t)(slash - path));
+}
+
+/* Whether `path` is one of the schema files `cfg` names. */
+static bool is_schema_of(const Config *cfg, const char *path)
+{
+    char *abs = realpath(path, NULL);
+    bool hit = false;
+    for (size_t i = 0; abs && !hit && i < cfg->schemas.n; i++) {
+        const char *s = cfg->schemas.v[i];
+        char *joined = NULL;
+        if (s[0] == '/' || !cfg->dir || !cfg->dir[0])
+            joined = strdup(s);
+        else if (asprintf(&joined, "%s/%s", cfg->dir, s) < 0)
+            joined = NULL;
+        char *sabs = joined ? realpath(joined, NULL) : NULL;
+        hit = sabs && !strcmp(sabs, abs);
+        free(sabs);
+        free(joined);
+    }
+    free(abs);
+    return hit;
+}
+
+/* Turn changed files into what to lint: source files as they are; a
+ * .keylint.yml, or a schema its configuration names, becomes the
+ * directory of that configuration (the code that depends on it); anything
+ * else is dropped. Strings in `a`. */
+void changed_paths(Arena *a, const char *forced_config, char **in, size_t n,
+                          StrList *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *path = in[i];
+        const char *base = base_name(path);
+        if (!strcmp(base, ".keylint.yml") || !strcmp(base, "keylint.yml")) {
+            strlist_push(a, out, dir_name(a, path));
+            continue;
+        }
+        if (is_source_path(path)) {
+            strlist_push(a, out, path);
+            continue;
+        }
+        if (!has_suffix(path, ".yml") && !has_suffix(path, ".yaml") &&
+            !has_suffix(path, ".json"))
+            continue;
+        /* a schema? ask the configuration that applies to it */
+        char *cfgpath = NULL;
+        if (forced_config) {
+            cfgpath = strdup(forced_config);
+        } else {
+            char *abs = realpath(path, NULL);
+            if (abs) {
+                cfgpath = config_find(dir_name(a, abs));
+                free(abs);
+            }
+        }
+        if (!cfgpath)
+            continue;
+        Problems ignored; /* a bad configuration is reported by the lint */
+        problems_init(&ignored);
+        Config *cfg = config_load(cfgpath, rule_ids(), &ignored);
+        problems_free(&ignored);
+        if (cfg && is_schema_of(cfg, path))
+            strlist_push(a, out, dir_name(a, cfgpath));
+        config_free(cfg);
+        free(cfgpath);
+    }
+}

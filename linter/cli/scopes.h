@@ -37,4 +37,10 @@ Scope *scope_of(Arena *a, Scopes *sc, const char *root);
 bool scope_reports(const Project *q, const StrList *check, const StrList *dirs,
                    const char *path);
 
+/* Turn changed files into what to lint: source files as they are; a
+ * .keylint.yml, or a schema its configuration names, becomes the
+ * directory of that configuration (the code that depends on it); anything
+ * else is dropped. Strings in `a`. */
+void changed_paths(Arena *a, const char *forced_config, char **in, size_t n, StrList *out);
+
 #endif

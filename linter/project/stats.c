@@ -73,6 +73,39 @@ void stats_add_project(RunStats *s, const Project *p)
         s->threads = p->threads_used;
 }
 
+static void seen_file(SeenCounts *s, const SourceFile *f)
+{
+    if (!f || f->removed || !f->ir || f->ir->parse_failed)
+        return;
+    s->keys += f->ir->keys.n;
+    s->ops += f->ir->ops.n;
+}
+
+void stats_seen(SeenCounts *s, const Project *p, const char *const *only, size_t nonly)
+{
+    if (nonly)
+        for (size_t i = 0; i < nonly; i++)
+            seen_file(s, project_file(p, only[i]));
+    else
+        for (size_t i = 0; i < p->files.n; i++)
+            seen_file(s, &p->files.v[i]);
+    /* a table several configurations see is one table */
+    Arena *scratch = arena_new();
+    StrList defs = {0};
+    NameMap seen = {0};
+    for (size_t m = 0; m < p->models.n; m++) {
+        const TableSet *set = &p->models.v[m].model->set;
+        for (size_t t = 0; t < set->tables.n; t++) {
+            const TableDef *d = &set->tables.v[t];
+            strlist_push_once(scratch, &defs, &seen,
+                              arena_printf(scratch, "%s\x1f%s\x1f%s", d->path ? d->path : "",
+                                           d->id ? d->id : "", d->name ? d->name : ""));
+        }
+    }
+    s->tables += defs.n;
+    arena_free(scratch);
+}
+
 void stats_times(RunStats *s, uint64_t report_start, uint64_t run_start)
 {
     uint64_t now = clock_ns();

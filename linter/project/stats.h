@@ -42,6 +42,20 @@ typedef struct RunStats {
         total_ns;
 } RunStats;
 
+/* What a run read of DynamoDB code, for the summary of every run (not
+ * only --stats): the key values, the data operations and the tables it
+ * found. A run that found none of them says so, rather than look clean. */
+typedef struct SeenCounts {
+    size_t keys;   /* key values after resolution, in the files reported on */
+    size_t ops;    /* data operations (get, put, query, scan, ...) in them */
+    size_t tables; /* tables and their definitions the projects know of */
+} SeenCounts;
+
+/* Add what project `p` found to `s`: in the files named by `only` (display
+ * or absolute paths; every file of `p` when `nonly` is 0), and the tables
+ * of `p`'s table models, each definition once. */
+void stats_seen(SeenCounts *s, const Project *p, const char *const *only, size_t nonly);
+
 /* Add what project `p` read and spent to `s` (after its analysis). */
 void stats_add_project(RunStats *s, const Project *p);
 /* Set the report's and the run's times: the report started at

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "rule.h"
 #include "stats.h"
 
@@ -246,6 +247,11 @@ bool output_json(FILE *out, const OutputInput *in)
     json_object_set_new(sum, "problems", json_integer((json_int_t)nproblems));
     json_object_set_new(sum, "notes", json_integer((json_int_t)nnotes));
     json_object_set_new(sum, "baselined", json_integer((json_int_t)in->baselined));
+    if (in->seen) {
+        json_object_set_new(sum, "keys", json_integer((json_int_t)in->seen->keys));
+        json_object_set_new(sum, "dataOperations", json_integer((json_int_t)in->seen->ops));
+        json_object_set_new(sum, "tables", json_integer((json_int_t)in->seen->tables));
+    }
     json_object_set_new(doc, "summary", sum);
     if (in->stats)
         json_object_set_new(doc, "stats", json_stats(in->stats));
@@ -785,6 +791,11 @@ void output_markdown_summary(FILE *out, const OutputInput *in, size_t max_rows)
         fprintf(out, " %zu %s in the baseline %s not shown.", in->baselined,
                 plural(in->baselined, "finding", "findings"),
                 plural(in->baselined, "is", "are"));
+    if (in->seen) {
+        char seen[160];
+        report_seen_phrase(seen, sizeof seen, in->seen);
+        fprintf(out, " Read: %s.", seen);
+    }
     fputs("\n\n", out);
 
     if (n) {

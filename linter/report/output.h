@@ -29,6 +29,10 @@ typedef struct OutputInput {
     /* --stats: what the run read and spent (stats.h), as a `stats`
      * object in the JSON output; NULL: none. */
     const struct RunStats *stats;
+    /* What the run found of DynamoDB code (stats.h): keys, dataOperations
+     * and tables in the JSON summary, a sentence in the Markdown one;
+     * NULL: not said. */
+    const struct SeenCounts *seen;
 } OutputInput;
 
 /* { "version": 1, "tool": {...}, "findings": [...], "problems": [...],

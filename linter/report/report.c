@@ -329,6 +329,26 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
     line_files_free(&notes);
 }
 
+void report_seen_phrase(char *buf, size_t size, const SeenCounts *s)
+{
+    const struct {
+        size_t n;
+        const char *one, *many;
+    } parts[] = {{s->keys, "key", "keys"},
+                 {s->ops, "data operation", "data operations"},
+                 {s->tables, "table", "tables"}};
+    size_t w = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && w < size; i++)
+        if (parts[i].n) {
+            int k = snprintf(buf + w, size - w, "%s%zu %s", w ? ", " : "", parts[i].n,
+                             parts[i].n == 1 ? parts[i].one : parts[i].many);
+            w += k > 0 ? (size_t)k : 0;
+        }
+    if (!buf[0])
+        snprintf(buf, size, "no DynamoDB keys, data operations or tables");
+}
+
 void report_summary(FILE *out, const DiagList *d, size_t files_linted,
                     const ReportOptions *o)
 {
@@ -344,8 +364,15 @@ void report_summary(FILE *out, const DiagList *d, size_t files_linted,
             color ? C_BOLD : "", errors, errors == 1 ? "" : "s", warnings,
             warnings == 1 ? "" : "s", files_linted,
             files_linted == 1 ? "" : "s", color ? C_RESET : "");
-    if (o && o->timed)
-        fprintf(out, " (%.2f s)", o->seconds);
+    if (o && (o->seen || o->timed)) {
+        char seen[160] = "";
+        if (o->seen)
+            report_seen_phrase(seen, sizeof seen, o->seen);
+        fprintf(out, " (%s", seen);
+        if (o->timed)
+            fprintf(out, "%s%.2f s", seen[0] ? "; " : "", o->seconds);
+        fputc(')', out);
+    }
     if (o && o->fixable)
         fprintf(out, "; %zu fixable with --fix (--fix-dry-run shows the diff)", o->fixable);
     fputc('\n', out);

@@ -19,6 +19,9 @@ typedef struct ReportOptions {
     size_t fixable;
     bool timed;
     double seconds;
+    /* what the run found of DynamoDB code (stats.h), said after the
+     * files; NULL: not said */
+    const struct SeenCounts *seen;
 } ReportOptions;
 
 /* Source text of a display path, for snippets; NULL if unavailable. */
@@ -39,8 +42,16 @@ void report_text(FILE *out, const DiagList *d, const ReportOptions *o,
 struct RunStats;
 void report_stats_line(FILE *out, const struct RunStats *s);
 
+/* What a run found, as the summaries say it: "12 keys, 3 data operations,
+ * 1 table" (singular forms for 1; a count of 0 left out), or "no DynamoDB
+ * keys, data operations or tables" when all are 0. Written to buf (always
+ * terminated). */
+struct SeenCounts;
+void report_seen_phrase(char *buf, size_t size, const struct SeenCounts *s);
+
 /* "N errors, M warnings in K files" (singular forms for 1), where K is the
- * number of files linted. */
+ * number of files linted, then in parentheses what was found (o->seen:
+ * report_seen_phrase) and the run's duration (o->timed). */
 void report_summary(FILE *out, const DiagList *d, size_t files_linted,
                     const ReportOptions *o);
 
