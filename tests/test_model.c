@@ -275,6 +275,32 @@ static void alternatives_stay_in_the_item(void **state)
     arena_free(a);
 }
 
+/* Index keys spread in on some items only (`...(cond && { GSI1PK: ... })`,
+ * `...(cond ? {...} : {})`) are the item's keys: the index is written. */
+static void conditional_spreads_stay_in_the_item(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const add = (d: any, user: string, list: string, id: string, pos?: number) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: {\n"
+        "    PK: `USER#${user}`, SK: `ITEM#${list}#${id}`,\n"
+        "    ...(list !== 'watched' && pos && { GSI1PK: `LIST#${user}#${list}`, GSI1SK: pos }),\n"
+        "  } }));\n"
+        "export const tag = (d: any, id: string, tag?: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: {\n"
+        "    PK: `TAG#${id}`, SK: 'META', ...(tag ? { GSI1PK: `TAGGED#${tag}` } : {}) } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "TAG, USER");
+    assert_string_equal(shapes(a, entity(m, "USER"), "GSI1PK"), "LIST#{user}#{list}");
+    assert_string_equal(shapes(a, entity(m, "USER"), "GSI1SK"), "{pos}");
+    assert_string_equal(shapes(a, entity(m, "TAG"), "GSI1PK"), "TAGGED#{tag}");
+    model_free(m);
+    arena_free(a);
+}
+
 /* A validation schema's properties (`pk: z.string()`) declare types: no
  * entity "string" or "optional"; a helper call of the project still is one. */
 static void schemas_are_not_entities(void **state)
@@ -593,6 +619,7 @@ int main(void)
         cmocka_unit_test(values_built_elsewhere_answer_queries),
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
+        cmocka_unit_test(conditional_spreads_stay_in_the_item),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),

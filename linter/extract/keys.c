@@ -87,8 +87,8 @@ static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
 }
 
 /* `...expr` inside an object of keys: an object built here (or in a
- * variable) adds its keys; a call is a helper returning an object of keys,
- * expanded by resolution. */
+ * variable) adds its keys, also under a condition; a call is a helper
+ * returning an object of keys, expanded by resolution. */
 static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int depth)
 {
     e = ex_follow(x, e, NULL, NULL);
@@ -101,6 +101,17 @@ static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int dept
     if (is(e, "ternary_expression"))
         return spread_value_keys(x, field(e, "consequence"), site, op, depth + 1) +
                spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+    /* `...(custom && pos && { GSI3PK: ... })`: the object when the
+     * condition holds; `...(extra || {})`, `...(extra ?? {})`: either */
+    if (is(e, "binary_expression")) {
+        SynNode op_tok = field(e, "operator");
+        if (ex_text_eq(x, op_tok, "&&"))
+            return spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+        if (ex_text_eq(x, op_tok, "||") || ex_text_eq(x, op_tok, "??"))
+            return spread_value_keys(x, field(e, "left"), site, op, depth + 1) +
+                   spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+        return 0;
+    }
     return helper_object_keys(x, e, site, op);
 }
 
