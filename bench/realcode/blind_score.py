@@ -123,6 +123,15 @@ def main():
             continue
         found = collections.defaultdict(set)
         findings = keylint_findings(keylint, d)
+        # OWNER+NAME.scope: a repository too large to label whole is labelled
+        # under these path prefixes (one a line); findings elsewhere are not
+        # judged at all (neither labelled nor unlabelled)
+        scope_file = os.path.join(args.labels, fname[:-len('.tsv')] + '.scope')
+        if os.path.exists(scope_file):
+            with open(scope_file, encoding='utf-8') as fh:
+                scope = [l.strip() for l in fh if l.strip() and not l.startswith('#')]
+            findings = [f for f in findings
+                        if any(f['path'].removeprefix('./').startswith(p) for p in scope)]
         for f in findings:
             found[(f['path'].removeprefix('./'), f['rule'])].add(f['line'])
         score = collections.defaultdict(lambda: collections.Counter())
