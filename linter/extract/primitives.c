@@ -136,8 +136,9 @@ SynNode ex_attribute_value(Ex *x, SynNode v)
     v = unwrap(v);
     if (is(v, "object") && syn_count(x->syn, v) == 1) {
         SynNode p = syn_child(x->syn, v, 0);
-        SynNode k = field(p, "key");
-        if (is(p, "pair") && (ex_text_eq(x, k, "S") || ex_text_eq(x, k, "N")))
+        SynNode computed; /* { S: x } and { "S": x } */
+        const char *k = is(p, "pair") ? syn_prop_name(x->syn, p, &computed) : NULL;
+        if (k && (!strcmp(k, "S") || !strcmp(k, "N")))
             return field(p, "value");
     }
     /* AppSync's util.dynamodb.toDynamoDB(x) / toString(x) */
