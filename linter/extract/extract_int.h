@@ -140,6 +140,10 @@ SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span);
 /* Object literal properties (spreads and later `v.p = x` included). */
 SynNode ex_find_prop(Ex *x, SynNode obj, const char *name);
 const char *ex_prop_name(Ex *x, SynNode prop);
+/* The properties set on `obj` after its literal, by `v.p = x` or
+ * `v['p'] = x` in the block of the variable v that holds it (nested
+ * statements too, not nested functions), in source order; *n their count. */
+const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n);
 bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names);
 /* The name property `prop` of `obj` gives (an index's: `{ index: 'GSI1' }`)
  * as a string's value or as written; NULL when there is no such property. */

@@ -135,6 +135,40 @@ size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy na
     return n;
 }
 
+/* The keys of one property `name` of an object of keys: the pair or
+ * shorthand `p` (a null node for a later `obj.name = v`) and its value v.
+ * Returns 1 when it added any. */
+static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite site, int op)
+{
+    int role = key_role_for_name(x->cfg, name);
+    bool deferred = role < 0 && attr_is_deferred(name);
+    /* `compoundKey`, `id`: a key when its table says so */
+    bool candidate = role < 0 && !deferred && name && x->named != NAMED_SPELLING &&
+                     op >= 0 && (site == SITE_READ || site == SITE_WRITE);
+    if (role < 0 && !deferred && !candidate)
+        return 0;
+    if (syn_null(v))
+        return 0;
+    size_t first = x->ir->extracted.n;
+    if (candidate)
+        role = ROLE_KEY;
+    x->candidate = candidate;
+    if (is(p, "shorthand_property_identifier")) {
+        /* { pk } : the value is the variable pk */
+        if (ex_value_can_be_key(x, v))
+            ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+    } else if (is(unwrap(v), "ternary_expression") ||
+               (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
+                !is(ex_attribute_value(x, v), "arrow_function"))) {
+        ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op,
+                            COND_NONE);
+    }
+    for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
+        x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);
+    x->candidate = false;
+    return x->ir->extracted.n > first;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
@@ -160,36 +194,14 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
             added += spread_keys(x, p, site, op, depth);
             continue;
         }
-        const char *name = ex_prop_name(x, p);
-        int role = key_role_for_name(x->cfg, name);
-        bool deferred = role < 0 && attr_is_deferred(name);
-        /* `compoundKey`, `id`: a key when its table says so */
-        bool candidate = role < 0 && !deferred && name && x->named != NAMED_SPELLING &&
-                         op >= 0 && (site == SITE_READ || site == SITE_WRITE);
-        if (role < 0 && !deferred && !candidate)
-            continue;
-        SynNode v = syn_prop_value(x->syn, p);
-        if (syn_null(v))
-            continue;
-        size_t first = x->ir->extracted.n;
-        if (candidate)
-            role = ROLE_KEY;
-        x->candidate = candidate;
-        if (is(p, "shorthand_property_identifier")) {
-            /* { pk } : the value is the variable pk */
-            if (ex_value_can_be_key(x, v))
-                ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
-        } else if (is(unwrap(v), "ternary_expression") ||
-                   (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
-                    !is(ex_attribute_value(x, v), "arrow_function"))) {
-            ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op,
-                                COND_NONE);
-        }
-        for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
-            x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);
-        x->candidate = false;
-        added += x->ir->extracted.n > first;
+        added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
     }
+    /* `item.GSI2PK = ...` after the literal, before the write */
+    size_t na;
+    const AssignedProp *ap = ex_assigned_props(x, obj, &na);
+    for (size_t i = 0; i < na; i++)
+        if (!strchr(ap[i].name, '.'))
+            added += prop_keys(x, ap[i].name, (SynNode){0}, ap[i].value, site, op);
     return added;
 }
 

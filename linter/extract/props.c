@@ -208,6 +208,18 @@ static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
     return found;
 }
 
+const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n)
+{
+    SynNode p = ex_parent(x, obj);
+    if (!is(p, "variable_declarator") && !is(p, "pair") && !is(p, "assignment_expression")) {
+        *n = 0;
+        return NULL;
+    }
+    const Assigned *as = assignments_of(x, obj);
+    *n = as->props.n;
+    return as->props.v;
+}
+
 static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth)
 {
     SynNode none = {0};
