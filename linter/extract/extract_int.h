@@ -144,6 +144,9 @@ const char *ex_prop_name(Ex *x, SynNode prop);
  * `v['p'] = x` in the block of the variable v that holds it (nested
  * statements too, not nested functions), in source order; *n their count. */
 const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n);
+/* The value first assigned to member path `path` ("this.client") anywhere
+ * in the file, or a null node. */
+SynNode ex_member_value(Ex *x, const char *path);
 bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names);
 /* The name property `prop` of `obj` gives (an index's: `{ index: 'GSI1' }`)
  * as a string's value or as written; NULL when there is no such property. */

@@ -21,7 +21,7 @@ static const char *member_path(Ex *x, SynNode n, int depth)
     n = unwrap(n);
     if (depth > 8)
         return NULL;
-    if (is(n, "identifier"))
+    if (is(n, "identifier") || is(n, "this"))
         return ex_ntext(x, n);
     if (is(n, "member_expression")) {
         const char *o = member_path(x, field(n, "object"), depth + 1);
@@ -144,6 +144,21 @@ static MemberAssigns *member_assigns(Ex *x)
     }
     x->member_assigns = m;
     return m;
+}
+
+SynNode ex_member_value(Ex *x, const char *path)
+{
+    const MemberAssigns *m = member_assigns(x);
+    char *root = arena_strndup(x->a, path, strcspn(path, "."));
+    size_t g;
+    if (!strchr(path, '.') || !namemap_get(&m->groups, root, &g))
+        return (SynNode){0};
+    for (size_t k = 0; k < m->lists.v[g].n; k++) {
+        const MemberAssign *ma = &m->v.v[m->lists.v[g].v[k]];
+        if (!strcmp(ma->left, path))
+            return ma->right;
+    }
+    return (SynNode){0};
 }
 
 /* Every `path.prop = value` assignment after the declaration of the object

@@ -322,8 +322,46 @@ void ex_sdk_command(Ex *x, SynNode n)
         params_object(x, a0, op);
 }
 
+/* A DynamoDB client made here: `new DynamoDB(...)`, `new DynamoDBClient()`,
+ * `new AWS.DynamoDB.DocumentClient()`, `DynamoDBDocumentClient.from(c)`. */
+static bool client_value(Ex *x, SynNode v)
+{
+    static const char *const classes[] = {"DynamoDB", "DynamoDBClient", "DocumentClient",
+                                          "DynamoDBDocumentClient", "DynamoDBDocument", NULL};
+    v = unwrap(v);
+    SynNode name = {0};
+    if (is(v, "new_expression"))
+        name = unwrap(field(v, "constructor"));
+    else if (is(v, "call_expression") && is(unwrap(field(v, "function")), "member_expression") &&
+             ex_text_eq(x, field(unwrap(field(v, "function")), "property"), "from"))
+        name = unwrap(field(unwrap(field(v, "function")), "object"));
+    if (is(name, "member_expression"))
+        name = field(name, "property");
+    for (const char *const *c = classes; !syn_null(name) && *c; c++)
+        if (ex_text_eq(x, name, *c))
+            return true;
+    return false;
+}
+
+/* The receiver of `recv.scan(...)` holds a client made in this file: a
+ * variable bound to one, or `this.client` assigned one. */
+static bool receiver_is_client(Ex *x, SynNode call)
+{
+    SynNode fn = unwrap(field(call, "function"));
+    SynNode obj = unwrap(field(fn, "object"));
+    if (is(obj, "identifier")) {
+        Binding b = ex_find_binding(x, obj, ex_ntext(x, obj), true);
+        return b.found && !b.param && client_value(x, b.value);
+    }
+    if (is(obj, "member_expression") && is(unwrap(field(obj, "object")), "this"))
+        return client_value(x, ex_member_value(x, ex_ntext(x, obj)));
+    return false;
+}
+
 /* DocumentClient (v2) and lookalike clients: a method of the API's
- * name called with a params object that has the API's shape. */
+ * name called with a params object that has the API's shape; a scan
+ * on a client made in this file whatever its parameters
+ * (`this.ddb.scan(this.params)`). */
 void ex_sdk_v2_call(Ex *x, SynNode n, const char *recv, const char *method, SynNode args)
 {
     static const struct { const char *name; OpKind kind; } v2[] = {
@@ -341,6 +379,10 @@ void ex_sdk_v2_call(Ex *x, SynNode n, const char *recv, const char *method, SynN
         static const char *const shape[] = {
             "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
             "TransactItems", NULL};
+        if (v2[i].kind == OP_SCAN && !is(obj, "object") && receiver_is_client(x, n)) {
+            ex_add_op(x, OP_SCAN, API_SDK_V2, n, arena_dot(x->a, recv, method));
+            return;
+        }
         if (!is(obj, "object") || ex_consumed(x, obj) || !ex_has_any_prop(x, obj, shape))
             return;
         int op = ex_add_op(x, v2[i].kind, API_SDK_V2, n,
