@@ -118,7 +118,7 @@ static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
         /* one item's key written out (a sample id in a script) */
         if (kf_text_has_id(&key))
             return;
-        rule_report(ctx, k->span,
+        rule_report(ctx, k->site == SITE_HELPER ? k->span : rule_key_part_span(k, NULL),
                     "partition key '%s' is a constant: every item written with it shares one "
                     "partition, a hot partition as the data grows; key by something with many "
                     "values (an id, a tenant) and keep '%s' in the sort key or an index",
@@ -140,7 +140,7 @@ static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
         if (!only)
             only = s;
     }
-    rule_report(ctx, k->span,
+    rule_report(ctx, rule_key_part_span(k, only),
                 "partition key %s: its only variable part, '%s', takes few values (a status, "
                 "a type, a flag), so the items crowd into a few hot partitions; key by an id "
                 "and query by '%s' through an index",

@@ -8,18 +8,6 @@
 #include "keyfacts.h"
 #include "rule.h"
 
-/* The date part itself when it is written in the key (or in the variable
- * the key flowed through: `const pk = \`EVENT#${yearMonth}\``), where a
- * reader fixes it; else the key. */
-static Span date_span(const KeyExpr *k, const Seg *s)
-{
-    const Span *in = k->via ? &k->via_span : &k->span;
-    if (s->span.end_byte > s->span.start_byte && s->span.start_byte >= in->start_byte &&
-        s->span.end_byte <= in->end_byte)
-        return s->span;
-    return k->span;
-}
-
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     KfKey key;
@@ -36,7 +24,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     }
     if (!first)
         return;
-    rule_report(ctx, date_span(k, first),
+    rule_report(ctx, rule_key_part_span(k, first),
                 "partition key %s: its only variable part, '%s', is a date or time, so every "
                 "write of the same day (or moment) goes to one partition, a hot partition; key "
                 "by the entity (and tenant) and put the time in the sort key",

@@ -33,3 +33,14 @@ Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d)
         d->severity = SEV_WARNING;
     return d;
 }
+
+Span rule_key_part_span(const KeyExpr *k, const Seg *s)
+{
+    const Span *in = k->via ? &k->via_span : &k->span;
+    if (!s)
+        return *in;
+    if (s->span.end_byte > s->span.start_byte && s->span.start_byte >= in->start_byte &&
+        s->span.end_byte <= in->end_byte)
+        return s->span;
+    return k->span;
+}

@@ -135,6 +135,12 @@ Diagnostic *rule_report(const RuleContext *ctx, Span span, const char *fmt,
 Diagnostic *rule_report_at(const RuleContext *ctx, const char *path, Span span,
                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Where a finding about part of key `k` belongs: the part `s` itself when
+ * it is written in the key or in the local the key flowed through
+ * (`const pk = \`EVENT#${month}\`` ... `PK: pk`), where a reader fixes it;
+ * with `s` NULL, that local's value; else the key. */
+Span rule_key_part_span(const KeyExpr *k, const Seg *s);
+
 /* An error is a claim with evidence: a finding `d` whose rule could not
  * point at the place that proves it (diag_relate) is a warning, unless the
  * file's configuration sets the rule's severity (then it stays as set).
