@@ -20,6 +20,24 @@ static const char *list_chars(Arena *a, const char *chars)
     return s;
 }
 
+/* Where a key held in a variable is reported: at the first separator other
+ * than the one wanted, when this file's code writes it there (the part of
+ * the key that is wrong: `const scope = id ? \`WS:${id}#\` : ''`), else
+ * where the key is used. */
+static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char want)
+{
+    if (!k->via)
+        return k->span;
+    for (size_t i = 0; i < nb; i++) {
+        const Seg *s = b[i].seg;
+        if (b[i].c == want || !s || !s->span.end_byte || s->name ||
+            (s->flags & (SEGF_CONST | SEGF_HELPER | SEGF_FRAMEWORK | SEGF_ARRAY_JOIN)))
+            continue;
+        return s->span;
+    }
+    return k->span;
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     const ProjectFacts *f = ctx->facts;
@@ -41,7 +59,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                         : 0;
         if (!want && f)
             want = f->dominant_separator;
-        Diagnostic *d = rule_report(ctx, k->span,
+        Diagnostic *d = rule_report(ctx, wrong_part(k, b, nb, want ? want : '#'),
                                     "%s %s separates its components with %s; use one "
                                     "separator ('%c') between all components",
                                     noun, seglist_label(a, &k->segs), list_chars(a, chars),

@@ -55,6 +55,11 @@ typedef struct Ex {
      * by its spelling is then a key candidate (KeyExpr.named_by). */
     KeyNamedBy named;
     bool candidate; /* the key being added is such a candidate */
+    /* A part some keys carry and others do not (`const scope = id ?
+     * \`WS#${id}#\` : ''`), met while a key's segments were read
+     * (optional_seen); ref_segs reads it as the part, or with
+     * optional_left as nothing: ex_add_key then adds the key without it. */
+    bool optional_seen, optional_left;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -106,6 +111,10 @@ typedef struct Binding {
     SynNode decl;
 } Binding;
 Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module);
+/* The values a `let` declared without one is given in the branches of its
+ * block before `use` (`let pk; if (a) pk = ...; else pk = ...;`). */
+size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name, SynNode *out,
+                             size_t max);
 bool ex_lower_contains(const char *s, const char *needle);
 /* A framework's exported name as imported here ("KEY_SEPARATOR"), NULL. */
 const char *ex_framework_name(Ex *x, const char *local);

@@ -38,6 +38,17 @@ static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
     }
 }
 
+static void add_key_expr(Ex *x, SynNode value, KeyExpr *k)
+{
+    if (k->via && k->build == BUILD_CALL && k->segs.n == 1 && !k->segs.v[0].name)
+        k->segs.v[0].name = k->via;
+    VEC_PUSH(x->a, &x->ir->extracted, *k);
+    /* (a key candidate needs its operation's table: none at a caller) */
+    if ((k->site == SITE_WRITE || k->site == SITE_READ || k->site == SITE_CONDITION) &&
+        k->named_by == NAMED_SPELLING)
+        key_sink(x, value, k);
+}
+
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site,
                     int op, CondOp cond)
 {
@@ -58,14 +69,18 @@ void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite si
         }
     }
     k.build = ex_build_of(x, v);
+    KeyExpr without = k;
+    x->optional_seen = false;
     ex_expr_segs(x, v, &k.segs, 0);
-    if (k.via && k.build == BUILD_CALL && k.segs.n == 1 && !k.segs.v[0].name)
-        k.segs.v[0].name = k.via;
-    VEC_PUSH(x->a, &x->ir->extracted, k);
-    /* (a key candidate needs its operation's table: none at a caller) */
-    if ((site == SITE_WRITE || site == SITE_READ || site == SITE_CONDITION) &&
-        k.named_by == NAMED_SPELLING)
-        key_sink(x, value, &k);
+    add_key_expr(x, value, &k);
+    /* a part only some of its keys carry: the key without it is sent too */
+    if (x->optional_seen) {
+        x->optional_left = true;
+        ex_expr_segs(x, v, &without.segs, 0);
+        x->optional_left = false;
+        if (without.segs.n)
+            add_key_expr(x, value, &without);
+    }
 }
 
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth);
@@ -221,15 +236,31 @@ static SynNode key_conditional(Ex *x, SynNode e)
 }
 
 /* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
- * \`LOG#${date}\``: both are keys the code can send). */
+ * \`LOG#${date}\``: both are keys the code can send), or each value a `let`
+ * is given in the branches before it is used. */
 void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
                          int op, CondOp cond)
 {
-    SynNode stack[8];
+    SynNode stack[16];
     int n = 0;
     stack[n++] = v;
     while (n > 0) {
         SynNode e = stack[--n];
+        /* `let pk; if (a) pk = ...; else pk = ...;`: the value of each branch */
+        SynNode id = unwrap(ex_attribute_value(x, e));
+        if (is(id, "identifier")) {
+            const char *name = ex_ntext(x, id);
+            Binding b = ex_find_binding(x, id, name, false);
+            SynNode given[8];
+            size_t ng = b.found && !b.param && syn_null(b.value)
+                            ? ex_branch_assignments(x, b.decl, id, name, given, 8)
+                            : 0;
+            if (ng && n + (int)ng <= (int)(sizeof stack / sizeof *stack)) {
+                while (ng > 0)
+                    stack[n++] = given[--ng];
+                continue;
+            }
+        }
         SynNode u = key_conditional(x, e);
         if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
             stack[n++] = field(u, "alternative");

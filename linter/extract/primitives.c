@@ -258,6 +258,42 @@ Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_modul
     return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
 }
 
+/* The values a `let` declared without one (`decl`, its declarator) is
+ * given before `use` by statements `name = value;` in the branches of its
+ * block (`let pk; if (a) { pk = ... } else { pk = ... }`), not in functions
+ * nested there: at most `max` of them into out; their count. */
+size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name, SynNode *out,
+                             size_t max)
+{
+    SynNode lex = ex_parent(x, decl);
+    if (!is(decl, "variable_declarator") || !is(lex, "lexical_declaration") ||
+        !ex_text_eq(x, syn_token(x->syn, lex, 0), "let"))
+        return 0;
+    size_t from, to, n = 0;
+    SynNode block = ex_parent(x, lex);
+    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
+        return 0;
+    uint32_t after = syn_end(decl), before = syn_start(use);
+    for (size_t i = from; i < to && n < max && x->inline_left; i++) {
+        SynNode m = syn_node_at(x->syn, i);
+        uint32_t at = syn_start(m);
+        if (at >= before)
+            break;
+        if (syn_is_function(m)) {
+            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
+            continue;
+        }
+        ex_spend(&x->inline_left, 1);
+        if (at < after || !is(m, "assignment_expression") ||
+            !is(ex_parent(x, m), "expression_statement") ||
+            !is(unwrap(field(m, "left")), "identifier") ||
+            !ex_text_eq(x, unwrap(field(m, "left")), name))
+            continue;
+        out[n++] = field(m, "right");
+    }
+    return n;
+}
+
 /* Split camelCase / snake_case into lowercase words and look for `w`. */
 bool ex_name_has_word(const char *name, const char *w)
 {

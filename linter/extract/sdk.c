@@ -394,11 +394,17 @@ void ex_sdk_v2_call(Ex *x, SynNode n, const char *recv, const char *method, SynN
 
 /* An object with the SDK's own parameter names is a data operation's
  * parameters wherever it is built (`{ Delete: { TableName, Key } }`
- * pushed into TransactItems later, params assembled for a wrapper). */
+ * pushed into TransactItems later, params assembled for a wrapper), and so
+ * is a key condition with its values, the part of a query's parameters a
+ * branch chooses (`...(byTitle ? { IndexName, KeyConditionExpression,
+ * ExpressionAttributeValues } : {...})`) or a wrapper takes. */
 bool ex_params_shaped(Ex *x, SynNode obj)
 {
     static const char *const shape[] = {"Key", "Item", "KeyConditionExpression", NULL};
-    return !syn_null(ex_find_prop(x, obj, "TableName")) && ex_has_any_prop(x, obj, shape);
+    if (!syn_null(ex_find_prop(x, obj, "TableName")))
+        return ex_has_any_prop(x, obj, shape);
+    return !syn_null(ex_find_prop(x, obj, "KeyConditionExpression")) &&
+           !syn_null(ex_find_prop(x, obj, "ExpressionAttributeValues"));
 }
 
 void ex_params_op(Ex *x, SynNode obj)
@@ -419,6 +425,7 @@ void ex_params_op(Ex *x, SynNode obj)
         kind = OP_UPDATE;
     if (wrapper)
         callee = arena_dot(x->a, "params", wrapper);
-    int op = ex_add_op(x, kind, API_SDK_V3, obj, callee);
+    bool part = syn_null(ex_find_prop(x, obj, "TableName"));
+    int op = ex_add_op(x, kind, part ? API_SDK_PART : API_SDK_V3, obj, callee);
     params_object(x, obj, op);
 }

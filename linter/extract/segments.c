@@ -328,6 +328,33 @@ static bool key_named(const char *name)
     return false;
 }
 
+static bool empty_string(Ex *x, SynNode n)
+{
+    const char *v;
+    n = unwrap(n);
+    return (is(n, "string") || is(n, "template_string")) && ex_string_value(x, n, &v) && !*v;
+}
+
+/* A part some keys carry and others do not (`const scope = orgId ?
+ * \`ORG#${orgId}#\` : ''`): the part (the key that carries it), or with
+ * Ex.optional_left the empty text (the key without it); any other value is
+ * itself. */
+static SynNode optional_part(Ex *x, SynNode v)
+{
+    if (!is(v, "ternary_expression"))
+        return v;
+    SynNode yes = unwrap(field(v, "consequence")), no = unwrap(field(v, "alternative"));
+    if (empty_string(x, yes)) {
+        SynNode t = yes;
+        yes = no;
+        no = t;
+    }
+    if (!empty_string(x, no) || !ex_is_string_like(x, yes) || empty_string(x, yes))
+        return v;
+    x->optional_seen = true;
+    return x->optional_left ? no : yes;
+}
+
 /* A REF for an identifier or member path, following local bindings of
  * string-like values and calls. */
 void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
@@ -360,7 +387,7 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
         }
         if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
             /* `const pk = { S: `USER#${id}` }` ... Key: { PK: pk } */
-            SynNode v = unwrap(ex_attribute_value(x, b.value));
+            SynNode v = optional_part(x, unwrap(ex_attribute_value(x, b.value)));
             if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);

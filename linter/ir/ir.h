@@ -173,6 +173,10 @@ typedef enum OpApi {
     API_APPSYNC,     /* @aws-appsync/utils/dynamodb (JS resolvers) */
     API_WRAPPER,     /* a wrapper declared in .keylint.yml */
     API_TOOLBOX,     /* dynamodb-toolbox entities */
+    /* a key condition with its values that names no table: the part of
+     * SDK parameters a branch chooses, or what a project's wrapper takes;
+     * its keys are read, its table is not known */
+    API_SDK_PART,
 } OpApi;
 
 typedef enum TableKind {

@@ -1035,7 +1035,7 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
 {
     *how = NULL;
     *foreign = false;
-    if (!m || !m->set.tables.n)
+    if (!m || !m->set.tables.n || op->api == API_SDK_PART)
         return NULL;
     const char *recv = receiver_of(a, op->callee);
     if (op->api == API_TURBINE && recv) {
