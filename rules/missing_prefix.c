@@ -32,6 +32,13 @@ static bool key_like(const char *n)
     return false;
 }
 
+/* A value named as a bare id (`userId`, `u.id`), not as a key. */
+static bool bare_name(Arena *a, const char *path)
+{
+    const char *last = kf_last_component(a, path);
+    return id_name(last) && !key_like(last);
+}
+
 static bool id_call(const char *callee)
 {
     static const char *const gens[] = {"ulid", "uuid", "uuidv4", "v4", "randomUUID", "nanoid",
@@ -94,10 +101,16 @@ static void check(const RuleContext *ctx)
         if (key.n != 1 || !key.parts[0].hole)
             continue;
         const Seg *s = kf_part_seg(&key, 0);
+        /* a value passed for a helper's parameter that is the helper's
+         * partition key: judged at the helper, by the parameter's name
+         * (that finding lists this call), when the helper is defined
+         * elsewhere than this key */
+        if ((s->flags & SEGF_ARG) && s->param && !rule_key_helper(ctx, k) &&
+            bare_name(a, s->param))
+            continue;
         bool bare;
         if (s->kind == SEG_REF) {
-            const char *last = kf_last_component(a, s->text);
-            bare = id_name(last) && !key_like(last) && !(s->name && key_like(s->name)) &&
+            bare = bare_name(a, s->text) && !(s->name && key_like(s->name)) &&
                    !(k->via && key_like(k->via));
         } else if (s->kind == SEG_CALL) {
             bare = id_call(s->text) && !(s->flags & (SEGF_FRAMEWORK | SEGF_HELPER));
@@ -107,11 +120,12 @@ static void check(const RuleContext *ctx)
         if (!bare)
             continue;
         const char *ent = s->kind == SEG_REF ? entity_guess(a, s->text) : NULL;
-        rule_report(ctx, k->span,
+        Diagnostic *d = rule_report(ctx, k->span,
                     "partition key is the bare value '%s' with no entity prefix: in a single "
                     "table, ids of different entities collide and the key does not say what it "
                     "holds; write %s%c{%s}",
                     kf_hole_name(a, s), ent ? ent : "ENTITY", sep, kf_hole_name(a, s));
+        rule_relate_calls(ctx, d, k);
     }
     arena_free(a);
 }

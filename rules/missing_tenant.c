@@ -205,12 +205,13 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         inlines_reported_helper(ctx, a, k, &key) || on_untenanted_table(ctx, a, k))
         return;
     const char *prefix = kf_leading_prefix(a, &key);
-    report(ctx, rule_report(ctx, k->span,
+    Diagnostic *d = report(ctx, rule_report(ctx, k->span,
                             "partition key %s has no tenant segment: in this multi-tenant "
                             "project every partition key carries its tenant (e.g. "
                             "%s%c{%s})",
                             seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
                             separator(ctx->config), tenant_name(ctx->config)));
+    rule_relate_calls(ctx, d, k);
 }
 
 /* The partition key beside an entity's sort key in the object a helper
@@ -231,7 +232,7 @@ static void report_sk(const RuleContext *ctx, Arena *a, const Seg *t, const KeyE
                       const KfKey *pkey)
 {
     const char *prefix = kf_leading_prefix(a, pkey);
-    report(ctx, rule_report(ctx, t->span,
+    Diagnostic *d = report(ctx, rule_report(ctx, t->span,
                             "tenant is in the sort key but not the partition key: "
                             "tenants share partition %s, so one tenant's data and "
                             "traffic are not isolated; put '%s' in the partition key "
@@ -239,6 +240,7 @@ static void report_sk(const RuleContext *ctx, Arena *a, const Seg *t, const KeyE
                             seglist_label(a, &pk->segs), kf_hole_name(a, t),
                             prefix ? prefix : "ENTITY", separator(ctx->config),
                             tenant_name(ctx->config)));
+    rule_relate_calls(ctx, d, pk);
 }
 
 /* A tenant in the sort key while the same operation's partition key has

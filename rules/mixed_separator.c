@@ -74,6 +74,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         }
         if (!d->nrelated)
             rule_unproven(ctx, d);
+        rule_relate_calls(ctx, d, k);
         return;
     }
 
@@ -98,6 +99,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                     "a key that uses '%c'", f->dominant_separator);
     else
         rule_unproven(ctx, d);
+    rule_relate_calls(ctx, d, k);
 }
 
 static void check(const RuleContext *ctx)

@@ -131,6 +131,16 @@ static Evidence updated_field(Arena *a, const char *name, const char *entity,
     return ev;
 }
 
+/* Whether a value named `name` is reported where a helper's key holds it
+ * (as the helper's parameter: no table is known there). */
+static bool judged(Arena *a, const char *name, const char *entity, const char *sk_entity,
+                   const RuleContext *ctx)
+{
+    const char *last = kf_last_component(a, name);
+    return configured_field(a, name, ctx->config) ||
+           updated_field(a, last, entity, sk_entity, NULL, ctx).update;
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                       const char *const *op_entities, const char *const *op_sk_entities,
                       NameMap *seen)
@@ -146,6 +156,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     } else if (k->role == ROLE_SK) {
         sk_entity = kf_leading_prefix(a, &key);
     }
+    bool in_helper = rule_key_helper(ctx, k) != NULL;
     for (size_t p = 0; p < key.n; p++) {
         if (!key.parts[p].hole)
             continue;
@@ -160,6 +171,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
         /* a helper's own value, inlined at each caller: judged at the
          * helper, which builds it */
         if ((s->flags & SEGF_HELPER) && k->site != SITE_HELPER)
+            continue;
+        /* a value passed for a helper's parameter that the helper's key
+         * is reported for (by the parameter's name): that finding, at the
+         * helper, lists this call */
+        if ((s->flags & SEGF_ARG) && s->param && !in_helper &&
+            judged(a, s->param, entity, sk_entity, ctx))
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(a, s->text, ctx->config);
@@ -203,6 +220,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                         ev.same ? "the update that sets %s on this key's entity"
                                 : "an update that sets %s (on an item whose entity is not known)",
                         ev.update->attr);
+        rule_relate_calls(ctx, d, k);
         /* an error is a claim with evidence: an update of this entity that
          * sets the field. A configured name alone, or an update whose item
          * is not known to be this key's, is a warning. */

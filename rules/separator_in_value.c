@@ -74,19 +74,21 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         }
         if (!what)
             continue;
+        Diagnostic *d = NULL;
         if (strchr(chars, sep))
-            rule_report(ctx, s->span,
+            d = rule_report(ctx, s->span,
                         "'%s' in %s %s is %s and can contain '%c', the key separator: the key "
                         "can no longer be split back into its parts; key by an id and keep the "
                         "value in an attribute",
                         kf_hole_name(a, s), kf_role_noun(k->role), seglist_label(a, &k->segs),
                         what, sep);
         else if (versioned_sk && strchr(chars, ver))
-            rule_report(ctx, s->span,
+            d = rule_report(ctx, s->span,
                         "'%s' in sort key %s is %s and can contain '%c', the version separator: "
                         "versioned sort keys are cut at it (addSortKeyVersion / "
                         "removeSortKeyVersion); key by an id and keep the value in an attribute",
                         kf_hole_name(a, s), seglist_label(a, &k->segs), what, ver);
+        rule_relate_calls(ctx, d, k);
     }
 }
 

@@ -35,6 +35,23 @@ static bool is_returned(Ex *x, SynNode obj)
     return false;
 }
 
+/* The `.map(...)` call whose callback (an arrow) returns `obj`, a null
+ * node when `obj` is returned by no such callback. */
+static SynNode mapped_by(Ex *x, SynNode obj)
+{
+    SynNode p = ex_parent(x, obj);
+    while (is(p, "parenthesized_expression") || is(p, "as_expression") ||
+           is(p, "satisfies_expression"))
+        p = ex_parent(x, p);
+    if (!is(p, "arrow_function") || !is(ex_parent(x, p), "arguments"))
+        return (SynNode){0};
+    SynNode call = ex_parent(x, ex_parent(x, p));
+    SynNode fn = is(call, "call_expression") ? unwrap(field(call, "function")) : (SynNode){0};
+    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
+        return (SynNode){0};
+    return call;
+}
+
 /* The argument that carries `n` to a call: `n` itself, or the object
  * argument of which `n` is the value of a property named for keys
  * (`query({ keys: { pk: 'user' } })`, `get({ key: k, limit })`). A null
@@ -319,6 +336,16 @@ void ex_object_keys(Ex *x, SynNode n)
         if (use == USE_RESPONSE)
             return;
         at_call = use == USE_DATA;
+    }
+    if (!at_call && is_returned(x, n)) {
+        /* `Keys: ids.map((id) => ({ pk: id, sk }))`: the keys of the call
+         * the mapped list is passed to, not a helper's definition */
+        SynNode map = mapped_by(x, n);
+        if (!syn_null(map)) {
+            KeySite s = call_site_of(x, map, &at_call);
+            if (at_call)
+                site = s;
+        }
     }
     if (!at_call && (is_returned(x, n) || returned_through_variable(x, n)))
         site = SITE_ENTITY;

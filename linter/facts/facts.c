@@ -350,6 +350,12 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
     }
     for (size_t i = 0; i < file->keys.n; i++)
         key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
+    for (size_t i = 0; i < file->helper_calls.n; i++) {
+        const HelperCall *hc = &file->helper_calls.v[i];
+        VEC_PUSH(a, &f->helper_calls,
+                 ((HelperCallSite){arena_strdup(a, hc->path), arena_strdup(a, hc->name),
+                                   arena_strdup(a, file->path), hc->span}));
+    }
     return ff;
 }
 
@@ -419,6 +425,13 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
             count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
                                   ff->seps.v[i].n);
         merge_start_codes(&codes, &ff->codes);
+        for (size_t i = 0; i < part->helper_calls.n; i++) {
+            const HelperCallSite *hc = &part->helper_calls.v[i];
+            VEC_PUSH(a, &f->helper_calls,
+                     ((HelperCallSite){arena_strdup(a, hc->helper_path),
+                                       arena_strdup(a, hc->helper), arena_strdup(a, hc->path),
+                                       hc->span}));
+        }
     }
 
     index_const_texts(f, a);
@@ -674,4 +687,21 @@ FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const
         free(lower);
     }
     return fu;
+}
+
+size_t facts_helper_calls(const ProjectFacts *f, const char *helper_path, const char *helper,
+                          const HelperCallSite **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->helper_calls.n && n < max; i++) {
+        const HelperCallSite *c = &f->helper_calls.v[i];
+        if (strcmp(c->helper, helper) || strcmp(c->helper_path, helper_path))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = !strcmp(out[j]->path, c->path) && out[j]->span.start_byte == c->span.start_byte;
+        if (!seen)
+            out[n++] = c;
+    }
+    return n;
 }

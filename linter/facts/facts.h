@@ -85,4 +85,10 @@ typedef struct FieldUpdates {
 } FieldUpdates;
 FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const char *entity);
 
+/* The calls of helper `helper` defined in `helper_path` (display path)
+ * that the project's keys inline, in file order, one per place: up to
+ * `max` of them into `out`. Returns how many. */
+size_t facts_helper_calls(const ProjectFacts *f, const char *helper_path, const char *helper,
+                          const HelperCallSite **out, size_t max);
+
 #endif

@@ -36,6 +36,15 @@ typedef struct UpdatedAttr {
     const char *table;  /* its TableName as written, NULL when not known */
 } UpdatedAttr;
 
+/* A call of a key helper that some key of the project inlines: the
+ * helper (the file that defines it, display path, and its name) and the
+ * call (file and place). */
+typedef struct HelperCallSite {
+    const char *helper_path, *helper;
+    const char *path;
+    Span span;
+} HelperCallSite;
+
 typedef struct ProjectFacts {
     /* Some partition key in the project carries a tenant segment. */
     bool has_tenant_keys;
@@ -79,6 +88,9 @@ typedef struct ProjectFacts {
      * no code is the start of another, so the key splits without a
      * separator (missing-delimiter). */
     size_t fixed_code_width;
+    /* Every call of a key helper the project's keys inline, file by file
+     * (facts_helper_calls). */
+    VEC(HelperCallSite) helper_calls;
     /* Lookups into the above by text (facts.c; read through facts.h). */
     struct FactsIndex *index;
 } ProjectFacts;
@@ -146,6 +158,16 @@ Span rule_key_part_span(const KeyExpr *k, const Seg *s);
  * file's configuration sets the rule's severity (then it stays as set).
  * Returns `d`. */
 Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d);
+
+/* The key helper whose definition (its function) holds key `k` of the
+ * file, the innermost when helpers nest; NULL when `k` is built outside
+ * any helper. */
+const HelperDef *rule_key_helper(const RuleContext *ctx, const KeyExpr *k);
+
+/* A finding `d` on a key built inside a helper is reported once, at the
+ * helper: its related places name the calls of the helper (up to
+ * DIAG_MAX_RELATED in all). Nothing when `k` is built outside a helper. */
+void rule_relate_calls(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k);
 
 /* The registry: every rule, in id order, NULL-terminated. */
 extern const RuleDesc *const keylint_rules[];

@@ -12,6 +12,7 @@ static void flags(FILE *out, uint32_t f)
         {SEGF_HELPER, "helper"},       {SEGF_PARAM, "param"},
         {SEGF_IMPORTED, "imported"},   {SEGF_DATE, "date"},
         {SEGF_ARRAY_JOIN, "join"},     {SEGF_CONST_PART, "const-part"},
+        {SEGF_ARG, "arg"},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (f & names[i].bit)

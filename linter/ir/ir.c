@@ -151,6 +151,7 @@ SegList copy_seglist(Copier *c, const SegList *l)
         Seg *s = &out.v[i];
         s->text = copy_str(c, s->text);
         s->name = copy_str(c, s->name);
+        s->param = copy_str(c, s->param);
         s->args = copy_array(c, s->args, s->nargs, sizeof *s->args);
         for (size_t j = 0; j < s->nargs; j++)
             s->args[j] = copy_seglist(c, &l->v[i].args[j]);
@@ -231,6 +232,11 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
     for (size_t i = 0; i < o->helper_uses.n; i++) {
         o->helper_uses.v[i].file = copy_str(c, o->helper_uses.v[i].file);
         o->helper_uses.v[i].name = copy_str(c, o->helper_uses.v[i].name);
+    }
+    COPY_VEC(c, &o->helper_calls, &ir->helper_calls);
+    for (size_t i = 0; i < o->helper_calls.n; i++) {
+        o->helper_calls.v[i].path = copy_str(c, o->helper_calls.v[i].path);
+        o->helper_calls.v[i].name = copy_str(c, o->helper_calls.v[i].name);
     }
     o->extracted = copy_keys(c, &ir->extracted);
 

@@ -36,6 +36,9 @@ enum SegFlag {
     SEGF_ARRAY_JOIN = 1u << 12, /* TEXT inserted as the separator of a join */
     SEGF_UPPERCASE = 1u << 13,  /* REF/CALL: its text is upper-cased (toUpperCase) */
     SEGF_LOWERCASE = 1u << 14,  /* REF/CALL: its text is lower-cased (toLowerCase) */
+    SEGF_ARG = 1u << 16,        /* passed for a parameter (`param`) of a helper
+                                 * inlined at this call: the helper's own key
+                                 * judges that parameter */
     SEGF_CONST_PART = 1u << 15, /* TEXT + CONST: one of several segments of the
                                  * constant in ->name, not its whole value */
 };
@@ -62,6 +65,9 @@ struct Seg {
     /* CALL: the arguments, each a segment list. */
     SegList *args;
     size_t nargs;
+    /* SEGF_ARG: the parameter of the helper called here (the outermost
+     * helper when helpers nest) that this value is passed for. */
+    const char *param;
 };
 
 /* ---- Key expressions ---------------------------------------------------- */
@@ -310,6 +316,14 @@ typedef struct HelperUse {
     unsigned roles; /* bit 1 << KeyRole of each key whose value calls it */
 } HelperUse;
 
+/* A call of a key helper that a key of this file inlines: where the
+ * helper is defined (display path, name) and the call. */
+typedef struct HelperCall {
+    const char *path;
+    const char *name;
+    Span span;
+} HelperCall;
+
 /* A key attribute (or a part of one) whose value is a choice between
  * constants: `pk: admin ? 'ADMIN' : 'USER'`. */
 typedef struct ConstChoice {
@@ -336,6 +350,9 @@ typedef struct FileIR {
     KeyExprList keys;
     /* The helpers those keys call (in `resolved`). */
     VEC(HelperUse) helper_uses;
+    /* Each call of a helper those keys inline, in the order resolution
+     * met them (in `resolved`). */
+    VEC(HelperCall) helper_calls;
     /* What project/access.c reads of those keys, computed on first use
      * and dropped at the next resolution (in `resolved`; opaque here), so
      * that a re-analysis reads again only the files it resolved again. */

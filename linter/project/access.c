@@ -116,6 +116,17 @@ static int fold_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->token, b->token);
 }
 
+/* Whether the file puts whole items (a put, a batch or transaction write). */
+static bool puts_items(const FileIR *f)
+{
+    for (size_t i = 0; i < f->ops.n; i++) {
+        OpKind kind = f->ops.v[i].kind;
+        if (kind == OP_PUT || kind == OP_BATCH_WRITE || kind == OP_TRANSACT_WRITE)
+            return true;
+    }
+    return false;
+}
+
 static bool writes_key(const FileIR *f, const KeyExpr *k)
 {
     switch (k->site) {
@@ -125,8 +136,10 @@ static bool writes_key(const FileIR *f, const KeyExpr *k)
     case SITE_OBJECT:
         return true;
     case SITE_READ:
-        /* an update creates the item when it is missing */
-        return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE;
+        /* an update creates the item when it is missing; but in a file
+         * that puts items, its updates address the items those create */
+        return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE &&
+               !puts_items(f);
     case SITE_CONDITION:
         break;
     }

@@ -181,6 +181,7 @@ static Seg copy_seg(Ctx *c, const Seg *s)
     Seg o = *s;
     o.text = arena_strdup(c->a, s->text);
     o.name = arena_strdup(c->a, s->name);
+    o.param = arena_strdup(c->a, s->param);
     o.args = NULL;
     o.nargs = 0;
     return o;
@@ -296,6 +297,14 @@ static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
                           SegList *args, SegList *out, int depth)
 {
     mark_used(c, f);
+    const HelperCall *last = c->ir->helper_calls.n
+                                 ? &c->ir->helper_calls.v[c->ir->helper_calls.n - 1] : NULL;
+    const char *hpath = c->r->files[f.file].ir->path;
+    if (!last || strcmp(last->name, f.h->name) || strcmp(last->path, hpath) ||
+        memcmp(&last->span, &call->span, sizeof call->span)) {
+        HelperCall hc = {arena_strdup(c->a, hpath), arena_strdup(c->a, f.h->name), call->span};
+        VEC_PUSH(c->a, &c->ir->helper_calls, hc);
+    }
     SegList res = {0};
     resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
     spend(c->r, res.n + 1);
@@ -322,8 +331,14 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
     if (h && s->kind == SEG_REF && (s->flags & SEGF_PARAM) &&
         namemap_get(&h->param_names, s->text, &i) && i < nargs && hargs[i].n) {
         size_t from = out->n;
-        for (size_t j = 0; j < hargs[i].n; j++)
+        for (size_t j = 0; j < hargs[i].n; j++) {
             seglist_push(c->a, out, hargs[i].v[j]);
+            Seg *o = &out->v[out->n - 1];
+            if (!(o->flags & SEGF_ARG)) { /* the outermost helper's parameter */
+                o->flags |= SEGF_ARG;
+                o->param = arena_strdup(c->a, h->params[i]);
+            }
+        }
         seglist_case(c->a, out, from, s->flags);
         return;
     }
@@ -656,6 +671,7 @@ void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
         Ctx c = {.r = &r, .a = ir->resolved, .cfg = files[f].config, .ir = ir, .role = ROLE_KEY};
         memset(&ir->keys, 0, sizeof ir->keys);
         memset(&ir->helper_uses, 0, sizeof ir->helper_uses);
+        memset(&ir->helper_calls, 0, sizeof ir->helper_calls);
         for (size_t k = 0; k < ir->extracted.n; k++) {
             KeyExpr ke = ir->extracted.v[k];
             c.role = ke.role;
