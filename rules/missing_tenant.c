@@ -148,6 +148,20 @@ static bool system_wide(const char *prefix)
     return false;
 }
 
+/* The tenant's own record under the project's tenant prefix: `T#${id}`
+ * where the project's keys write `T#${tenant}#API_KEY#...` and
+ * `T#${tenant}#GROUP#...` (facts_tenant_prefix): the prefix and one value
+ * alone. */
+static bool tenant_prefix_record(const RuleContext *ctx, Arena *a, const KfKey *key)
+{
+    const char *prefix = kf_leading_prefix(a, key);
+    if (!prefix || key->n != 2 || !key->parts[1].hole ||
+        !facts_tenant_prefix(ctx->facts, prefix))
+        return false;
+    size_t n = strlen(prefix);
+    return key->parts[0].len == n + 1 && kf_is_boundary_char(key->parts[0].text[n], ctx->config);
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
@@ -166,7 +180,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     if (prefix && (strlist_has_ci(&ctx->config->tenant_global, prefix) || system_wide(prefix)))
         return false;
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
-    if (kf_is_tenant_record(a, key))
+    if (kf_is_tenant_record(a, key) || tenant_prefix_record(ctx, a, key))
         return false;
     /* Multi-tenancy inferred (required: auto): a user's own partition is
      * left alone; declared (required: true), every key carries a tenant. */
