@@ -56,9 +56,40 @@ static char separator(const Config *c)
 /* A value whose content cannot be known here: a piece of another key
  * (`parts[1]` after a split), or an expression extraction does not read.
  * The tenant may well be inside it. */
-static bool opaque_hole(const Seg *s)
+/* A piece cut from a value at a position found at run time
+ * (`ref.slice(0, ref.lastIndexOf('_'))`, `ref.substring(at + 1)`): a
+ * part of another key, cut at its separator. A cut at fixed positions
+ * (`name.slice(0, 8)`) is judged. */
+static bool cut_piece(const Seg *s)
 {
-    return s->kind == SEG_UNKNOWN || (s->kind == SEG_REF && strchr(s->text, '['));
+    static const char *const cuts[] = {".slice", ".substring", ".substr", NULL};
+    if (s->kind != SEG_CALL || !s->text)
+        return false;
+    bool cut = false;
+    size_t n = strlen(s->text);
+    for (const char *const *c = cuts; *c && !cut; c++) {
+        size_t m = strlen(*c);
+        cut = n > m && !strcmp(s->text + n - m, *c);
+    }
+    for (size_t i = 0; cut && i < s->nargs; i++)
+        for (size_t j = 0; j < s->args[i].n; j++)
+            if (s->args[i].v[j].kind != SEG_TEXT)
+                return true;
+    return false;
+}
+
+/* A member that is another key (`tenant.pk`, `item.GSI1PK`): its content
+ * is that key's, not known here. */
+static bool other_key(Arena *a, const RuleContext *ctx, const Seg *s)
+{
+    return s->kind == SEG_REF && strchr(s->text, '.') &&
+           kf_is_key_attr_name(kf_last_component(a, s->text), ctx->config);
+}
+
+static bool opaque_hole(Arena *a, const RuleContext *ctx, const Seg *s)
+{
+    return s->kind == SEG_UNKNOWN || (s->kind == SEG_REF && strchr(s->text, '[')) ||
+           cut_piece(s) || other_key(a, ctx, s);
 }
 
 static bool literal_has_components(const KfKey *key, const Config *cfg)
@@ -115,7 +146,7 @@ static bool has_scope_hole(Arena *a, const KfKey *key)
 static bool user_keyed(Arena *a, const KfKey *key)
 {
     static const char *const names[] = {"userid", "user_id", "username", "user_name", "user",
-                                        "sub", "cognitosub", "cognitoid", "identityid",
+                                        "sub", "cognitosub", "cognitoid", "identity", "identityid",
                                         "email", "useremail", NULL};
     size_t holes = 0;
     for (size_t i = 0; i < key->n; i++) {
@@ -148,6 +179,20 @@ static bool system_wide(const char *prefix)
     return false;
 }
 
+/* The tenant's own record under the project's tenant prefix: `T#${id}`
+ * where the project's keys write `T#${tenant}#API_KEY#...` and
+ * `T#${tenant}#GROUP#...` (facts_tenant_prefix): the prefix and one value
+ * alone. */
+static bool tenant_prefix_record(const RuleContext *ctx, Arena *a, const KfKey *key)
+{
+    const char *prefix = kf_leading_prefix(a, key);
+    if (!prefix || key->n != 2 || !key->parts[1].hole ||
+        !facts_tenant_prefix(ctx->facts, prefix))
+        return false;
+    size_t n = strlen(prefix);
+    return key->parts[0].len == n + 1 && kf_is_boundary_char(key->parts[0].text[n], ctx->config);
+}
+
 static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                           KfKey *key)
 {
@@ -160,13 +205,13 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     if (!kf_has_text(key) || (kf_hole_count(key) == 0 && literal_has_components(key, ctx->config)))
         return false;
     for (size_t i = 0; i < key->n; i++)
-        if (key->parts[i].hole && opaque_hole(kf_part_seg(key, i)))
+        if (key->parts[i].hole && opaque_hole(a, ctx, kf_part_seg(key, i)))
             return false;
     const char *prefix = kf_leading_prefix(a, key);
     if (prefix && (strlist_has_ci(&ctx->config->tenant_global, prefix) || system_wide(prefix)))
         return false;
     /* The tenant's own record (TENANT#{code}) is keyed by the tenant. */
-    if (kf_is_tenant_record(a, key))
+    if (kf_is_tenant_record(a, key) || tenant_prefix_record(ctx, a, key))
         return false;
     /* Multi-tenancy inferred (required: auto): a user's own partition is
      * left alone; declared (required: true), every key carries a tenant. */

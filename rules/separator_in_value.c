@@ -7,6 +7,7 @@
  * mbc-cqrs-serverless Key Design Patterns: `removeSortKeyVersion` cuts at the
  * version separator). Values are known by their names. Judged where keys are
  * defined. */
+#include <ctype.h>
 #include <string.h>
 
 #include "access.h"
@@ -37,12 +38,33 @@ static const Kind kinds[] = {
     {"a phone number", "+-() .", phone_w},
 };
 
+/* An address that is an id, not free text: a contract's, a wallet's or
+ * a token's (a 0x hex id), an IP or MAC address (`contractAddress`,
+ * `wallet_address`, `ipAddress`). */
+static bool id_address(const char *name)
+{
+    static const char *const ids[] = {"contractaddress", "walletaddress", "tokenaddress",
+                                      "ipaddress", "macaddress", NULL};
+    char flat[64];
+    size_t n = 0;
+    for (const char *c = name; *c && n + 1 < sizeof flat; c++)
+        if (*c != '_' && *c != '-')
+            flat[n++] = (char)tolower((unsigned char)*c);
+    flat[n] = 0;
+    for (const char *const *w = ids; *w; w++)
+        if (!strcmp(flat, *w))
+            return true;
+    return false;
+}
+
 static const Kind *kind_of(Arena *a, const Seg *s)
 {
     if (s->kind != SEG_REF)
         return NULL;
     const char *names[2] = {kf_last_component(a, s->text),
                             s->name ? kf_last_component(a, s->name) : NULL};
+    if (id_address(names[0]))
+        return NULL;
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
         for (size_t n = 0; n < 2; n++)
             for (const char *const *w = kinds[k].words; names[n] && *names[n] && *w; w++)

@@ -115,6 +115,8 @@ typedef struct FieldSets {
 struct FactsIndex {
     NameMap updated_attrs;      /* the set of f->updated_attrs */
     NameMap untenanted;         /* the set of f->untenanted_helper_pks */
+    NameMap tenant_scoped;      /* the set of f->tenant_scoped */
+    NameMap tenant_prefixes;    /* the set of f->tenant_prefixes */
     NameMap texts;              /* text -> index in text_consts */
     size_t *next_same_text;     /* per const_texts index: 1 + the next one
                                  * with the same text, 0 at the last */
@@ -258,6 +260,42 @@ static void note_start_code(StartCodes *c, const KfKey *key)
     }
 }
 
+/* A key that opens with a prefix, a tenant value and an entity
+ * (`T#${tenant}#API_KEY#${id}`): the prefix and the entity, as
+ * "T#API_KEY", in f->tenant_scoped. */
+static void note_tenant_scope(ProjectFacts *f, Arena *a, const KfKey *key, const Config *cfg)
+{
+    const char *prefix = kf_leading_prefix(a, key);
+    if (!prefix || key->n < 3 || !key->parts[1].hole || key->parts[2].hole ||
+        !kf_hole_is_tenant(a, kf_part_seg(key, 1), cfg))
+        return;
+    const KfPart *head = &key->parts[0], *tail = &key->parts[2];
+    size_t n = strlen(prefix);
+    if (head->len != n + 1 || !kf_is_boundary_char(head->text[n], cfg) ||
+        !kf_is_boundary_char(tail->text[0], cfg) || !isalpha((unsigned char)tail->text[1]))
+        return;
+    size_t e = 1;
+    while (isalnum((unsigned char)tail->text[e]) || tail->text[e] == '_')
+        e++;
+    strlist_push_once(a, &f->tenant_scoped, &f->index->tenant_scoped,
+                      arena_printf(a, "%s#%.*s", prefix, (int)(e - 1), tail->text + 1));
+}
+
+/* The prefixes of f->tenant_scoped seen before two entities or more. */
+static void find_tenant_prefixes(ProjectFacts *f, Arena *a)
+{
+    for (size_t i = 0; i < f->tenant_scoped.n; i++) {
+        const char *p = f->tenant_scoped.v[i];
+        size_t n = (size_t)(strchr(p, '#') - p);
+        for (size_t j = i + 1; j < f->tenant_scoped.n; j++)
+            if (!strncmp(f->tenant_scoped.v[j], p, n + 1)) {
+                strlist_push_once(a, &f->tenant_prefixes, &f->index->tenant_prefixes,
+                                  arena_strndup(a, p, n));
+                break;
+            }
+    }
+}
+
 static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr *k,
                       const Config *cfg, NameCounts *seps, PairSet *set, StartCodes *codes)
 {
@@ -267,6 +305,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
 
     if (k->role == ROLE_PK && kf_tenant_hole(a, &key, cfg))
         f->has_tenant_keys = true;
+    note_tenant_scope(f, a, &key, cfg);
 
     for (size_t i = 0; i < k->segs.n; i++) {
         const Seg *s = &k->segs.v[i];
@@ -421,6 +460,9 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0; i < part->untenanted_helper_pks.n; i++)
             strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted,
                               arena_strdup(a, part->untenanted_helper_pks.v[i]));
+        for (size_t i = 0; i < part->tenant_scoped.n; i++)
+            strlist_push_once(a, &f->tenant_scoped, &f->index->tenant_scoped,
+                              arena_strdup(a, part->tenant_scoped.v[i]));
         for (size_t i = 0; i < ff->seps.n; i++)
             count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
                                   ff->seps.v[i].n);
@@ -435,6 +477,7 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
     }
 
     index_const_texts(f, a);
+    find_tenant_prefixes(f, a);
     if (codes.several && !codes.mixed)
         f->fixed_code_width = codes.width;
 
@@ -664,6 +707,12 @@ bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape)
 {
     size_t seen;
     return f && f->index && namemap_get(&f->index->untenanted, shape, &seen);
+}
+
+bool facts_tenant_prefix(const ProjectFacts *f, const char *prefix)
+{
+    size_t seen;
+    return f && f->index && prefix && namemap_get(&f->index->tenant_prefixes, prefix, &seen);
 }
 
 FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const char *entity)

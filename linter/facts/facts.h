@@ -74,6 +74,10 @@ bool facts_key_like_name(const char *name);
 /* Whether `shape` is among f->untenanted_helper_pks. */
 bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape);
 
+/* Is `prefix` one of f->tenant_prefixes (`T` of `T#${tenant}#API_KEY`
+ * and `T#${tenant}#GROUP`)? */
+bool facts_tenant_prefix(const ProjectFacts *f, const char *prefix);
+
 /* The attributes updates set (f->updates) whose last component is
  * `field`, each once: all of them, those of updates whose entity is not
  * known, and those of updates on `entity` (case ignored; none when

@@ -81,6 +81,14 @@ typedef struct ProjectFacts {
      * such a helper at its definition, not at every call site that only
      * inlines it. */
     StrList untenanted_helper_pks;
+    /* "T#API_KEY": a leading prefix written right before a tenant value
+     * and the entity named after it, in some key of the project
+     * (`T#${tenant}#API_KEY#${id}`), each pair once. */
+    StrList tenant_scoped;
+    /* The project's tenant prefixes: those of tenant_scoped that precede
+     * a tenant before two entities or more (a tenant scope, not one
+     * entity's prefix: ORDER#{tenantCode}#{orderId}). */
+    StrList tenant_prefixes;
     /* The width of the type codes glued to a value at the start of the
      * project's keys (kf_start_code: `'GA' + groupId`, `'UM' + userId`)
      * when there are two codes or more and all have that width; 0
