@@ -275,6 +275,30 @@ static void alternatives_stay_in_the_item(void **state)
     arena_free(a);
 }
 
+/* Items named by the same sort key in partitions of two kinds are two
+ * entities, each "X in Y". */
+static void same_sort_name_in_two_partitions(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const match = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `MATCH#${id}`, SK: 'METADATA' } }));\n"
+        "export const matchLog = (d: any, id: string, at: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `MATCH#${id}`, SK: `HISTORY#${at}` } }));\n"
+        "export const release = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `RELEASE#${id}`, SK: 'METADATA' } }));\n"
+        "export const releaseLog = (d: any, id: string, at: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `RELEASE#${id}`, SK: `HISTORY#${at}` } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "HISTORY in MATCH, HISTORY in RELEASE, MATCH, RELEASE");
+    assert_string_equal(shapes(a, entity(m, "HISTORY in RELEASE"), "PK"), "RELEASE#{id}");
+    model_free(m);
+    arena_free(a);
+}
+
 /* Index keys spread in on some items only (`...(cond && { GSI1PK: ... })`,
  * `...(cond ? {...} : {})`) are the item's keys: the index is written. */
 static void conditional_spreads_stay_in_the_item(void **state)
@@ -620,6 +644,7 @@ int main(void)
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(conditional_spreads_stay_in_the_item),
+        cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),

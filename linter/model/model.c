@@ -789,18 +789,30 @@ static void add_item(Builder *b, const Item *it, size_t table)
 
 /* "X in Y" for an item named by its sort key X in a partition of Y when
  * other items are X by their own partition key (TENANT#{t}#ORG#{o} /
- * USER#{u} beside TENANT#{t}#USER#{u} / DETAILS: a USER in ORG). */
+ * USER#{u} beside TENANT#{t}#USER#{u} / DETAILS: a USER in ORG), or when
+ * items named X by their sort key sit in partitions of several kinds
+ * (BATTLE#{b} / HISTORY#{t} and DEPLOYMENT#{d} / HISTORY#{t}: two
+ * entities, HISTORY in BATTLE and HISTORY in DEPLOYMENT). */
 static void name_edges(Builder *b)
 {
-    NameMap own = {0}; /* names given by a partition key */
-    for (size_t i = 0; i < b->items.n; i++)
-        if (b->items.v[i].name && !b->items.v[i].by_sk)
-            namemap_put(b->a, &own, b->items.v[i].name, 0);
+    NameMap own = {0};     /* names given by a partition key */
+    NameMap first = {0};   /* a name given by a sort key: its first item */
+    NameMap several = {0}; /* ... and names given in partitions of several kinds */
+    for (size_t i = 0; i < b->items.n; i++) {
+        const Item *it = &b->items.v[i];
+        size_t f;
+        if (it->name && !it->by_sk)
+            namemap_put(b->a, &own, it->name, 0);
+        else if (it->name && it->partition && !namemap_get(&first, it->name, &f))
+            namemap_put(b->a, &first, it->name, i);
+        else if (it->name && it->partition && strcmp(b->items.v[f].partition, it->partition))
+            namemap_put(b->a, &several, it->name, 0);
+    }
     for (size_t i = 0; i < b->items.n; i++) {
         Item *it = &b->items.v[i];
         size_t x;
         if (it->by_sk && it->partition && strcmp(it->partition, it->name) &&
-            namemap_get(&own, it->name, &x))
+            (namemap_get(&own, it->name, &x) || namemap_get(&several, it->name, &x)))
             it->name = arena_printf(b->a, "%s in %s", it->name, it->partition);
     }
 }
