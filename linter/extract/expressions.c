@@ -53,22 +53,9 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
 static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
                              size_t *len, size_t *cap, int depth)
 {
-    SynNode block = ex_parent(x, ex_parent(x, decl));
-    size_t from, to;
-    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
-        return true;
-    uint32_t after = syn_end(decl), before = syn_start(use);
-    for (size_t i = from; i < to && x->string_steps_left; i++) {
-        SynNode m = syn_node_at(x->syn, i);
-        uint32_t at = syn_start(m);
-        if (at >= before)
-            break;
-        if (syn_is_function(m)) {
-            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
-            continue;
-        }
-        ex_spend(&x->string_steps_left, 1);
-        if (at < after || !is(m, "augmented_assignment_expression") ||
+    BlockWalk w = ex_block_walk(x, decl, use, &x->string_steps_left);
+    for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
+        if (!is(m, "augmented_assignment_expression") ||
             !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
             !ex_text_eq(x, field(m, "left"), name))
             continue;

@@ -111,6 +111,17 @@ typedef struct Binding {
     SynNode decl;
 } Binding;
 Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_module);
+/* The nodes, in source order, of the block that holds the declaration
+ * statement of `decl` (a declarator) that start after `decl` and before
+ * `use`, not inside functions nested there; each step spends one of
+ * `*budget`. ex_block_walk_next gives a null node at the end. */
+typedef struct BlockWalk {
+    size_t i, to;
+    uint32_t after, before;
+    size_t *budget;
+} BlockWalk;
+BlockWalk ex_block_walk(Ex *x, SynNode decl, SynNode use, size_t *budget);
+SynNode ex_block_walk_next(Ex *x, BlockWalk *w);
 /* The values a `let` declared without one is given in the branches of its
  * block before `use` (`let pk; if (a) pk = ...; else pk = ...;`). */
 size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name, SynNode *out,

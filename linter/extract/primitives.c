@@ -258,6 +258,38 @@ Binding ex_find_binding(Ex *x, SynNode use, const char *name, bool include_modul
     return (Binding){.found = h.found, .param = h.param, .value = h.value, .decl = h.decl};
 }
 
+BlockWalk ex_block_walk(Ex *x, SynNode decl, SynNode use, size_t *budget)
+{
+    BlockWalk w = {.budget = budget};
+    SynNode block = ex_parent(x, ex_parent(x, decl));
+    if (syn_null(block) || !syn_subtree(x->syn, block, &w.i, &w.to))
+        return w; /* i == to == 0: nothing to walk */
+    w.after = syn_end(decl);
+    w.before = syn_start(use);
+    return w;
+}
+
+SynNode ex_block_walk_next(Ex *x, BlockWalk *w)
+{
+    for (; w->i < w->to && *w->budget; w->i++) {
+        SynNode m = syn_node_at(x->syn, w->i);
+        uint32_t at = syn_start(m);
+        if (at >= w->before)
+            break;
+        if (syn_is_function(m)) {
+            w->i = syn_end_of(x->syn, w->i) - 1; /* not into nested functions */
+            continue;
+        }
+        ex_spend(w->budget, 1);
+        if (at < w->after)
+            continue;
+        w->i++;
+        return m;
+    }
+    w->i = w->to;
+    return (SynNode){0};
+}
+
 /* The values a `let` declared without one (`decl`, its declarator) is
  * given before `use` by statements `name = value;` in the branches of its
  * block (`let pk; if (a) { pk = ... } else { pk = ... }`), not in functions
@@ -269,23 +301,10 @@ size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name,
     if (!is(decl, "variable_declarator") || !is(lex, "lexical_declaration") ||
         !ex_text_eq(x, syn_token(x->syn, lex, 0), "let"))
         return 0;
-    size_t from, to, n = 0;
-    SynNode block = ex_parent(x, lex);
-    if (syn_null(block) || !syn_subtree(x->syn, block, &from, &to))
-        return 0;
-    uint32_t after = syn_end(decl), before = syn_start(use);
-    for (size_t i = from; i < to && n < max && x->inline_left; i++) {
-        SynNode m = syn_node_at(x->syn, i);
-        uint32_t at = syn_start(m);
-        if (at >= before)
-            break;
-        if (syn_is_function(m)) {
-            i = syn_end_of(x->syn, i) - 1; /* not into nested functions */
-            continue;
-        }
-        ex_spend(&x->inline_left, 1);
-        if (at < after || !is(m, "assignment_expression") ||
-            !is(ex_parent(x, m), "expression_statement") ||
+    size_t n = 0;
+    BlockWalk w = ex_block_walk(x, decl, use, &x->inline_left);
+    for (SynNode m; n < max && !syn_null(m = ex_block_walk_next(x, &w));) {
+        if (!is(m, "assignment_expression") || !is(ex_parent(x, m), "expression_statement") ||
             !is(unwrap(field(m, "left")), "identifier") ||
             !ex_text_eq(x, unwrap(field(m, "left")), name))
             continue;

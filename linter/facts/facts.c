@@ -604,7 +604,8 @@ const char *facts_const_for_text(const ProjectFacts *f, const char *text)
     return key_const(text_consts(f, text));
 }
 
-const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name)
+/* The constant `name` whose value is `text`, NULL when there is none. */
+static const ConstText *const_pair(const ProjectFacts *f, const char *text, const char *name)
 {
     if (!f || !f->index || !text || !name)
         return NULL;
@@ -613,20 +614,19 @@ const char *facts_const_module(const ProjectFacts *f, const char *text, const ch
     size_t i;
     if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
         return NULL;
-    return f->const_texts.v[i].module;
+    return &f->const_texts.v[i];
+}
+
+const char *facts_const_module(const ProjectFacts *f, const char *text, const char *name)
+{
+    const ConstText *c = const_pair(f, text, name);
+    return c ? c->module : NULL;
 }
 
 bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name)
 {
-    if (!f || !f->index || !text || !name)
-        return false;
-    char buf[512];
-    int n = snprintf(buf, sizeof buf, "%zu:%s%s", strlen(text), text, name);
-    size_t i;
-    if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
-        return false;
-    const ConstText *c = &f->const_texts.v[i];
-    if (!c->declared || !c->fixed)
+    const ConstText *c = const_pair(f, text, name);
+    if (!c || !c->declared || !c->fixed)
         return false;
     /* `Keys.ORDER`: neither `Keys` nor a member path under it assigned */
     size_t hl = strcspn(name, ".");
