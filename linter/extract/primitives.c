@@ -165,6 +165,20 @@ const char *ex_prop_name(Ex *x, SynNode prop)
     const ConstDef *c = fileir_const(x->ir, cname, false);
     if (c && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
         return c->value.v[0].text;
+    /* ... a local of the enclosing functions holding a string, or a
+     * setting with the name as its default (`options.partitionKey ?? "pk"`,
+     * `|| "pk"`): the name the code uses unless configured otherwise ... */
+    SynNode inner = unwrap(computed);
+    if (is(inner, "identifier")) {
+        Binding b = ex_find_binding(x, inner, cname, false);
+        SynNode v = unwrap(b.value);
+        if (is(v, "binary_expression") && (ex_text_eq(x, field(v, "operator"), "??") ||
+                                           ex_text_eq(x, field(v, "operator"), "||")))
+            v = unwrap(field(v, "right"));
+        const char *s;
+        if (b.found && !b.param && !syn_null(v) && ex_string_value(x, v, &s) && *s)
+            return s;
+    }
     /* ... or one resolution finds: "[Keys.PK]" */
     return arena_printf(x->a, "[%s]", cname);
 }
