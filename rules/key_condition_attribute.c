@@ -102,6 +102,8 @@ static void evidence(const RuleContext *ctx, Arena *a, const OpTarget *t, Diagno
     else
         diag_relate(ctx->out, d, t->table->path, t->table->span, "table %s is defined here",
                     table_label(a, t->table));
+    if (t->guessed) /* the definition is evidence only of a table this query may not read */
+        rule_unproven(ctx, d);
 }
 
 static void check_multi(const RuleContext *ctx, Arena *a, const OpTarget *t, const OpCond *conds,

@@ -92,7 +92,7 @@ static void check(const RuleContext *ctx)
                 diag_relate(ctx->out, d, t.table->path, t.table->span,
                             "table %s is defined here, with partition key %s",
                             table_label(a, t.table), t.pk->name);
-            else
+            if (!known || t.guessed)
                 rule_unproven(ctx, d);
         }
     }

@@ -55,6 +55,8 @@ static void check(const RuleContext *ctx)
         /* the evidence: the table's definition, which lists its indexes */
         diag_relate(ctx->out, d, tb->path, tb->span, "table %s is defined here",
                     table_label(a, tb));
+        if (t.guessed) /* the definition proves nothing about a table guessed by name */
+            rule_unproven(ctx, d);
     }
     arena_free(a);
 }

@@ -662,6 +662,12 @@ static void test_names_match(void **state)
     assert_false(table_names_match("shop-${sls:stage}-orders", "shop-dev-users"));
     assert_false(table_names_match("x", "${Stage}-app")); /* too short for both ends */
     assert_true(table_names_match("${}-orders", "${Stage}-orders"));
+    /* text between deploy-time parts must be in the name too */
+    assert_true(table_names_match("prod-payment-events-eu", "${stage}-payment-events-${brand}"));
+    assert_false(table_names_match("billing-table", "${stage}-payment-events-${brand}"));
+    assert_false(table_names_match("${stage}-payment-events-${brand}", ""));
+    assert_true(table_names_match("a-x-b-y-c", "a-${p}-b-${q}-c"));
+    assert_false(table_names_match("a-x-y-c", "a-${p}-b-${q}-c"));
     TableDef t = {.id = "AppTable", .name = "app-table"};
     assert_string_equal(table_label(A, &t), "AppTable (app-table)");
     t.name = "${AWS::StackName}-app";

@@ -1044,10 +1044,11 @@ static const TableDef *table_by_env_name(const TableModel *m, const char *env)
 
 static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableModel *m,
                                   const Config *cfg, const DataOp *op, const OpParams *ex,
-                                  const char **how, bool *foreign)
+                                  const char **how, bool *foreign, bool *guessed)
 {
     *how = NULL;
     *foreign = false;
+    *guessed = false;
     if (!m || !m->set.tables.n || op->api == API_SDK_PART)
         return NULL;
     const char *recv = receiver_of(a, op->callee);
@@ -1125,15 +1126,18 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
         if (!hit) {
             const TableDef *t = table_by_env_name(m, r.env);
             if (t) {
-                *how = arena_printf(a, "table found through the name of environment "
+                *how = arena_printf(a, "table guessed from the name of environment "
                                        "variable %s",
                                     r.env);
+                *guessed = true;
                 return t;
             }
         }
         if (named)
             return NULL;
     }
+    if (r.literal && !*r.literal)
+        r.literal = NULL; /* `process.env.X ?? ''`: no name, not a table without one */
     if (r.literal) {
         const TableDef *t;
         size_t c = tables_named(m, r.literal, &t);
@@ -1212,7 +1216,7 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
         out->has_index = true;
         out->index = const_value(a, af, f, op->index);
     }
-    out->table = find_table(a, af, m, cfg, op, ex, &out->how, &out->foreign);
+    out->table = find_table(a, af, m, cfg, op, ex, &out->how, &out->foreign, &out->guessed);
     if (!out->table)
         return;
     if (out->has_index) {

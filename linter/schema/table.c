@@ -169,6 +169,37 @@ static const char *lit_suffix(const char *s)
     return last ? last : s;
 }
 
+/* Does name `s` (no deploy-time part) hold the literal text between the
+ * `${...}` parts of `pat` in order, `${...}` standing for any text?
+ * `${stage}-payment-events-${brand}` holds `prod-payment-events-eu`, not
+ * `billing-table` (the ends alone, both empty, would say yes). */
+static bool holds_middle(const char *s, const char *pat)
+{
+    const char *at = s;
+    for (const char *p = strstr(pat, "${"); p; p = strstr(p, "${")) {
+        const char *c = strchr(p, '}');
+        if (!c)
+            return true;
+        const char *next = strstr(c + 1, "${");
+        if (!next)
+            break; /* the last piece is the suffix, judged by the caller */
+        size_t n = (size_t)(next - (c + 1));
+        if (n) {
+            char piece[256];
+            if (n >= sizeof piece)
+                return true;
+            memcpy(piece, c + 1, n);
+            piece[n] = '\0';
+            const char *hit = strstr(at, piece);
+            if (!hit)
+                return false;
+            at = hit + n;
+        }
+        p = next;
+    }
+    return true;
+}
+
 bool table_names_match(const char *a, const char *b)
 {
     if (!a || !b)
@@ -190,6 +221,10 @@ bool table_names_match(const char *a, const char *b)
     if (!wa && pb + (wb ? strlen(lit_suffix(b)) : 0) > strlen(a))
         return false;
     if (!wb && pa + (wa ? strlen(lit_suffix(a)) : 0) > strlen(b))
+        return false;
+    if (!wa && !holds_middle(a + pb, b))
+        return false;
+    if (!wb && !holds_middle(b + pa, a))
         return false;
     return true;
 }
