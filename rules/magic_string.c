@@ -385,6 +385,48 @@ static bool once(Arena *a, Reported *r, const Seg *s)
     return true;
 }
 
+/* (b) reported: segment m of key k is the separator the project keeps in
+ * a constant; `edit`: an edit may be proposed. */
+static void report_separator(const RuleContext *ctx, const KeyExpr *k, size_t m,
+                             const char *render, bool edit)
+{
+    const ProjectFacts *f = ctx->facts;
+    const Seg *s = &k->segs.v[m];
+    Diagnostic *d = rule_report(ctx, s->span, "hard-coded '%s' in %s %s where the project uses %s",
+                                f->separator_const_value, kf_role_noun(k->role), render,
+                                f->separator_const);
+    const char *sep_text = written(ctx->out->arena, k, f->separator_const, NULL, 0);
+    d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s", f->separator_const_value,
+                          sep_text);
+    if (edit)
+        propose_edit(ctx, k, s, separator_offset(k, m, f->separator_const_value),
+                     f->separator_const_value, sep_text, f->separator_const,
+                     f->separator_const_value, NULL, d);
+}
+
+/* A key helper's body or an entity's key definition is the single place
+ * of its prefixes, not of the separator: where the project keeps the
+ * separator in a constant, the separator written alone between two values
+ * there (`${parts[0]}#${parts[1]}`) is reported, with a suggestion only
+ * (an edit there changes what its callers' keys are read as). */
+static void check_definition(const RuleContext *ctx, Arena *a, const KeyExpr *k, Reported *done)
+{
+    const ProjectFacts *f = ctx->facts;
+    if (!f || !f->separator_const || !f->separator_const_value || !f->separator_const_value[0])
+        return;
+    const char *render = NULL;
+    for (size_t m = 0; m < k->segs.n; m++) {
+        const Seg *s = &k->segs.v[m];
+        if (!inline_text(k, s) || strcmp(s->text, f->separator_const_value) ||
+            !hole_or_const(neighbour(&k->segs, m, -1)) ||
+            !hole_or_const(neighbour(&k->segs, m, +1)) || !once(a, done, s))
+            continue;
+        if (!render)
+            render = seglist_label(a, &k->segs);
+        report_separator(ctx, k, m, render, false);
+    }
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Reported *done)
 {
     const Config *cfg = ctx->config;
@@ -436,19 +478,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
                 continue;
             }
             if (f && f->separator_const && f->separator_const_value &&
-                hard_coded_separator(k, m, f->separator_const_value) && once(a, done, s)) {
-                Diagnostic *d = rule_report(
-                    ctx, s->span,
-                    "hard-coded '%s' in %s %s where the project uses %s",
-                    f->separator_const_value, kf_role_noun(k->role), render,
-                    f->separator_const);
-                const char *sep_text = written(ctx->out->arena, k, f->separator_const, NULL, 0);
-                d->fix = arena_printf(ctx->out->arena, "replace '%s' with %s",
-                                      f->separator_const_value, sep_text);
-                propose_edit(ctx, k, s, separator_offset(k, m, f->separator_const_value),
-                             f->separator_const_value, sep_text, f->separator_const,
-                             f->separator_const_value, NULL, d);
-            }
+                hard_coded_separator(k, m, f->separator_const_value) && once(a, done, s))
+                report_separator(ctx, k, m, render, true);
         }
     }
     /* (c) A whole key written as the text of a key-design constant:
@@ -488,6 +519,8 @@ static void check(const RuleContext *ctx)
     for (size_t i = 0; i < file->keys.n; i++)
         if (site_applies(file->keys.v[i].site))
             check_key(ctx, a, &file->keys.v[i], &done);
+        else if (file->keys.v[i].site == SITE_HELPER || file->keys.v[i].site == SITE_ENTITY)
+            check_definition(ctx, a, &file->keys.v[i], &done);
     arena_free(a);
 }
 

@@ -224,12 +224,52 @@ static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
     return response ? USE_RESPONSE : USE_OTHER;
 }
 
+/* Whether `n` is an object literal of placeholders (`{ ':pk': v }`,
+ * `{ '#pk': 'PK' }`: every property named with `mark` first) one of which
+ * `expr` names. */
+static bool placeholder_object(Ex *x, SynNode n, char mark, const char *expr)
+{
+    if (!is(n, "object"))
+        return false;
+    bool named = false;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, n, i);
+        if (!is(p, "pair"))
+            continue;
+        const char *name = ex_prop_name(x, p);
+        if (!name || name[0] != mark || !name[1])
+            return false;
+        const char *at = strstr(expr, name);
+        size_t len = strlen(name);
+        while (at && (isalnum((unsigned char)at[len]) || at[len] == '_'))
+            at = strstr(at + 1, name);
+        named |= at != NULL;
+    }
+    return named;
+}
+
+/* The placeholders' object of a project's query parameters: its SDK name
+ * in camelCase (`expressionAttributeValues`), or a short one (`values`,
+ * `names`) when the object is one of placeholders the key condition uses. */
+static SynNode placeholders_prop(Ex *x, SynNode obj, const char *full, const char *shortname,
+                                 char mark, const char *expr)
+{
+    SynNode v = ex_follow(x, ex_find_prop(x, obj, full), NULL, NULL);
+    if (!syn_null(v) || !expr)
+        return v;
+    v = ex_follow(x, ex_find_prop(x, obj, shortname), NULL, NULL);
+    return placeholder_object(x, v, mark, expr) ? v : (SynNode){0};
+}
+
 /* A project's own data layer taking the SDK's query parameters in
  * camelCase: `{ tableName, indexName, keyCondition: 'pk = :v1 AND
  * begins_with(#sk, :v2)', expressionAttributeValues: { ':v1': { S: `org#${id}` } },
- * expressionAttributeNames }`. The key condition must be a DynamoDB
- * expression string with values to look up (ddb-lib's `keyCondition` is an
- * object, handled with its call). */
+ * expressionAttributeNames }`, or with short names (`keyCondition: '#pk =
+ * :pk'`, `names: { '#pk': 'PK' }`, `values: { ':pk': ... }`) when those
+ * objects are the placeholders the key condition uses. The key condition
+ * must be a DynamoDB expression string with values to look up (ddb-lib's
+ * `keyCondition` is an object, handled with its call). */
 bool ex_camel_query_params(Ex *x, SynNode obj)
 {
     SynNode kce = ex_find_prop(x, obj, "keyConditionExpression");
@@ -237,9 +277,11 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
         kce = ex_find_prop(x, obj, "keyCondition");
     if (syn_null(kce))
         return false;
-    SynNode values = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeValues"), NULL, NULL);
-    const char *s = is(values, "object") ? ex_expr_string(x, kce) : NULL;
+    const char *s = ex_expr_string(x, kce);
     if (!s || !strchr(s, ':') || !strchr(s, '='))
+        return false;
+    SynNode values = placeholders_prop(x, obj, "expressionAttributeValues", "values", ':', s);
+    if (!is(values, "object"))
         return false;
     ex_consume(x, obj);
     ex_consume(x, values);
@@ -256,7 +298,7 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
     SynNode index = ex_find_prop(x, obj, "indexName");
     if (!syn_null(index))
         d->index = ex_string_value(x, index, &name) ? name : ex_ntext(x, unwrap(index));
-    SynNode names = ex_follow(x, ex_find_prop(x, obj, "expressionAttributeNames"), NULL, NULL);
+    SynNode names = placeholders_prop(x, obj, "expressionAttributeNames", "names", '#', s);
     d->key_condition = s;
     d->key_condition_span = nspan(unwrap(kce));
     d->key_condition_exact = ex_plain_literal(x, unwrap(kce));
