@@ -624,7 +624,8 @@ static void test_facts_no_tenant_no_separator_const(void **state)
 }
 
 /* A value the project writes as a tenant's own record names the tenant
- * by another name; a bare id, a sort key or a longer key does not. */
+ * by another name; a bare id, a sort key or a longer key does not. A
+ * table partition key of a prefix and one id is a partition per owner. */
 static void test_facts_tenant_aliases(void **state)
 {
     (void)state;
@@ -634,6 +635,8 @@ static void test_facts_tenant_aliases(void **state)
     add_key(f, ROLE_SK, SITE_WRITE, segs(2, text("TENANT#"), ref("memberId")));
     add_key(f, ROLE_PK, SITE_WRITE, segs(3, text("TENANT#"), ref("ownerId"), text("#X")));
     add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("ORDER#"), ref("orderId")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("STATUS#"), ref("status")));
+    add_key(f, ROLE_INDEX_PK, SITE_WRITE, segs(2, text("GSI#"), ref("gsiId")));
     FileIR *files[] = { f };
     ProjectFacts pf;
     facts_compute(&pf, A, files, 1, C);
@@ -645,6 +648,12 @@ static void test_facts_tenant_aliases(void **state)
     assert_false(facts_tenant_alias(A, &pf, "ownerId"));
     assert_false(facts_tenant_alias(A, &pf, "orderId"));
     assert_false(facts_tenant_alias(A, NULL, "coachId"));
+    /* partitions of a prefix and one id (low-cardinality-pk) */
+    assert_true(facts_id_partition(A, &pf, "ORDER"));
+    assert_true(facts_id_partition(A, &pf, "tenant"));
+    assert_false(facts_id_partition(A, &pf, "STATUS"));
+    assert_false(facts_id_partition(A, &pf, "GSI"));
+    assert_false(facts_id_partition(A, &pf, "MEMBER"));
 }
 
 static void test_facts_ties_and_helpers(void **state)
