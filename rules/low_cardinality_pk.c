@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "access.h"
+#include "facts.h"
 #include "keyfacts.h"
 #include "rule.h"
 
@@ -71,6 +72,60 @@ static bool deliberate(Arena *a, const KfKey *key, const Config *cfg)
     return p && cfg && strlist_has_ci(&cfg->tenant_global, p);
 }
 
+/* The constant's text, its text runs joined (scratch in `a`). */
+static const char *constant_text(Arena *a, const KfKey *key)
+{
+    const char *t = "";
+    for (size_t i = 0; i < key->n; i++)
+        t = arena_printf(a, "%s%.*s", t, (int)key->parts[i].len, key->parts[i].text);
+    return t;
+}
+
+/* A constant that is one value of a partition per id: `INBOX#ADMIN`
+ * where the project writes `INBOX#${ownerId}`, `TENANT#SYSTEM` beside
+ * `TENANT#${tenantId}` (the system's own tenant). It is one owner's
+ * partition among many of its kind (an admin's inbox), not a category
+ * every item shares; a value that means every owner (`ORDERS#ALL`) is. */
+static bool one_owner_of_many(const RuleContext *ctx, Arena *a, const char *text)
+{
+    static const char *const every[] = {"all", "any", "every", "everyone", "everything",
+                                        "global", "list", "index", NULL};
+    const char *sep = text;
+    while (*sep && !kf_is_boundary_char(*sep, ctx->config))
+        sep++;
+    if (sep == text || !*sep || !sep[1])
+        return false;
+    const char *value = sep + 1;
+    for (const char *c = value; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            return false;
+    for (const char *const *w = every; *w; w++)
+        if (!strcasecmp(value, *w))
+            return false;
+    return facts_id_partition(a, ctx->facts, arena_strndup(a, text, (size_t)(sep - text)));
+}
+
+/* A partition named for the application's configuration (`SETTINGS`,
+ * `SYSTEM#CONFIG`, `SYSTEM#HEALTH`): one item per setting, option or
+ * service the application defines, a handful that does not grow with
+ * its data. */
+static bool config_partition(const char *text, const Config *cfg)
+{
+    static const char *const words[] = {"setting", "settings", "config", "configs",
+                                        "configuration", "configurations", "health", NULL};
+    const char *p = text;
+    while (*p) {
+        const char *e = p;
+        while (*e && !kf_is_boundary_char(*e, cfg))
+            e++;
+        for (const char *const *w = words; *w; w++)
+            if (strlen(*w) == (size_t)(e - p) && !strncasecmp(p, *w, (size_t)(e - p)))
+                return true;
+        p = *e ? e + 1 : e;
+    }
+    return false;
+}
+
 /* A constant partition key is one partition for many items only when the
  * sort key written beside it varies; beside a constant sort key (or none)
  * it is one item (a seed record, a singleton). Keys of one object are
@@ -117,6 +172,9 @@ static void check_key(const RuleContext *ctx, Arena *a, size_t idx)
             return;
         /* one item's key written out (a sample id in a script) */
         if (kf_text_has_id(&key))
+            return;
+        const char *text = constant_text(a, &key);
+        if (one_owner_of_many(ctx, a, text) || config_partition(text, ctx->config))
             return;
         rule_report(ctx, k->site == SITE_HELPER ? k->span : rule_key_part_span(k, NULL),
                     "partition key '%s' is a constant: every item written with it shares one "

@@ -127,27 +127,35 @@ static bool is_scope_name(Arena *a, const char *path)
     return false;
 }
 
-static bool has_scope_hole(Arena *a, const KfKey *key)
+/* A value named after the project's scope (`orgId`), or after its tenant
+ * under another name: one the project writes as a tenant's own record
+ * (`expertId` of `TENANT#${expertId}`, facts_tenant_alias). */
+static bool has_scope_hole(const RuleContext *ctx, Arena *a, const KfKey *key)
 {
     for (size_t i = 0; i < key->n; i++) {
         if (!key->parts[i].hole)
             continue;
         const Seg *s = kf_part_seg(key, i);
-        if (s->kind == SEG_REF && is_scope_name(a, s->text))
+        if (s->kind == SEG_REF &&
+            (is_scope_name(a, s->text) || facts_tenant_alias(a, ctx->facts, s->text)))
             return true;
     }
     return false;
 }
 
-/* Every value of the key is a user's identity (`USER#{userId}`,
- * `websockets#users#{userName}`): the partition holds one user's items,
- * and user ids (a Cognito sub, an email) are usually global, not per
- * tenant. */
+/* Every value of the key is a caller's identity (`USER#{userId}`,
+ * `websockets#users#{userName}`, `USER#{id}`, `RATELIMIT#{ip}`): the
+ * partition holds one user's (or one client address's) items, and user
+ * ids (a Cognito sub, an email) and IP addresses are usually global, not
+ * per tenant. */
 static bool user_keyed(Arena *a, const KfKey *key)
 {
     static const char *const names[] = {"userid", "user_id", "username", "user_name", "user",
                                         "sub", "cognitosub", "cognitoid", "identity", "identityid",
-                                        "email", "useremail", NULL};
+                                        "email", "useremail", "ip", "ipaddress", "ip_address",
+                                        "clientip", "sourceip", "remoteip", NULL};
+    const char *prefix = kf_leading_prefix(a, key);
+    bool user_entity = prefix && (!strcasecmp(prefix, "user") || !strcasecmp(prefix, "users"));
     size_t holes = 0;
     for (size_t i = 0; i < key->n; i++) {
         if (!key->parts[i].hole)
@@ -155,7 +163,8 @@ static bool user_keyed(Arena *a, const KfKey *key)
         holes++;
         const char *n = kf_hole_name(a, kf_part_seg(key, i));
         const char *last = n ? kf_last_component(a, n) : "";
-        bool user = false;
+        /* USER#{id}: the id of a user */
+        bool user = user_entity && !strcasecmp(last, "id");
         for (const char *const *w = names; *w && !user; w++)
             user = !strcasecmp(last, *w);
         if (!user)
@@ -217,7 +226,7 @@ static bool untenanted_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k,
      * left alone; declared (required: true), every key carries a tenant. */
     if (ctx->config->tenant_required == TENANT_AUTO && user_keyed(a, key))
         return false;
-    return !kf_has_tenant(a, key, ctx->config) && !has_scope_hole(a, key);
+    return !kf_has_tenant(a, key, ctx->config) && !has_scope_hole(ctx, a, key);
 }
 
 /* The key only inlines a helper whose definition is reported already:
@@ -288,9 +297,18 @@ static void report_sk(const RuleContext *ctx, Arena *a, const Seg *t, const KeyE
     rule_relate_calls(ctx, d, pk);
 }
 
+/* A partition key the tenants share: one with no variable part
+ * (`PRODUCT`, `ZOOM_AUTH`). One keyed by a value (`APIKEY#{prefix}`, an
+ * API key's lookup item holding the tenant it belongs to) is one item's
+ * partition, not shared; check_pk judges it as a partition key. */
+static bool shared_pk(const KfKey *pkey)
+{
+    return kf_hole_count(pkey) == 0;
+}
+
 /* A tenant in the sort key while the same operation's partition key has
- * none; for a helper returning both keys, at the helper (its calls then
- * not again). */
+ * none and is shared; for a helper returning both keys, at the helper
+ * (its calls then not again). */
 static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const KfOpKeys *keys)
 {
     const FileIR *file = ctx->file;
@@ -306,14 +324,14 @@ static void check_sk(const RuleContext *ctx, Arena *a, const KeyExpr *k, const K
         return;
     if (hpk) {
         KfKey pkey;
-        if (untenanted_pk(ctx, a, hpk, &pkey))
+        if (untenanted_pk(ctx, a, hpk, &pkey) && shared_pk(&pkey))
             report_sk(ctx, a, t, hpk, &pkey);
         return;
     }
     for (size_t i = keys->first[k->op]; i != KF_NO_KEY; i = keys->next[i]) {
         const KeyExpr *pk = &file->keys.v[i];
         KfKey pkey;
-        if (!untenanted_pk(ctx, a, pk, &pkey))
+        if (!untenanted_pk(ctx, a, pk, &pkey) || !shared_pk(&pkey))
             continue;
         if (k->build == BUILD_CALL && inlines_reported_helper(ctx, a, pk, &pkey))
             return; /* reported at the helper that builds both */

@@ -22,7 +22,11 @@ typedef struct Kind {
 
 static const char *const email_w[] = {"email", "mail", "emailAddress", NULL};
 static const char *const url_w[] = {"url", "uri", "link", "href", "website", "homepage",
-                                    "endpoint", NULL};
+                                    NULL};
+/* An API's route or address (`GET /users/:id`, a webhook's URL): a '#'
+ * in a URL starts a fragment, which is never sent to a server, so an
+ * endpoint holds none. */
+static const char *const endpoint_w[] = {"endpoint", NULL};
 static const char *const text_w[] = {"title", "description", "desc", "comment", "note",
                                      "notes", "message", "text", "label", "displayName",
                                      "fullName", "address", "body", "content", "summary",
@@ -33,6 +37,7 @@ static const char *const phone_w[] = {"phone", "phoneNumber", "tel", "mobile", N
 static const Kind kinds[] = {
     {"an email address", "@.+-_", email_w},
     {"a URL", ":/.#?&=@%-_~+", url_w},
+    {"an endpoint", ":/.?&=%-_~+ ", endpoint_w},
     {"free text", " #@:/|.,;-_+=~'", text_w},
     {"a file path", "/.-_ ", path_w},
     {"a phone number", "+-() .", phone_w},

@@ -623,6 +623,39 @@ static void test_facts_no_tenant_no_separator_const(void **state)
     assert_int_equal(pf.dominant_separator, 0);
 }
 
+/* A value the project writes as a tenant's own record names the tenant
+ * by another name; a bare id, a sort key or a longer key does not. A
+ * table partition key of a prefix and one id is a partition per owner. */
+static void test_facts_tenant_aliases(void **state)
+{
+    (void)state;
+    FileIR *f = new_file("a.ts");
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("TENANT#"), ref("coach.coachId")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("TENANT#"), ref("id")));
+    add_key(f, ROLE_SK, SITE_WRITE, segs(2, text("TENANT#"), ref("memberId")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(3, text("TENANT#"), ref("ownerId"), text("#X")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("ORDER#"), ref("orderId")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("STATUS#"), ref("status")));
+    add_key(f, ROLE_INDEX_PK, SITE_WRITE, segs(2, text("GSI#"), ref("gsiId")));
+    FileIR *files[] = { f };
+    ProjectFacts pf;
+    facts_compute(&pf, A, files, 1, C);
+    assert_int_equal(pf.tenant_aliases.n, 1);
+    assert_true(facts_tenant_alias(A, &pf, "CoachID"));
+    assert_true(facts_tenant_alias(A, &pf, "input.coachId"));
+    assert_false(facts_tenant_alias(A, &pf, "id"));
+    assert_false(facts_tenant_alias(A, &pf, "memberId"));
+    assert_false(facts_tenant_alias(A, &pf, "ownerId"));
+    assert_false(facts_tenant_alias(A, &pf, "orderId"));
+    assert_false(facts_tenant_alias(A, NULL, "coachId"));
+    /* partitions of a prefix and one id (low-cardinality-pk) */
+    assert_true(facts_id_partition(A, &pf, "ORDER"));
+    assert_true(facts_id_partition(A, &pf, "tenant"));
+    assert_false(facts_id_partition(A, &pf, "STATUS"));
+    assert_false(facts_id_partition(A, &pf, "GSI"));
+    assert_false(facts_id_partition(A, &pf, "MEMBER"));
+}
+
 static void test_facts_ties_and_helpers(void **state)
 {
     (void)state;
@@ -830,6 +863,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_compute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_split_over_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_tenant_aliases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_looks_like_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_many_constants, setup, teardown),

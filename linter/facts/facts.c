@@ -117,6 +117,8 @@ struct FactsIndex {
     NameMap untenanted;         /* the set of f->untenanted_helper_pks */
     NameMap tenant_scoped;      /* the set of f->tenant_scoped */
     NameMap tenant_prefixes;    /* the set of f->tenant_prefixes */
+    NameMap tenant_aliases;     /* lower-cased f->tenant_aliases */
+    NameMap id_partitions;      /* the set of f->id_partitions */
     NameMap texts;              /* text -> index in text_consts */
     size_t *next_same_text;     /* per const_texts index: 1 + the next one
                                  * with the same text, 0 at the last */
@@ -281,6 +283,59 @@ static void note_tenant_scope(ProjectFacts *f, Arena *a, const KfKey *key, const
                       arena_printf(a, "%s#%.*s", prefix, (int)(e - 1), tail->text + 1));
 }
 
+/* A name of a kind of id: a word and Id/_id/Code/_code/Key/_key
+ * (`expertId`, `owner_code`), not a bare `id`. */
+static bool named_id(const char *name)
+{
+    static const char *const tails[] = {"Id", "_id", "ID", "Code", "_code", "Key", "_key", NULL};
+    size_t n = strlen(name);
+    for (const char *const *t = tails; *t; t++) {
+        size_t m = strlen(*t);
+        if (n > m && !strcmp(name + n - m, *t) && isalpha((unsigned char)name[0]))
+            return true;
+    }
+    return false;
+}
+
+/* The prefix and the one value of a key `P#{value}` that is no sort key,
+ * or NULL: the value's segment in *value. */
+static const char *prefix_and_value(Arena *a, const KeyExpr *k, const KfKey *key,
+                                    const Config *cfg, const Seg **value)
+{
+    if (k->role == ROLE_SK || k->role == ROLE_INDEX_SK || key->n != 2 || key->parts[0].hole ||
+        !key->parts[1].hole)
+        return NULL;
+    const char *prefix = kf_leading_prefix(a, key);
+    if (!prefix)
+        return NULL;
+    size_t n = strlen(prefix);
+    if (key->parts[0].len != n + 1 || !kf_is_boundary_char(key->parts[0].text[n], cfg))
+        return NULL;
+    *value = kf_part_seg(key, 1);
+    return prefix;
+}
+
+/* A tenant's own record keyed by a value not named like a tenant
+ * (`TENANT#${expertId}`): that name, in f->tenant_aliases. A partition
+ * key of a prefix and an id (`INBOX#${ownerId}`): the prefix, in
+ * f->id_partitions. */
+static void note_id_key(ProjectFacts *f, Arena *a, const KeyExpr *k, const KfKey *key,
+                        const Config *cfg)
+{
+    const Seg *s;
+    const char *prefix = prefix_and_value(a, k, key, cfg, &s);
+    if (!prefix || s->kind != SEG_REF)
+        return;
+    bool tenant = kf_hole_is_tenant(a, s, cfg);
+    const char *name = kf_last_component(a, s->text);
+    if (!tenant && !named_id(name))
+        return;
+    if (k->role == ROLE_PK || k->role == ROLE_KEY)
+        strlist_push_once(a, &f->id_partitions, &f->index->id_partitions, lower_copy(a, prefix));
+    if (!tenant && kf_is_tenant_record(a, key))
+        strlist_push_once(a, &f->tenant_aliases, &f->index->tenant_aliases, lower_copy(a, name));
+}
+
 /* The prefixes of f->tenant_scoped seen before two entities or more. */
 static void find_tenant_prefixes(ProjectFacts *f, Arena *a)
 {
@@ -306,6 +361,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
     if (k->role == ROLE_PK && kf_tenant_hole(a, &key, cfg))
         f->has_tenant_keys = true;
     note_tenant_scope(f, a, &key, cfg);
+    note_id_key(f, a, k, &key, cfg);
 
     for (size_t i = 0; i < k->segs.n; i++) {
         const Seg *s = &k->segs.v[i];
@@ -463,6 +519,12 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0; i < part->tenant_scoped.n; i++)
             strlist_push_once(a, &f->tenant_scoped, &f->index->tenant_scoped,
                               arena_strdup(a, part->tenant_scoped.v[i]));
+        for (size_t i = 0; i < part->tenant_aliases.n; i++)
+            strlist_push_once(a, &f->tenant_aliases, &f->index->tenant_aliases,
+                              arena_strdup(a, part->tenant_aliases.v[i]));
+        for (size_t i = 0; i < part->id_partitions.n; i++)
+            strlist_push_once(a, &f->id_partitions, &f->index->id_partitions,
+                              arena_strdup(a, part->id_partitions.v[i]));
         for (size_t i = 0; i < ff->seps.n; i++)
             count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
                                   ff->seps.v[i].n);
@@ -713,6 +775,22 @@ bool facts_tenant_prefix(const ProjectFacts *f, const char *prefix)
 {
     size_t seen;
     return f && f->index && prefix && namemap_get(&f->index->tenant_prefixes, prefix, &seen);
+}
+
+bool facts_tenant_alias(Arena *a, const ProjectFacts *f, const char *path)
+{
+    size_t seen;
+    if (!f || !f->index || !path || !f->tenant_aliases.n)
+        return false;
+    return namemap_get(&f->index->tenant_aliases, lower_copy(a, kf_last_component(a, path)),
+                       &seen);
+}
+
+bool facts_id_partition(Arena *a, const ProjectFacts *f, const char *prefix)
+{
+    size_t seen;
+    return f && f->index && prefix && f->id_partitions.n &&
+           namemap_get(&f->index->id_partitions, lower_copy(a, prefix), &seen);
 }
 
 FieldUpdates facts_field_updates(const ProjectFacts *f, const char *field, const char *entity)

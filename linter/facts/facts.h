@@ -78,6 +78,16 @@ bool facts_untenanted_helper_pk(const ProjectFacts *f, const char *shape);
  * and `T#${tenant}#GROUP`)? */
 bool facts_tenant_prefix(const ProjectFacts *f, const char *prefix);
 
+/* Does the last component of `path` name the tenant by another name
+ * (f->tenant_aliases: `expertId` where the project writes
+ * `TENANT#${expertId}`)? Case ignored; scratch in `a`. */
+bool facts_tenant_alias(Arena *a, const ProjectFacts *f, const char *path);
+
+/* Does the project write partition keys of `prefix` and one id
+ * (f->id_partitions: `INBOX#${ownerId}` for "INBOX")? Case ignored;
+ * scratch in `a`. */
+bool facts_id_partition(Arena *a, const ProjectFacts *f, const char *prefix);
+
 /* The attributes updates set (f->updates) whose last component is
  * `field`, each once: all of them, those of updates whose entity is not
  * known, and those of updates on `entity` (case ignored; none when

@@ -89,6 +89,16 @@ typedef struct ProjectFacts {
      * a tenant before two entities or more (a tenant scope, not one
      * entity's prefix: ORDER#{tenantCode}#{orderId}). */
     StrList tenant_prefixes;
+    /* Names (last component, as written) of the values the project writes
+     * as a tenant's own record (`TENANT#${expertId}`, kf_is_tenant_record):
+     * the project's tenant goes by that name too, so `EXPERT#${expertId}`
+     * carries a tenant. Only a name of a kind of id (`expertId`,
+     * `owner_code`), not a bare `id`. */
+    StrList tenant_aliases;
+    /* Leading prefixes (lower-cased) of the partition keys the project
+     * writes as a prefix and one id (`INBOX#${ownerId}`,
+     * `TENANT#${tenantId}`): a partition per owner, each once. */
+    StrList id_partitions;
     /* The width of the type codes glued to a value at the start of the
      * project's keys (kf_start_code: `'GA' + groupId`, `'UM' + userId`)
      * when there are two codes or more and all have that width; 0
