@@ -299,6 +299,56 @@ static void same_sort_name_in_two_partitions(void **state)
     arena_free(a);
 }
 
+/* Collections in constant partitions that differ after their first word
+ * are different entities (settings and health records under `SYSTEM#...`):
+ * each is named by its whole constant, not both "SYSTEM". */
+static void constant_partitions_apart(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const settingPK = () => 'SYSTEM#SETTING';\n"
+        "const settingSK = (key: string) => `KEY#${key}`;\n"
+        "const healthPK = () => 'SYSTEM#HEALTH';\n"
+        "const healthSK = (name: string) => `SERVICE#${name}`;\n"
+        "export const set = async (d: any, key: string) => {\n"
+        "  const item = { PK: settingPK(), SK: settingSK(key), value: 1 };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const beat = async (d: any, name: string) => {\n"
+        "  const item = { PK: healthPK(), SK: healthSK(name), ok: true };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const all = (d: any) => d.send(new QueryCommand({ TableName: 'app',\n"
+        "  KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': healthPK() } }));\n"
+        /* records with literal ids are items of one kind */
+        "export const seed = (d: any) => Promise.all([\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'PLAN#free', SK: 'META' } })),\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'PLAN#pro', SK: 'META' } }))]);\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "PLAN, SYSTEM#HEALTH, SYSTEM#SETTING");
+    assert_string_equal(shapes(a, entity(m, "SYSTEM#SETTING"), "SK"), "KEY#{key}");
+    assert_string_equal(shapes(a, entity(m, "SYSTEM#HEALTH"), "SK"), "SERVICE#{name}");
+    assert_string_equal(returned(a, query_at(m, 14)), "SYSTEM#HEALTH");
+    model_free(m);
+    /* beside a partition of the same word that holds a value, one kind */
+    m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const a = (d: any, k: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#admin', SK: `ROLE#${k}` } }));\n"
+        "export const b = (d: any, k: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#guest', SK: `ROLE#${k}` } }));\n"
+        "export const c = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `USER#${id}`, SK: 'PROFILE' } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "USER");
+    model_free(m);
+    arena_free(a);
+}
+
 /* Index keys spread in on some items only (`...(cond && { GSI1PK: ... })`,
  * `...(cond ? {...} : {})`) are the item's keys: the index is written. */
 static void conditional_spreads_stay_in_the_item(void **state)
@@ -644,6 +694,7 @@ int main(void)
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(conditional_spreads_stay_in_the_item),
+        cmocka_unit_test(constant_partitions_apart),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

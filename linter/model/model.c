@@ -456,14 +456,43 @@ static void item_tokens(Builder *b, Item *it)
     }
 }
 
+/* The partition key shape of an item, without its attribute. */
+static const char *partition_canon(const Item *it)
+{
+    return it->partition_shape ? strchr(it->partition_shape, '\n') + 1 : NULL;
+}
+
+/* The whole text of the partition key of a collection that is one
+ * constant with more than its first word (`SYSTEM#SETTING` over
+ * `KEY#{key}`), separators around it dropped; NULL for any other (also
+ * one record with a literal id, `USER#alice` / `PROFILE`). */
+static const char *constant_partition(Arena *a, const Item *it)
+{
+    const char *c = partition_canon(it);
+    if (!it->pt.tok || !c || strstr(c, "{}") || !it->st.tok || !it->st.id_after)
+        return NULL;
+    while (*c && !isalnum((unsigned char)*c))
+        c++;
+    size_t n = strlen(c);
+    while (n && !isalnum((unsigned char)c[n - 1]))
+        n--;
+    return n > strlen(it->pt.tok) ? arena_strndup(a, c, n) : NULL;
+}
+
 /* Name an item from its keys (model.h). The sort key's token names it
  * when the sort key names one item among many and its partition holds
  * several kinds of items (sort keys with two tokens or more: an adjacency
  * list), or belongs to a tenant, or has no token of its own; unless the
  * sort key is the partition's own record. Else the partition key's token
- * names it; else the helper that builds its keys; else an index key's
- * token. `kinds`: the sort key tokens of each partition (partition_shape). */
-static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists)
+ * names it, or its whole constant when collections in constant
+ * partitions of that token differ after it and no partition of that token
+ * holds a value (`SYSTEM#SETTING` and `SYSTEM#HEALTH`: two entities);
+ * else the helper that builds its keys; else an index key's token.
+ * `kinds`: the sort key tokens of each partition (partition_shape);
+ * `constants`: "TOK\n*" for a token of two constant partitions or more,
+ * "TOK\n{}" for a token of a partition that holds a value. */
+static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists,
+                      const NameMap *constants)
 {
     Arena *a = b->a;
     size_t k;
@@ -477,7 +506,11 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
         return;
     }
     if (it->pt.tok) {
-        it->name = it->pt.tok;
+        const char *whole = constant_partition(a, it);
+        it->name = whole && namemap_get(constants, arena_printf(a, "%s\n*", it->pt.tok), &k) &&
+                           !namemap_get(constants, arena_printf(a, "%s\n{}", it->pt.tok), &k)
+                       ? whole
+                       : it->pt.tok;
         return;
     }
     if (it->st.tok) {
@@ -506,12 +539,24 @@ static void name_items(Builder *b)
 {
     NameMap kinds = {0};
     VEC(StrList) lists = {0};
+    NameMap constants = {0}, seen = {0}; /* item_name's */
     for (size_t i = 0; i < b->items.n; i++) {
         Item *it = &b->items.v[i];
         item_tokens(b, it);
+        const char *whole = constant_partition(b->a, it);
+        const char *pc = partition_canon(it);
+        size_t k;
+        if (it->pt.tok && pc && strstr(pc, "{}")) /* `SYSTEM#{id}`: SYSTEM is one kind */
+            namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}", it->pt.tok), 0);
+        if (whole && !namemap_get(&seen, whole, &k)) {
+            namemap_put(b->a, &seen, whole, 0);
+            if (namemap_get(&constants, it->pt.tok, &k))
+                namemap_put(b->a, &constants, arena_printf(b->a, "%s\n*", it->pt.tok), 0);
+            else
+                namemap_put(b->a, &constants, it->pt.tok, 0);
+        }
         if (!it->partition_shape || !it->st.tok)
             continue;
-        size_t k;
         if (!namemap_get(&kinds, it->partition_shape, &k)) {
             k = lists.n;
             namemap_put(b->a, &kinds, it->partition_shape, k);
@@ -521,7 +566,7 @@ static void name_items(Builder *b)
             strlist_push(b->a, &lists.v[k], it->st.tok);
     }
     for (size_t i = 0; i < b->items.n; i++)
-        item_name(b, &b->items.v[i], &kinds, lists.v);
+        item_name(b, &b->items.v[i], &kinds, lists.v, &constants);
 }
 
 static void add_site(Arena *a, MSites *v, MSite s);
