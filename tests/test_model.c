@@ -349,6 +349,33 @@ static void constant_partitions_apart(void **state)
     arena_free(a);
 }
 
+/* A value that falls back to a text (`${tenantId || 'SYSTEM'}`, in a
+ * key helper or in the key) builds a second shape: the log of no tenant
+ * is AUDIT#SYSTEM. A fallback that is not text adds none. */
+static void fallbacks_are_shapes(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const auditPK = (tenantId: string) => `AUDIT#${tenantId || 'SYSTEM'}`;\n"
+        "export const log = async (d: any, input: { tenantId?: string }, id: string) => {\n"
+        "  const item = { PK: auditPK(input.tenantId ?? ''), SK: `LOG#${id}`, kind: 'AUDIT_LOG' };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const note = (d: any, user: string | undefined, id: string, at?: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: {\n"
+        "    PK: `NOTE#${user ?? 'anonymous'}`, SK: `AT#${at || Date.now()}#${id}` } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "AUDIT, NOTE");
+    assert_string_equal(shapes(a, entity(m, "AUDIT"), "PK"), "AUDIT#SYSTEM | AUDIT#{tenantId}");
+    assert_string_equal(shapes(a, entity(m, "NOTE"), "PK"), "NOTE#anonymous | NOTE#{user}");
+    assert_string_equal(shapes(a, entity(m, "NOTE"), "SK"), "AT#{at}#{id}");
+    model_free(m);
+    arena_free(a);
+}
+
 /* Index keys spread in on some items only (`...(cond && { GSI1PK: ... })`,
  * `...(cond ? {...} : {})`) are the item's keys: the index is written. */
 static void conditional_spreads_stay_in_the_item(void **state)
@@ -695,6 +722,7 @@ int main(void)
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(conditional_spreads_stay_in_the_item),
         cmocka_unit_test(constant_partitions_apart),
+        cmocka_unit_test(fallbacks_are_shapes),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

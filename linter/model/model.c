@@ -785,12 +785,14 @@ static void choose_texts(Builder *b)
     }
 }
 
-static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
+/* A shape of key `k` (its segments `segs`, flattened `flat`: the key's
+ * own or one of its fallbacks) added to entity `ei`. */
+static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k,
+                         const SegList *segs, const KfKey *flat)
 {
     Arena *ma = b->m->arena;
     MEntity *e = &b->m->entities.v[ei];
-    const KeyExpr *k = b->keys.v[ki];
-    const char *canon = kf_shape(b->a, &b->flat.v[ki]);
+    const char *canon = kf_shape(b->a, flat);
     bool written = key_written(it->file, k);
     StrList rules = {0};
     findings_in(b, it->file->path, k->span, &rules);
@@ -798,7 +800,7 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
     for (size_t i = 0; i < e->shapes.n && !s; i++)
         if (!strcmp(e->shapes.v[i].attr, k->attr) && !strcmp(e->shapes.v[i].canon, canon))
             s = &e->shapes.v[i];
-    const char *text = shape_text(b->a, b->a, &k->segs);
+    const char *text = shape_text(b->a, b->a, segs);
     if (!s) {
         MShape ns = {
             .attr = arena_strdup(ma, k->attr),
@@ -820,6 +822,29 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
             strlist_push(ma, &s->rules, rules.v[i]);
         if (!strlist_has(&e->rules, rules.v[i]))
             strlist_push(ma, &e->rules, rules.v[i]);
+    }
+}
+
+/* The shapes of key `ki`: its own, and one per value that falls back to a
+ * text (`AUDIT#${tenantId || 'SYSTEM'}` is also AUDIT#SYSTEM). */
+static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
+{
+    const KeyExpr *k = b->keys.v[ki];
+    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki]);
+    for (size_t i = 0; i < k->segs.n; i++) {
+        if (!k->segs.v[i].fallback || k->segs.v[i].kind == SEG_TEXT)
+            continue;
+        SegList alt = {0};
+        for (size_t j = 0; j < k->segs.n; j++)
+            seglist_push(b->a, &alt, k->segs.v[j]);
+        alt.v[i].kind = SEG_TEXT;
+        alt.v[i].text = alt.v[i].fallback;
+        alt.v[i].fallback = NULL;
+        alt.v[i].args = NULL;
+        alt.v[i].nargs = 0;
+        KfKey flat;
+        kf_flatten(b->a, &alt, &flat);
+        add_shape_of(b, ei, it, k, &alt, &flat);
     }
 }
 
