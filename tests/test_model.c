@@ -299,6 +299,43 @@ static void same_sort_name_in_two_partitions(void **state)
     arena_free(a);
 }
 
+/* A marshalling function that builds the table keys in a local object
+ * and returns it spread beside index keys a local holds only for some
+ * items (`const gsi = parent ? gsiKeys(parent, id) : undefined; return {
+ * ...base, ...(gsi ? gsi : {}) }`): one item, its index keys written. */
+static void spread_locals_are_one_item(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "keys.ts",
+        "export const tenantKey = (t: string) => `TENANT#${t}`;\n"
+        "export const folderKey = (id: string) => `FOLDER#${id}`;\n"
+        "export function folderTree(parent: string, id: string) {\n"
+        "  return { GSI1PK: folderKey(parent), GSI1SK: folderKey(id) };\n"
+        "}\n",
+        "marshal.ts",
+        "import { tenantKey, folderKey, folderTree } from './keys';\n"
+        "export function toFolderItem(f: { tenant: string; id: string; parent?: string; name: string }) {\n"
+        "  const base = { PK: tenantKey(f.tenant), SK: folderKey(f.id), kind: 'Folder' };\n"
+        "  const gsi = f.parent ? folderTree(f.parent, f.id) : undefined;\n"
+        "  return {\n"
+        "    ...base,\n"
+        "    name: f.name,\n"
+        "    ...(gsi ? gsi : {}),\n"
+        "  };\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "FOLDER");
+    const MEntity *e = entity(m, "FOLDER");
+    assert_string_equal(shapes(a, e, "PK"), "TENANT#{tenant}");
+    assert_string_equal(shapes(a, e, "GSI1PK"), "FOLDER#{parent}");
+    assert_string_equal(shapes(a, e, "GSI1SK"), "FOLDER#{id}");
+    assert_int_equal(e->writes.n, 1);
+    model_free(m);
+    arena_free(a);
+}
+
 /* Collections in constant partitions that differ after their first word
  * are different entities (settings and health records under `SYSTEM#...`):
  * each is named by its whole constant, not both "SYSTEM". */
@@ -721,6 +758,7 @@ int main(void)
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(conditional_spreads_stay_in_the_item),
+        cmocka_unit_test(spread_locals_are_one_item),
         cmocka_unit_test(constant_partitions_apart),
         cmocka_unit_test(fallbacks_are_shapes),
         cmocka_unit_test(same_sort_name_in_two_partitions),
