@@ -299,6 +299,120 @@ static void same_sort_name_in_two_partitions(void **state)
     arena_free(a);
 }
 
+/* A marshalling function that builds the table keys in a local object
+ * and returns it spread beside index keys a local holds only for some
+ * items (`const gsi = parent ? gsiKeys(parent, id) : undefined; return {
+ * ...base, ...(gsi ? gsi : {}) }`): one item, its index keys written. */
+static void spread_locals_are_one_item(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "keys.ts",
+        "export const tenantKey = (t: string) => `TENANT#${t}`;\n"
+        "export const folderKey = (id: string) => `FOLDER#${id}`;\n"
+        "export function folderTree(parent: string, id: string) {\n"
+        "  return { GSI1PK: folderKey(parent), GSI1SK: folderKey(id) };\n"
+        "}\n",
+        "marshal.ts",
+        "import { tenantKey, folderKey, folderTree } from './keys';\n"
+        "export function toFolderItem(f: { tenant: string; id: string; parent?: string; name: string }) {\n"
+        "  const base = { PK: tenantKey(f.tenant), SK: folderKey(f.id), kind: 'Folder' };\n"
+        "  const gsi = f.parent ? folderTree(f.parent, f.id) : undefined;\n"
+        "  return {\n"
+        "    ...base,\n"
+        "    name: f.name,\n"
+        "    ...(gsi ? gsi : {}),\n"
+        "  };\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "FOLDER");
+    const MEntity *e = entity(m, "FOLDER");
+    assert_string_equal(shapes(a, e, "PK"), "TENANT#{tenant}");
+    assert_string_equal(shapes(a, e, "GSI1PK"), "FOLDER#{parent}");
+    assert_string_equal(shapes(a, e, "GSI1SK"), "FOLDER#{id}");
+    assert_int_equal(e->writes.n, 1);
+    model_free(m);
+    arena_free(a);
+}
+
+/* Collections in constant partitions that differ after their first word
+ * are different entities (settings and health records under `SYSTEM#...`):
+ * each is named by its whole constant, not both "SYSTEM". */
+static void constant_partitions_apart(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const settingPK = () => 'SYSTEM#SETTING';\n"
+        "const settingSK = (key: string) => `KEY#${key}`;\n"
+        "const healthPK = () => 'SYSTEM#HEALTH';\n"
+        "const healthSK = (name: string) => `SERVICE#${name}`;\n"
+        "export const set = async (d: any, key: string) => {\n"
+        "  const item = { PK: settingPK(), SK: settingSK(key), value: 1 };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const beat = async (d: any, name: string) => {\n"
+        "  const item = { PK: healthPK(), SK: healthSK(name), ok: true };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const all = (d: any) => d.send(new QueryCommand({ TableName: 'app',\n"
+        "  KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': healthPK() } }));\n"
+        /* records with literal ids are items of one kind */
+        "export const seed = (d: any) => Promise.all([\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'PLAN#free', SK: 'META' } })),\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'PLAN#pro', SK: 'META' } }))]);\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "PLAN, SYSTEM#HEALTH, SYSTEM#SETTING");
+    assert_string_equal(shapes(a, entity(m, "SYSTEM#SETTING"), "SK"), "KEY#{key}");
+    assert_string_equal(shapes(a, entity(m, "SYSTEM#HEALTH"), "SK"), "SERVICE#{name}");
+    assert_string_equal(returned(a, query_at(m, 14)), "SYSTEM#HEALTH");
+    model_free(m);
+    /* beside a partition of the same word that holds a value, one kind */
+    m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const a = (d: any, k: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#admin', SK: `ROLE#${k}` } }));\n"
+        "export const b = (d: any, k: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#guest', SK: `ROLE#${k}` } }));\n"
+        "export const c = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `USER#${id}`, SK: 'PROFILE' } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "USER");
+    model_free(m);
+    arena_free(a);
+}
+
+/* A value that falls back to a text (`${tenantId || 'SYSTEM'}`, in a
+ * key helper or in the key) builds a second shape: the log of no tenant
+ * is AUDIT#SYSTEM. A fallback that is not text adds none. */
+static void fallbacks_are_shapes(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "repo.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const auditPK = (tenantId: string) => `AUDIT#${tenantId || 'SYSTEM'}`;\n"
+        "export const log = async (d: any, input: { tenantId?: string }, id: string) => {\n"
+        "  const item = { PK: auditPK(input.tenantId ?? ''), SK: `LOG#${id}`, kind: 'AUDIT_LOG' };\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: item }));\n"
+        "};\n"
+        "export const note = (d: any, user: string | undefined, id: string, at?: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: {\n"
+        "    PK: `NOTE#${user ?? 'anonymous'}`, SK: `AT#${at || Date.now()}#${id}` } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "AUDIT, NOTE");
+    assert_string_equal(shapes(a, entity(m, "AUDIT"), "PK"), "AUDIT#SYSTEM | AUDIT#{tenantId}");
+    assert_string_equal(shapes(a, entity(m, "NOTE"), "PK"), "NOTE#anonymous | NOTE#{user}");
+    assert_string_equal(shapes(a, entity(m, "NOTE"), "SK"), "AT#{at}#{id}");
+    model_free(m);
+    arena_free(a);
+}
+
 /* Index keys spread in on some items only (`...(cond && { GSI1PK: ... })`,
  * `...(cond ? {...} : {})`) are the item's keys: the index is written. */
 static void conditional_spreads_stay_in_the_item(void **state)
@@ -644,6 +758,9 @@ int main(void)
         cmocka_unit_test(fragments_are_not_entities),
         cmocka_unit_test(alternatives_stay_in_the_item),
         cmocka_unit_test(conditional_spreads_stay_in_the_item),
+        cmocka_unit_test(spread_locals_are_one_item),
+        cmocka_unit_test(constant_partitions_apart),
+        cmocka_unit_test(fallbacks_are_shapes),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

@@ -351,13 +351,47 @@ static bool lookup_map(Ex *x, SynNode obj)
     return others >= LOOKUP_MAP_ENTRIES;
 }
 
-void ex_object_keys(Ex *x, SynNode n)
+/* `const base = { PK, SK, ... }` spread into an object literal later in
+ * its function (`return { ...base, ...(gsi ? gsi : {}) }`): its keys are
+ * read there, with the keys spread beside them, as one item. */
+static bool spread_later(Ex *x, SynNode obj)
 {
-    /* at least one key attribute whose value is built here, or two */
+    SynNode decl = ex_parent(x, obj);
+    if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
+        return false;
+    const char *var = ex_ntext(x, field(decl, "name"));
+    SynNode fn = decl;
+    for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
+        fn = ex_parent(x, fn);
+    if (syn_null(fn))
+        return false;
+    uint32_t from = syn_end(decl), to = syn_end(fn);
+    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
+        SynNode n = syn_node_at(x->syn, i);
+        uint32_t b = syn_start(n);
+        if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
+            continue;
+        SynNode sp = ex_parent(x, n);
+        if (is(sp, "spread_element") && is(ex_parent(x, sp), "object"))
+            return true;
+    }
+    return false;
+}
+
+/* The key attributes of object `n` (keys), and those whose value is built
+ * here (built); with `spreads`, also those of an object held in a
+ * variable and spread into it (`...base`). */
+static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
+{
     uint32_t cnt = syn_count(x->syn, n);
-    int keys = 0, built = 0;
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(x->syn, n, i);
+        if (is(p, "spread_element")) {
+            SynNode o = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
+            if (spreads && is(o, "object") && !syn_eq(o, n))
+                count_keys(x, o, false, keys, built);
+            continue;
+        }
         const char *pn = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, pn);
         if (role < 0 && !attr_is_deferred(pn))
@@ -365,11 +399,19 @@ void ex_object_keys(Ex *x, SynNode n)
         SynNode v = unwrap(syn_prop_value(x->syn, p));
         if (syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
             continue;
-        keys++;
+        (*keys)++;
         if (ex_is_string_like(x, v) || is(v, "call_expression"))
-            built++;
+            (*built)++;
     }
-    if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n) || attribute_types(x, n))
+}
+
+void ex_object_keys(Ex *x, SynNode n)
+{
+    /* at least one key attribute whose value is built here, or two */
+    int keys = 0, built = 0;
+    count_keys(x, n, true, &keys, &built);
+    if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n) || attribute_types(x, n) ||
+        spread_later(x, n))
         return;
     bool at_call;
     KeySite site = call_site_of(x, n, &at_call);

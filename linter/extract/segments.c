@@ -506,7 +506,15 @@ void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth)
             return;
         }
         if (ex_text_eq(x, op, "??") || ex_text_eq(x, op, "||")) {
+            size_t from = out->n;
             ex_expr_segs(x, field(n, "left"), out, depth + 1);
+            /* `tenantId || 'SYSTEM'`: a value, else that text */
+            const char *alt;
+            SynNode r = unwrap(field(n, "right"));
+            if (out->n == from + 1 && out->v[from].kind != SEG_TEXT &&
+                (is(r, "string") || is(r, "template_string")) && ex_string_value(x, r, &alt) &&
+                alt[0])
+                out->v[from].fallback = arena_strdup(x->a, alt);
             return;
         }
         unknown_seg(x, n, out);

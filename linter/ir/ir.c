@@ -152,6 +152,7 @@ SegList copy_seglist(Copier *c, const SegList *l)
         s->text = copy_str(c, s->text);
         s->name = copy_str(c, s->name);
         s->param = copy_str(c, s->param);
+        s->fallback = copy_str(c, s->fallback);
         s->args = copy_array(c, s->args, s->nargs, sizeof *s->args);
         for (size_t j = 0; j < s->nargs; j++)
             s->args[j] = copy_seglist(c, &l->v[i].args[j]);

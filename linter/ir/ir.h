@@ -68,6 +68,10 @@ struct Seg {
     /* SEGF_ARG: the parameter of the helper called here (the outermost
      * helper when helpers nest) that this value is passed for. */
     const char *param;
+    /* REF/CALL: the literal text the value falls back to (`${tenantId ||
+     * 'SYSTEM'}`): the key with that text in its place is built too.
+     * NULL when none. */
+    const char *fallback;
 };
 
 /* ---- Key expressions ---------------------------------------------------- */

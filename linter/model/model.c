@@ -456,14 +456,43 @@ static void item_tokens(Builder *b, Item *it)
     }
 }
 
+/* The partition key shape of an item, without its attribute. */
+static const char *partition_canon(const Item *it)
+{
+    return it->partition_shape ? strchr(it->partition_shape, '\n') + 1 : NULL;
+}
+
+/* The whole text of the partition key of a collection that is one
+ * constant with more than its first word (`SYSTEM#SETTING` over
+ * `KEY#{key}`), separators around it dropped; NULL for any other (also
+ * one record with a literal id, `USER#alice` / `PROFILE`). */
+static const char *constant_partition(Arena *a, const Item *it)
+{
+    const char *c = partition_canon(it);
+    if (!it->pt.tok || !c || strstr(c, "{}") || !it->st.tok || !it->st.id_after)
+        return NULL;
+    while (*c && !isalnum((unsigned char)*c))
+        c++;
+    size_t n = strlen(c);
+    while (n && !isalnum((unsigned char)c[n - 1]))
+        n--;
+    return n > strlen(it->pt.tok) ? arena_strndup(a, c, n) : NULL;
+}
+
 /* Name an item from its keys (model.h). The sort key's token names it
  * when the sort key names one item among many and its partition holds
  * several kinds of items (sort keys with two tokens or more: an adjacency
  * list), or belongs to a tenant, or has no token of its own; unless the
  * sort key is the partition's own record. Else the partition key's token
- * names it; else the helper that builds its keys; else an index key's
- * token. `kinds`: the sort key tokens of each partition (partition_shape). */
-static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists)
+ * names it, or its whole constant when collections in constant
+ * partitions of that token differ after it and no partition of that token
+ * holds a value (`SYSTEM#SETTING` and `SYSTEM#HEALTH`: two entities);
+ * else the helper that builds its keys; else an index key's token.
+ * `kinds`: the sort key tokens of each partition (partition_shape);
+ * `constants`: "TOK\n*" for a token of two constant partitions or more,
+ * "TOK\n{}" for a token of a partition that holds a value. */
+static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists,
+                      const NameMap *constants)
 {
     Arena *a = b->a;
     size_t k;
@@ -477,7 +506,11 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
         return;
     }
     if (it->pt.tok) {
-        it->name = it->pt.tok;
+        const char *whole = constant_partition(a, it);
+        it->name = whole && namemap_get(constants, arena_printf(a, "%s\n*", it->pt.tok), &k) &&
+                           !namemap_get(constants, arena_printf(a, "%s\n{}", it->pt.tok), &k)
+                       ? whole
+                       : it->pt.tok;
         return;
     }
     if (it->st.tok) {
@@ -506,12 +539,24 @@ static void name_items(Builder *b)
 {
     NameMap kinds = {0};
     VEC(StrList) lists = {0};
+    NameMap constants = {0}, seen = {0}; /* item_name's */
     for (size_t i = 0; i < b->items.n; i++) {
         Item *it = &b->items.v[i];
         item_tokens(b, it);
+        const char *whole = constant_partition(b->a, it);
+        const char *pc = partition_canon(it);
+        size_t k;
+        if (it->pt.tok && pc && strstr(pc, "{}")) /* `SYSTEM#{id}`: SYSTEM is one kind */
+            namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}", it->pt.tok), 0);
+        if (whole && !namemap_get(&seen, whole, &k)) {
+            namemap_put(b->a, &seen, whole, 0);
+            if (namemap_get(&constants, it->pt.tok, &k))
+                namemap_put(b->a, &constants, arena_printf(b->a, "%s\n*", it->pt.tok), 0);
+            else
+                namemap_put(b->a, &constants, it->pt.tok, 0);
+        }
         if (!it->partition_shape || !it->st.tok)
             continue;
-        size_t k;
         if (!namemap_get(&kinds, it->partition_shape, &k)) {
             k = lists.n;
             namemap_put(b->a, &kinds, it->partition_shape, k);
@@ -521,7 +566,7 @@ static void name_items(Builder *b)
             strlist_push(b->a, &lists.v[k], it->st.tok);
     }
     for (size_t i = 0; i < b->items.n; i++)
-        item_name(b, &b->items.v[i], &kinds, lists.v);
+        item_name(b, &b->items.v[i], &kinds, lists.v, &constants);
 }
 
 static void add_site(Arena *a, MSites *v, MSite s);
@@ -740,12 +785,14 @@ static void choose_texts(Builder *b)
     }
 }
 
-static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
+/* A shape of key `k` (its segments `segs`, flattened `flat`: the key's
+ * own or one of its fallbacks) added to entity `ei`. */
+static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k,
+                         const SegList *segs, const KfKey *flat)
 {
     Arena *ma = b->m->arena;
     MEntity *e = &b->m->entities.v[ei];
-    const KeyExpr *k = b->keys.v[ki];
-    const char *canon = kf_shape(b->a, &b->flat.v[ki]);
+    const char *canon = kf_shape(b->a, flat);
     bool written = key_written(it->file, k);
     StrList rules = {0};
     findings_in(b, it->file->path, k->span, &rules);
@@ -753,7 +800,7 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
     for (size_t i = 0; i < e->shapes.n && !s; i++)
         if (!strcmp(e->shapes.v[i].attr, k->attr) && !strcmp(e->shapes.v[i].canon, canon))
             s = &e->shapes.v[i];
-    const char *text = shape_text(b->a, b->a, &k->segs);
+    const char *text = shape_text(b->a, b->a, segs);
     if (!s) {
         MShape ns = {
             .attr = arena_strdup(ma, k->attr),
@@ -775,6 +822,29 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
             strlist_push(ma, &s->rules, rules.v[i]);
         if (!strlist_has(&e->rules, rules.v[i]))
             strlist_push(ma, &e->rules, rules.v[i]);
+    }
+}
+
+/* The shapes of key `ki`: its own, and one per value that falls back to a
+ * text (`AUDIT#${tenantId || 'SYSTEM'}` is also AUDIT#SYSTEM). */
+static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
+{
+    const KeyExpr *k = b->keys.v[ki];
+    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki]);
+    for (size_t i = 0; i < k->segs.n; i++) {
+        if (!k->segs.v[i].fallback || k->segs.v[i].kind == SEG_TEXT)
+            continue;
+        SegList alt = {0};
+        for (size_t j = 0; j < k->segs.n; j++)
+            seglist_push(b->a, &alt, k->segs.v[j]);
+        alt.v[i].kind = SEG_TEXT;
+        alt.v[i].text = alt.v[i].fallback;
+        alt.v[i].fallback = NULL;
+        alt.v[i].args = NULL;
+        alt.v[i].nargs = 0;
+        KfKey flat;
+        kf_flatten(b->a, &alt, &flat);
+        add_shape_of(b, ei, it, k, &alt, &flat);
     }
 }
 

@@ -182,6 +182,7 @@ static Seg copy_seg(Ctx *c, const Seg *s)
     o.text = arena_strdup(c->a, s->text);
     o.name = arena_strdup(c->a, s->name);
     o.param = arena_strdup(c->a, s->param);
+    o.fallback = arena_strdup(c->a, s->fallback);
     o.args = NULL;
     o.nargs = 0;
     return o;
@@ -338,6 +339,9 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                 o->flags |= SEGF_ARG;
                 o->param = arena_strdup(c->a, h->params[i]);
             }
+            /* `${tenantId || 'SYSTEM'}` in the helper: the argument's fallback */
+            if (hargs[i].n == 1 && !o->fallback)
+                o->fallback = s->fallback;
         }
         seglist_case(c->a, out, from, s->flags);
         return;
