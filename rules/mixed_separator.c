@@ -87,7 +87,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     uint32_t mine = f->separator_uses[c];
     if (dom < 3 || dom < 2 * mine)
         return;
-    Diagnostic *d = rule_report(ctx, k->span,
+    Diagnostic *d = rule_report(ctx, wrong_part(k, b, nb, f->dominant_separator),
                                 "%s %s uses '%c' where the project's keys use '%c' (%u keys "
                                 "use '%c', %u use '%c')",
                                 noun, seglist_label(a, &k->segs), c, f->dominant_separator,
