@@ -474,6 +474,13 @@ static void merge_start_codes(StartCodes *c, const StartCodes *file)
     c->mixed |= file->mixed;
 }
 
+/* Add a file's names (copied into `a`) to the project's list, each once. */
+static void merge_names(Arena *a, StrList *into, NameMap *seen, const StrList *from)
+{
+    for (size_t i = 0; i < from->n; i++)
+        strlist_push_once(a, into, seen, arena_strdup(a, from->v[i]));
+}
+
 static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
                         const Config *cfg)
 {
@@ -513,18 +520,11 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
                 f->separator_first[c].span = part->separator_first[c].span;
             }
         }
-        for (size_t i = 0; i < part->untenanted_helper_pks.n; i++)
-            strlist_push_once(a, &f->untenanted_helper_pks, &f->index->untenanted,
-                              arena_strdup(a, part->untenanted_helper_pks.v[i]));
-        for (size_t i = 0; i < part->tenant_scoped.n; i++)
-            strlist_push_once(a, &f->tenant_scoped, &f->index->tenant_scoped,
-                              arena_strdup(a, part->tenant_scoped.v[i]));
-        for (size_t i = 0; i < part->tenant_aliases.n; i++)
-            strlist_push_once(a, &f->tenant_aliases, &f->index->tenant_aliases,
-                              arena_strdup(a, part->tenant_aliases.v[i]));
-        for (size_t i = 0; i < part->id_partitions.n; i++)
-            strlist_push_once(a, &f->id_partitions, &f->index->id_partitions,
-                              arena_strdup(a, part->id_partitions.v[i]));
+        merge_names(a, &f->untenanted_helper_pks, &f->index->untenanted,
+                    &part->untenanted_helper_pks);
+        merge_names(a, &f->tenant_scoped, &f->index->tenant_scoped, &part->tenant_scoped);
+        merge_names(a, &f->tenant_aliases, &f->index->tenant_aliases, &part->tenant_aliases);
+        merge_names(a, &f->id_partitions, &f->index->id_partitions, &part->id_partitions);
         for (size_t i = 0; i < ff->seps.n; i++)
             count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
                                   ff->seps.v[i].n);
