@@ -184,6 +184,45 @@ static bool returned_through_variable(Ex *x, SynNode obj)
     return false;
 }
 
+/* The later uses of a declared variable's name in its function: the
+ * identifiers spelled like the name of `obj`'s declarator between the end of
+ * the declaration and the end of the enclosing function, in source order.
+ * later_uses() is false when `obj` is not the value of a plain
+ * `const name = ...` inside a function; later_use_next() gives a null node
+ * at the end. */
+typedef struct {
+    Ex *x;
+    const char *var;
+    uint32_t from, to;
+    size_t next;
+} LaterUses;
+
+static bool later_uses(Ex *x, SynNode obj, LaterUses *it)
+{
+    SynNode decl = ex_parent(x, obj);
+    if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
+        return false;
+    SynNode fn = decl;
+    for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
+        fn = ex_parent(x, fn);
+    if (syn_null(fn))
+        return false;
+    *it = (LaterUses){ x, ex_ntext(x, field(decl, "name")), syn_end(decl), syn_end(fn), 0 };
+    return true;
+}
+
+static SynNode later_use_next(LaterUses *it)
+{
+    Ex *x = it->x;
+    while (it->next < syn_node_count(x->syn)) {
+        SynNode n = syn_node_at(x->syn, it->next++);
+        uint32_t b = syn_start(n);
+        if (b >= it->from && b < it->to && is(n, "identifier") && ex_text_eq(x, n, it->var))
+            return n;
+    }
+    return syn_node_at(x->syn, SIZE_MAX);
+}
+
 /* How a variable-held object is used in its function: passed to a data
  * access call (`const item = {...}; await db.putItem(table, item); return
  * item;`: a key at that call's site, whatever the function returns), or
@@ -194,22 +233,11 @@ static bool passed_to_non_data_call(Ex *x, SynNode obj);
 
 static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
 {
-    SynNode decl = ex_parent(x, obj);
-    if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
+    LaterUses it;
+    if (!later_uses(x, obj, &it))
         return USE_OTHER;
-    const char *var = ex_ntext(x, field(decl, "name"));
-    SynNode fn = decl;
-    for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
-        fn = ex_parent(x, fn);
-    if (syn_null(fn))
-        return USE_OTHER;
-    uint32_t from = syn_end(decl), to = syn_end(fn);
     bool response = false;
-    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
-        SynNode n = syn_node_at(x->syn, i);
-        uint32_t b = syn_start(n);
-        if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
-            continue;
+    for (SynNode n = later_use_next(&it); !syn_null(n); n = later_use_next(&it)) {
         if (syn_null(key_argument(x, n)))
             continue;
         bool found;
@@ -356,21 +384,10 @@ static bool lookup_map(Ex *x, SynNode obj)
  * read there, with the keys spread beside them, as one item. */
 static bool spread_later(Ex *x, SynNode obj)
 {
-    SynNode decl = ex_parent(x, obj);
-    if (!is(decl, "variable_declarator") || !is(field(decl, "name"), "identifier"))
+    LaterUses it;
+    if (!later_uses(x, obj, &it))
         return false;
-    const char *var = ex_ntext(x, field(decl, "name"));
-    SynNode fn = decl;
-    for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
-        fn = ex_parent(x, fn);
-    if (syn_null(fn))
-        return false;
-    uint32_t from = syn_end(decl), to = syn_end(fn);
-    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
-        SynNode n = syn_node_at(x->syn, i);
-        uint32_t b = syn_start(n);
-        if (b < from || b >= to || !is(n, "identifier") || !ex_text_eq(x, n, var))
-            continue;
+    for (SynNode n = later_use_next(&it); !syn_null(n); n = later_use_next(&it)) {
         SynNode sp = ex_parent(x, n);
         if (is(sp, "spread_element") && is(ex_parent(x, sp), "object"))
             return true;
