@@ -200,10 +200,28 @@ static void request_items(Ex *x, SynNode objn, int op)
     }
 }
 
+/* Whether key segment `s` is the value `val`: the same variable or call,
+ * or, for a key helper's call (`Key: rateKey(userId, action)`), one of the
+ * values passed to it (the helper builds the key from it). */
+static bool seg_holds(const Seg *s, const Seg *val)
+{
+    uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
+    if (s->kind == val->kind && !strcmp(s->text, val->text) &&
+        (s->flags & cased) == (val->flags & cased) && !s->nargs && !val->nargs)
+        return true;
+    if (s->kind != SEG_CALL)
+        return false;
+    for (size_t i = 0; i < s->nargs; i++)
+        if (s->args[i].n == 1 && seg_holds(&s->args[i].v[0], val) && !s->args[i].v[0].nargs)
+            return true;
+    return false;
+}
+
 /* `SET #referrer = :referrer` where `:referrer` (ExpressionAttributeValues
  * `values`) is a value the operation's own table key holds (`Key: { PK:
- * `Ltd#${referrer}` }`): an upsert that writes the attribute the value its
- * key already has, which moves nothing. */
+ * `Ltd#${referrer}` }`, `Key: rateKey(userId, action)` with `SET #action =
+ * :action`): an upsert that writes the attribute the value its key already
+ * has, which moves nothing. */
 static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int op)
 {
     if (!placeholder || !is(values, "object"))
@@ -216,17 +234,14 @@ static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int o
     if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL))
         return false;
     const Seg *val = &segs.v[0];
-    uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
     for (size_t k = 0; k < x->ir->extracted.n; k++) {
         const KeyExpr *key = &x->ir->extracted.v[k];
-        if (key->op != op || (key->role != ROLE_PK && key->role != ROLE_SK))
+        bool helper_keys = key->role == ROLE_KEY && key->build == BUILD_CALL;
+        if (key->op != op || (key->role != ROLE_PK && key->role != ROLE_SK && !helper_keys))
             continue;
-        for (size_t j = 0; j < key->segs.n; j++) {
-            const Seg *s = &key->segs.v[j];
-            if (s->kind == val->kind && !strcmp(s->text, val->text) &&
-                (s->flags & cased) == (val->flags & cased) && !s->nargs && !val->nargs)
+        for (size_t j = 0; j < key->segs.n; j++)
+            if (seg_holds(&key->segs.v[j], val))
                 return true;
-        }
     }
     return false;
 }
