@@ -16,9 +16,36 @@ static char separator(const RuleContext *ctx)
     return c && c->separator && c->separator[0] ? c->separator[0] : '#';
 }
 
+/* A value read from a collection of prefixes that keylint could not
+ * resolve (`PREFIX.USER`, `KeyPrefixes.ORDER`, `PREFIXES.user`): a prefix
+ * constant whose text is not known, so nothing says it lacks a separator. */
+static bool unresolved_prefix_member(const Seg *s)
+{
+    if (s->kind != SEG_REF || (s->flags & SEGF_CONST))
+        return false;
+    static const char *const words[] = {"prefix", "Prefix", "PREFIX"};
+    const char *dot = strrchr(s->text, '.');
+    for (const char *p = s->text; dot && p < dot;) {
+        const char *end = strchr(p, '.');
+        size_t len = (size_t)(end - p);
+        for (size_t w = 0; w < 3; w++) {
+            const char *hit = len >= 6 ? strstr(p, words[w]) : NULL;
+            /* the word ends the component, or is followed by `s`/`es` */
+            if (hit && hit + 6 <= end &&
+                (hit + 6 == end || (hit + 7 == end && (hit[6] == 's' || hit[6] == 'S')) ||
+                 (hit + 8 == end && (hit[6] == 'e' || hit[6] == 'E'))))
+                return true;
+        }
+        p = end + 1;
+    }
+    return false;
+}
+
 /* Two adjacent holes that are nonetheless fine. */
 static bool adjacent_ok(Arena *a, const Seg *l, const Seg *r)
 {
+    if (unresolved_prefix_member(l))
+        return true;
     /* An expression we cannot read may well hold its own separator. */
     if (l->kind == SEG_UNKNOWN || r->kind == SEG_UNKNOWN)
         return true;

@@ -451,6 +451,111 @@ static void mutations(Ex *x)
     }
 }
 
+/* ---- CommonJS: require() and module.exports ---------------------------- */
+
+/* `require('./m')` or `require('./m').name`: the module specifier in *src,
+ * the property read off the module in *member (NULL when none). */
+static bool require_call(Ex *x, SynNode v, const char **src, const char **member)
+{
+    *member = NULL;
+    v = unwrap(v);
+    if (is(v, "member_expression")) {
+        *member = ex_ntext(x, field(v, "property"));
+        v = unwrap(field(v, "object"));
+    }
+    if (!is(v, "call_expression") || !ex_text_eq(x, field(v, "function"), "require"))
+        return false;
+    SynNode args = field(v, "arguments");
+    return syn_count(x->syn, args) == 1 && ex_string_value(x, syn_child(x->syn, args, 0), src);
+}
+
+/* `const { a, b: c } = require('./m')`, `const m = require('./m')`,
+ * `const a = require('./m').a`: imports, as `import` statements write
+ * them (`m` is the whole module, like `import * as m`). */
+static void require_declaration(Ex *x, SynNode n)
+{
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode d = syn_child(x->syn, n, i);
+        const char *src, *member;
+        if (!is(d, "variable_declarator") || !require_call(x, field(d, "value"), &src, &member))
+            continue;
+        SynNode nm = field(d, "name");
+        if (is(nm, "identifier")) {
+            fileir_add_import(x->ir, (Import){ex_ntext(x, nm), member ? member : "*", src});
+            continue;
+        }
+        if (!is(nm, "object_pattern") || member)
+            continue;
+        for (uint32_t j = 0; j < syn_count(x->syn, nm); j++) {
+            SynNode p = syn_child(x->syn, nm, j);
+            if (is(p, "shorthand_property_identifier_pattern"))
+                fileir_add_import(x->ir, (Import){ex_ntext(x, p), ex_ntext(x, p), src});
+            else if (is(p, "pair_pattern") && is(field(p, "value"), "identifier"))
+                fileir_add_import(x->ir, (Import){ex_ntext(x, field(p, "value")),
+                                                  ex_ntext(x, field(p, "key")), src});
+        }
+    }
+}
+
+/* A name a CommonJS module exports, with its value: a local name (`{ PREFIX
+ * }`, `keys: keyBuilders`) is exported as `export { a as b }` exports it;
+ * a value written there is a module constant or helper of that name. */
+static void export_value(Ex *x, const char *name, SynNode v)
+{
+    v = unwrap(v);
+    if (is(v, "identifier")) {
+        Import im = {name, ex_ntext(x, v), ""};
+        VEC_PUSH(x->a, &x->ir->reexports, im);
+    } else if (is(v, "string") || is(v, "template_string") || is(v, "binary_expression")) {
+        add_const(x, name, v, true, true);
+    } else if (is(v, "object")) {
+        object_consts(x, name, v, true, 0, true);
+        object_helpers(x, name, v, true);
+    } else if (is(v, "arrow_function") || is(v, "function_expression") || is(v, "function")) {
+        helper_function(x, name, v, true);
+    }
+}
+
+/* `module.exports = { A, B: b, C: 'C#', d(x) {...} }`, `module.exports =
+ * a` (every name the module exports is a member of `a`),
+ * `module.exports.A = ...`, `exports.A = ...`. */
+static void module_exports(Ex *x, SynNode stmt)
+{
+    SynNode as = unwrap(syn_child(x->syn, stmt, 0));
+    if (!is(as, "assignment_expression"))
+        return;
+    SynNode left = field(as, "left"), right = unwrap(field(as, "right"));
+    if (!is(left, "member_expression"))
+        return;
+    if (ex_text_eq(x, left, "module.exports")) {
+        if (is(right, "identifier")) {
+            Import im = {"*", ex_ntext(x, right), ""};
+            VEC_PUSH(x->a, &x->ir->reexports, im);
+        } else if (is(right, "object")) {
+            for (uint32_t i = 0; i < syn_count(x->syn, right); i++) {
+                SynNode p = syn_child(x->syn, right, i), computed;
+                if (is(p, "shorthand_property_identifier")) {
+                    Import im = {ex_ntext(x, p), ex_ntext(x, p), ""};
+                    VEC_PUSH(x->a, &x->ir->reexports, im);
+                } else if (is(p, "method_definition")) {
+                    helper_function(x, ex_ntext(x, field(p, "name")), p, true);
+                } else if (is(p, "pair")) {
+                    const char *pn = syn_prop_name(x->syn, p, &computed);
+                    if (pn)
+                        export_value(x, pn, syn_prop_value(x->syn, p));
+                }
+            }
+        } else {
+            export_value(x, "default", right);
+        }
+        return;
+    }
+    SynNode obj = field(left, "object");
+    if (ex_text_eq(x, obj, "module.exports") || ex_text_eq(x, obj, "exports"))
+        export_value(x, ex_ntext(x, field(left, "property")), right);
+}
+
 void ex_module_pass(Ex *x, SynNode root)
 {
     mutations(x);
@@ -460,6 +565,8 @@ void ex_module_pass(Ex *x, SynNode root)
         SynNode n = syn_child(x->syn, root, i);
         if (is(n, "import_statement"))
             import_statement(x, n);
+        else if (is(n, "lexical_declaration") || is(n, "variable_declaration"))
+            require_declaration(x, n);
     }
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode n = syn_child(x->syn, root, i);
@@ -496,6 +603,8 @@ void ex_module_pass(Ex *x, SynNode root)
                 }
                 /* `export default function name() {}` has a declaration field */
             }
+        } else if (is(n, "expression_statement")) {
+            module_exports(x, n);
         } else {
             module_declaration(x, n, false);
         }

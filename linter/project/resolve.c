@@ -112,6 +112,16 @@ static Found lookup_export(const Resolver *r, size_t file, const char *name, int
     for (size_t i = 0; i < ir->reexports.n; i++) {
         const Import *e = &ir->reexports.v[i];
         if (!e->source[0]) {
+            /* CommonJS `module.exports = a`: every name the module exports
+             * is a member of `a` (its default is `a` itself) */
+            if (!strcmp(e->local, "*")) {
+                const char *sub = !strcmp(head, "default") ? rest : name;
+                f = lookup(r, file, sub ? join_name(buf, sizeof buf, e->imported, sub) : e->imported,
+                           depth + 1);
+                if (f.c || f.h)
+                    return f;
+                continue;
+            }
             /* export { a as b } / export default a: a local name */
             if (!strcmp(e->local, head)) {
                 f = lookup(r, file, join_name(buf, sizeof buf, e->imported, rest), depth + 1);
