@@ -134,9 +134,11 @@ typedef struct OpTarget {
      * that the model does not have: another service's table. */
     bool foreign;
     /* The table was matched by the likeness of a name (an environment
-     * variable POSTS_TABLE and a table PostsTable), not by a binding, a
-     * name or the configuration: what rests on it is a guess, and an
-     * error that rests on it is a warning (rule_unproven). */
+     * variable POSTS_TABLE and a table PostsTable), or is the project's
+     * only table standing in for a TableName keylint cannot read (a
+     * parameter), not by a binding, a name or the configuration: what
+     * rests on it is a guess, and an error that rests on it is a warning
+     * (rule_unproven). */
     bool guessed;
     bool has_index;          /* the operation names an index */
     const char *index;       /* its name when it could be read */

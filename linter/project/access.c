@@ -1178,7 +1178,13 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
             return NULL;
     }
     if (only) {
-        *how = "the project's only table";
+        /* a TableName that names no table keylint can see (a parameter,
+         * an option): the only table is a guess, not what the code says */
+        *guessed = op->table && !op->table_literal && !r.env && !r.literal;
+        *how = *guessed ? arena_printf(a, "table guessed: the project's only table, for "
+                                          "TableName %s",
+                                       op->table)
+                        : "the project's only table";
         return only;
     }
     return NULL;
