@@ -42,6 +42,7 @@ static void call_expression(Ex *x, SynNode n)
     data_call(x, n);
     if (x->ir->ops.n == ops)
         ex_call_site(x, n);
+    ex_call_forwards(x, n);
 }
 
 static void data_call(Ex *x, SynNode n)

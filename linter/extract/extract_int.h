@@ -201,6 +201,10 @@ size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op);
  * (NAMED_TABLE) of data operation `op`: any attribute may be a key there
  * (KeyExpr.named_by). */
 size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy named);
+/* `value` (a data operation's Item or Key, `callee` NULL; or argument
+ * `arg` of a call of `callee`) is a parameter of the enclosing function:
+ * recorded on its HelperDef (param_uses). */
+void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsigned arg);
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text, Span span);
 void ex_consume(Ex *x, SynNode obj);
@@ -226,6 +230,9 @@ void ex_mbc_call(Ex *x, SynNode call, const char *recv, const char *method, SynN
 /* helpers.c: a call that passes text to a function, kept as a candidate
  * call of a key helper (resolution settles it). */
 void ex_call_site(Ex *x, SynNode call);
+/* helpers.c: the arguments of a call that are parameters of the enclosing
+ * function, handed on (ex_param_use). */
+void ex_call_forwards(Ex *x, SynNode call);
 
 /* objects.c: object literals no data operation read (the third pass).
  * ex_object_keys: its key attributes when at least one is built here, or

@@ -34,3 +34,29 @@ void ex_call_site(Ex *x, SynNode n)
     if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
         VEC_PUSH(x->a, &x->ir->extracted, k);
 }
+
+/* `putItem(tableName, item)` inside `reset(tableName, item)`: reset hands
+ * its parameter on; a call of reset with an object of keys writes them
+ * when putItem's parameter reaches an Item (resolution follows the chain).
+ * Calls of the language's and the console's objects hand nothing on. */
+void ex_call_forwards(Ex *x, SynNode n)
+{
+    static const char *const roots[] = {"console", "JSON", "Object", "Math", "Array",
+                                        "Promise", "String", "Number", "logger", "log", NULL};
+    SynNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return;
+    const char *callee = ex_ntext(x, fn);
+    for (const char *const *r = roots; *r; r++) {
+        size_t len = strlen(*r);
+        if (!strncmp(callee, *r, len) && (callee[len] == '.' || !callee[len]))
+            return;
+    }
+    uint32_t cnt = syn_count(x->syn, args);
+    for (uint32_t i = 0; i < cnt && i < 16; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (is(a, "identifier"))
+            ex_param_use(x, a, SITE_OBJECT, callee, i);
+    }
+}
