@@ -245,6 +245,9 @@ void ex_call_forwards(Ex *x, SynNode call);
 void ex_object_keys(Ex *x, SynNode obj);
 void ex_key_getter(Ex *x, SynNode method);
 bool ex_camel_query_params(Ex *x, SynNode obj);
+/* objects.c: a call handing a key condition and the object of its values
+ * as separate arguments, read as a query whose table is not known. */
+bool ex_positional_query(Ex *x, SynNode call);
 
 /* The modules the library profiles are recognised by (import sources, or
  * the start of theirs). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ddbexpr.h"
 #include "extract_int.h"
 #include "syntax.h"
 
@@ -378,6 +379,85 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
     d->key_condition = s;
     d->key_condition_span = nspan(unwrap(kce));
     d->key_condition_exact = ex_plain_literal(x, unwrap(kce));
+    ex_key_conditions(x, s, names, values, op, d->index != NULL);
+    return true;
+}
+
+/* The placeholders' object among a call's arguments for key condition
+ * `s`: an argument that is one (`{ ':pk': ... }`), or the SDK-named or
+ * camelCase property of an options argument (`{ expressionAttributeValues:
+ * { ':pk': ... } }`); `mark` ':' for values, '#' for names. */
+static SynNode placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
+{
+    uint32_t cnt = syn_count(x->syn, args);
+    const char *full = mark == ':' ? "ExpressionAttributeValues" : "ExpressionAttributeNames";
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        if (placeholder_object(x, a, mark, s))
+            return a;
+        if (!is(a, "object"))
+            continue;
+        SynNode v = ex_follow(x, ex_find_prop(x, a, full), NULL, NULL);
+        if (syn_null(v))
+            v = ex_follow(x, ex_find_prop(x, a, mark == ':' ? "expressionAttributeValues"
+                                                            : "expressionAttributeNames"),
+                          NULL, NULL);
+        if (placeholder_object(x, v, mark, s))
+            return v;
+    }
+    return (SynNode){0};
+}
+
+/* A project's query function that takes the key condition and its values
+ * as separate arguments: `queryItems(TABLE(), 'PK = :pk AND begins_with(SK,
+ * :skPrefix)', { ':pk': `EVENT#${id}`, ':skPrefix': 'ROLE#' }, { indexName:
+ * 'GSI4' })`, `db.query(table, kce, names, values)`. The call is a query
+ * when one argument is a key condition with values to look up and another
+ * the object of the placeholders it uses; its table is the project's
+ * function's business (API_SDK_PART: no table rule judges it). */
+bool ex_positional_query(Ex *x, SynNode call)
+{
+    SynNode args = field(call, "arguments");
+    SynNode fn = unwrap(field(call, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return false;
+    uint32_t cnt = syn_count(x->syn, args);
+    const char *s = NULL;
+    SynNode kce = {0};
+    for (uint32_t i = 0; i < cnt && !s; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (!is(a, "string") && !is(a, "template_string") && !is(a, "identifier") &&
+            !is(a, "binary_expression"))
+            continue;
+        const char *e = ex_expr_string(x, a);
+        KeyConds kc = {0};
+        if (!e || !strchr(e, ':') || !strchr(e, '=') || !ddb_parse_key_condition(x->a, e, &kc) ||
+            !kc.items.n)
+            continue;
+        s = e;
+        kce = a;
+    }
+    if (!s)
+        return false;
+    SynNode values = placeholders_arg(x, args, ':', s);
+    if (!is(values, "object") || ex_consumed(x, values))
+        return false;
+    SynNode names = placeholders_arg(x, args, '#', s);
+    ex_consume(x, values);
+    int op = ex_add_op(x, OP_QUERY, API_SDK_PART, call, ex_ntext(x, fn));
+    DataOp *d = &x->ir->ops.v[op];
+    for (uint32_t i = 0; i < cnt && !d->index; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        SynNode index = is(a, "object") ? ex_find_prop(x, a, "indexName") : (SynNode){0};
+        if (syn_null(index) && is(a, "object"))
+            index = ex_find_prop(x, a, "IndexName");
+        const char *name;
+        if (!syn_null(index))
+            d->index = ex_string_value(x, index, &name) ? name : ex_ntext(x, unwrap(index));
+    }
+    d->key_condition = s;
+    d->key_condition_span = nspan(kce);
+    d->key_condition_exact = ex_plain_literal(x, kce);
     ex_key_conditions(x, s, names, values, op, d->index != NULL);
     return true;
 }
