@@ -60,6 +60,10 @@ typedef struct Ex {
      * (optional_seen); ref_segs reads it as the part, or with
      * optional_left as nothing: ex_add_key then adds the key without it. */
     bool optional_seen, optional_left;
+    /* ex_key_conditions: an attribute is a key by its spelling only (no
+     * role from its place in the condition), for a query whose index is
+     * not known. */
+    bool spelled_only;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -189,6 +193,9 @@ SynNode ex_arg(Ex *x, SynNode call, uint32_t i);
 /* The helper entry (HelperDef) of function `fn`, added to the IR on first
  * need; NULL when the function has no name other code calls it by. */
 HelperDef *ex_function_def(Ex *x, SynNode fn);
+/* `this.m` called at `at` in a class that extends X and does not define
+ * m: "X.m"; `callee` otherwise. */
+const char *ex_inherited_callee(Ex *x, SynNode at, const char *callee);
 int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);

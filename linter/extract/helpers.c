@@ -31,8 +31,10 @@ void ex_call_site(Ex *x, SynNode n)
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
                  .build = BUILD_CALL, .call_site = true};
     ex_expr_segs(x, n, &k.segs, 0);
-    if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
-        VEC_PUSH(x->a, &x->ir->extracted, k);
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+        return;
+    k.segs.v[0].text = ex_inherited_callee(x, n, k.segs.v[0].text);
+    VEC_PUSH(x->a, &x->ir->extracted, k);
 }
 
 /* `putItem(tableName, item)` inside `reset(tableName, item)`: reset hands
@@ -47,7 +49,7 @@ void ex_call_forwards(Ex *x, SynNode n)
     SynNode fn = unwrap(field(n, "function"));
     if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return;
-    const char *callee = ex_ntext(x, fn);
+    const char *callee = ex_inherited_callee(x, n, ex_ntext(x, fn));
     for (const char *const *r = roots; *r; r++) {
         size_t len = strlen(*r);
         if (!strncmp(callee, *r, len) && (callee[len] == '.' || !callee[len]))

@@ -146,7 +146,7 @@ static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
     for (uint32_t i = 0; i < cnt; i++)
         if (syn_eq(syn_child(x->syn, p, i), use)) {
             *arg = i;
-            return ex_ntext(x, fn);
+            return ex_inherited_callee(x, call, ex_ntext(x, fn));
         }
     return NULL;
 }
@@ -383,6 +383,27 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
     return true;
 }
 
+/* `{ ...values, ...options?.expressionAttributeValues }`: an object of
+ * spreads, one of a local object of placeholders `expr` uses, the others
+ * of values extraction does not know; no pair of another kind. */
+static bool placeholder_spreads(Ex *x, SynNode n, char mark, const char *expr)
+{
+    if (!is(n, "object"))
+        return false;
+    bool named = false;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, n, i);
+        if (!is(p, "spread_element"))
+            return false;
+        SynNode inner = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
+        if (is(inner, "object") && !placeholder_object(x, inner, mark, expr))
+            return false;
+        named |= is(inner, "object");
+    }
+    return named;
+}
+
 /* The placeholders' object among a call's arguments for key condition
  * `s`: an argument that is one (`{ ':pk': ... }`), or the SDK-named or
  * camelCase property of an options argument (`{ expressionAttributeValues:
@@ -402,7 +423,7 @@ static SynNode placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
             v = ex_follow(x, ex_find_prop(x, a, mark == ':' ? "expressionAttributeValues"
                                                             : "expressionAttributeNames"),
                           NULL, NULL);
-        if (placeholder_object(x, v, mark, s))
+        if (placeholder_object(x, v, mark, s) || placeholder_spreads(x, v, mark, s))
             return v;
     }
     return (SynNode){0};
@@ -458,7 +479,12 @@ bool ex_positional_query(Ex *x, SynNode call)
     d->key_condition = s;
     d->key_condition_span = nspan(kce);
     d->key_condition_exact = ex_plain_literal(x, kce);
+    /* which index the function queries is its business: an attribute is
+     * a key here by its spelling only (`is_public = :p` may be an index's
+     * partition key, not the table's) */
+    x->spelled_only = true;
     ex_key_conditions(x, s, names, values, op, d->index != NULL);
+    x->spelled_only = false;
     return true;
 }
 
