@@ -3,6 +3,7 @@
  * helper; resolution (project/resolve.c) settles it against the helpers
  * and key sinks the files define (toplevel.c reads the definitions, keys.c
  * the sinks). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +25,15 @@ void ex_call_site(Ex *x, SynNode n)
         return;
     bool text = false;
     uint32_t cnt = syn_count(x->syn, args);
-    for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
-        text = ex_is_string_like(x, ex_follow(x, syn_child(x->syn, args, i), NULL, NULL));
+    /* text, a variable holding text, or a call passing text (a key helper
+     * given a prefix: `get(kind, formatKey('ATTRIBUTION', id))`) */
+    for (uint32_t i = 0; i < cnt && !text; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        text = ex_is_string_like(x, a);
+        SynNode inner = is(a, "call_expression") ? field(a, "arguments") : (SynNode){0};
+        for (uint32_t j = 0; !syn_null(inner) && j < syn_count(x->syn, inner) && !text; j++)
+            text = ex_is_string_like(x, unwrap(syn_child(x->syn, inner, j)));
+    }
     if (!text)
         return;
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
@@ -50,6 +58,9 @@ void ex_call_forwards(Ex *x, SynNode n)
     if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return;
     const char *callee = ex_inherited_callee(x, n, ex_ntext(x, fn));
+    for (const char *c = callee; *c; c++) /* a name: `save`, `this.repo.put` */
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$' && *c != '.')
+            return;
     for (const char *const *r = roots; *r; r++) {
         size_t len = strlen(*r);
         if (!strncmp(callee, *r, len) && (callee[len] == '.' || !callee[len]))
