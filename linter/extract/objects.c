@@ -103,54 +103,6 @@ static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
     return SITE_OBJECT;
 }
 
-/* The function an object literal is handed to, as argument `*arg` of a
- * call by name (`reset(table, { PK, SK })`), or through a `const` that the
- * rest of its function passes to one call: the callee as written, NULL
- * when none. Resolution decides whether that function writes or reads it
- * (HelperDef.param_uses). */
-static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
-{
-    SynNode p = ex_parent(x, obj);
-    while (is(p, "parenthesized_expression") || is(p, "as_expression") ||
-           is(p, "satisfies_expression"))
-        p = ex_parent(x, p);
-    SynNode use = obj;
-    if (is(p, "variable_declarator") && is(field(p, "name"), "identifier")) {
-        /* the first call in its function that is passed the variable */
-        const char *var = ex_ntext(x, field(p, "name"));
-        SynNode fn = p;
-        for (int i = 0; i < 64 && !syn_null(fn) && !is_function_node(fn); i++)
-            fn = ex_parent(x, fn);
-        if (syn_null(fn))
-            return NULL;
-        uint32_t from = syn_end(p), to = syn_end(fn);
-        use = (SynNode){0};
-        for (size_t i = 0; i < syn_node_count(x->syn) && syn_null(use); i++) {
-            SynNode n = syn_node_at(x->syn, i);
-            uint32_t b = syn_start(n);
-            if (b >= from && b < to && is(n, "identifier") && ex_text_eq(x, n, var) &&
-                is(ex_parent(x, n), "arguments"))
-                use = n;
-        }
-        if (syn_null(use))
-            return NULL;
-        p = ex_parent(x, use);
-    }
-    if (!is(p, "arguments"))
-        return NULL;
-    SynNode call = ex_parent(x, p);
-    SynNode fn = is(call, "call_expression") ? unwrap(field(call, "function")) : (SynNode){0};
-    if (!is(fn, "identifier") && !is(fn, "member_expression"))
-        return NULL;
-    uint32_t cnt = syn_count(x->syn, p);
-    for (uint32_t i = 0; i < cnt; i++)
-        if (syn_eq(syn_child(x->syn, p, i), use)) {
-            *arg = i;
-            return ex_inherited_callee(x, call, ex_ntext(x, fn));
-        }
-    return NULL;
-}
-
 /* `get pk() { return `USER#${this.id}`; }` in a class: the entity's key. */
 void ex_key_getter(Ex *x, SynNode n)
 {
@@ -574,6 +526,38 @@ static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
         if (ex_is_string_like(x, v) || is(v, "call_expression"))
             (*built)++;
     }
+}
+
+/* The function an object literal is handed to, as argument `*arg` of a
+ * call by name (`reset(table, { PK, SK })`), or through a `const` whose
+ * first later use in its function is as an argument: the callee as
+ * written, NULL when none. Resolution decides whether that function
+ * writes or reads it (HelperDef.param_uses). */
+static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
+{
+    SynNode use = obj;
+    LaterUses it;
+    if (later_uses(x, obj, &it)) {
+        for (use = later_use_next(&it); !syn_null(use) && !is(ex_parent(x, use), "arguments");
+             use = later_use_next(&it))
+            ;
+        if (syn_null(use))
+            return NULL;
+    }
+    SynNode p = ex_parent(x, use);
+    if (!is(p, "arguments"))
+        return NULL;
+    SynNode call = ex_parent(x, p);
+    SynNode fn = is(call, "call_expression") ? unwrap(field(call, "function")) : (SynNode){0};
+    if (!is(fn, "identifier") && !is(fn, "member_expression"))
+        return NULL;
+    uint32_t cnt = syn_count(x->syn, p);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (syn_eq(syn_child(x->syn, p, i), use)) {
+            *arg = i;
+            return ex_inherited_callee(x, call, ex_ntext(x, fn));
+        }
+    return NULL;
 }
 
 void ex_object_keys(Ex *x, SynNode n)
