@@ -169,6 +169,8 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
         const KeyCond *c = &kc.items.v[i];
         const char *attr = ex_map_name(x, names, c->attr);
         int role = key_role_for_name(x->cfg, attr);
+        if (role < 0 && x->spelled_only && !attr_is_deferred(attr))
+            continue;
         if (role < 0) /* a custom key name: the first condition is the hash key */
             role = i == 0 ? (on_index ? ROLE_INDEX_PK : ROLE_PK)
                           : (on_index ? ROLE_INDEX_SK : ROLE_SK);

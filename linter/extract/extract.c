@@ -40,8 +40,9 @@ static void call_expression(Ex *x, SynNode n)
         return;
     size_t ops = x->ir->ops.n;
     data_call(x, n);
-    if (x->ir->ops.n == ops)
+    if (x->ir->ops.n == ops && !ex_positional_query(x, n))
         ex_call_site(x, n);
+    ex_call_forwards(x, n);
 }
 
 static void data_call(Ex *x, SynNode n)

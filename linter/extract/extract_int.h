@@ -60,6 +60,10 @@ typedef struct Ex {
      * (optional_seen); ref_segs reads it as the part, or with
      * optional_left as nothing: ex_add_key then adds the key without it. */
     bool optional_seen, optional_left;
+    /* ex_key_conditions: an attribute is a key by its spelling only (no
+     * role from its place in the condition), for a query whose index is
+     * not known. */
+    bool spelled_only;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -189,6 +193,9 @@ SynNode ex_arg(Ex *x, SynNode call, uint32_t i);
 /* The helper entry (HelperDef) of function `fn`, added to the IR on first
  * need; NULL when the function has no name other code calls it by. */
 HelperDef *ex_function_def(Ex *x, SynNode fn);
+/* `this.m` called at `at` in a class that extends X and does not define
+ * m: "X.m"; `callee` otherwise. */
+const char *ex_inherited_callee(Ex *x, SynNode at, const char *callee);
 int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);
@@ -201,6 +208,10 @@ size_t ex_key_object(Ex *x, SynNode objn, KeySite site, int op);
  * (NAMED_TABLE) of data operation `op`: any attribute may be a key there
  * (KeyExpr.named_by). */
 size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy named);
+/* `value` (a data operation's Item or Key, `callee` NULL; or argument
+ * `arg` of a call of `callee`) is a parameter of the enclosing function:
+ * recorded on its HelperDef (param_uses). */
+void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsigned arg);
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text, Span span);
 void ex_consume(Ex *x, SynNode obj);
@@ -226,6 +237,9 @@ void ex_mbc_call(Ex *x, SynNode call, const char *recv, const char *method, SynN
 /* helpers.c: a call that passes text to a function, kept as a candidate
  * call of a key helper (resolution settles it). */
 void ex_call_site(Ex *x, SynNode call);
+/* helpers.c: the arguments of a call that are parameters of the enclosing
+ * function, handed on (ex_param_use). */
+void ex_call_forwards(Ex *x, SynNode call);
 
 /* objects.c: object literals no data operation read (the third pass).
  * ex_object_keys: its key attributes when at least one is built here, or
@@ -238,6 +252,9 @@ void ex_call_site(Ex *x, SynNode call);
 void ex_object_keys(Ex *x, SynNode obj);
 void ex_key_getter(Ex *x, SynNode method);
 bool ex_camel_query_params(Ex *x, SynNode obj);
+/* objects.c: a call handing a key condition and the object of its values
+ * as separate arguments, read as a query whose table is not known. */
+bool ex_positional_query(Ex *x, SynNode call);
 
 /* The modules the library profiles are recognised by (import sources, or
  * the start of theirs). */

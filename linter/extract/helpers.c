@@ -3,6 +3,7 @@
  * helper; resolution (project/resolve.c) settles it against the helpers
  * and key sinks the files define (toplevel.c reads the definitions, keys.c
  * the sinks). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +25,51 @@ void ex_call_site(Ex *x, SynNode n)
         return;
     bool text = false;
     uint32_t cnt = syn_count(x->syn, args);
-    for (uint32_t i = 0; i < cnt && !text; i++) /* text, or a variable holding text */
-        text = ex_is_string_like(x, ex_follow(x, syn_child(x->syn, args, i), NULL, NULL));
+    /* text, a variable holding text, or a call passing text (a key helper
+     * given a prefix: `get(kind, formatKey('ATTRIBUTION', id))`) */
+    for (uint32_t i = 0; i < cnt && !text; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        text = ex_is_string_like(x, a);
+        SynNode inner = is(a, "call_expression") ? field(a, "arguments") : (SynNode){0};
+        for (uint32_t j = 0; !syn_null(inner) && j < syn_count(x->syn, inner) && !text; j++)
+            text = ex_is_string_like(x, unwrap(syn_child(x->syn, inner, j)));
+    }
     if (!text)
         return;
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
                  .build = BUILD_CALL, .call_site = true};
     ex_expr_segs(x, n, &k.segs, 0);
-    if (k.segs.n == 1 && k.segs.v[0].kind == SEG_CALL)
-        VEC_PUSH(x->a, &x->ir->extracted, k);
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+        return;
+    k.segs.v[0].text = ex_inherited_callee(x, n, k.segs.v[0].text);
+    VEC_PUSH(x->a, &x->ir->extracted, k);
+}
+
+/* `putItem(tableName, item)` inside `reset(tableName, item)`: reset hands
+ * its parameter on; a call of reset with an object of keys writes them
+ * when putItem's parameter reaches an Item (resolution follows the chain).
+ * Calls of the language's and the console's objects hand nothing on. */
+void ex_call_forwards(Ex *x, SynNode n)
+{
+    static const char *const roots[] = {"console", "JSON", "Object", "Math", "Array",
+                                        "Promise", "String", "Number", "logger", "log", NULL};
+    SynNode args = field(n, "arguments");
+    SynNode fn = unwrap(field(n, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return;
+    const char *callee = ex_inherited_callee(x, n, ex_ntext(x, fn));
+    for (const char *c = callee; *c; c++) /* a name: `save`, `this.repo.put` */
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$' && *c != '.')
+            return;
+    for (const char *const *r = roots; *r; r++) {
+        size_t len = strlen(*r);
+        if (!strncmp(callee, *r, len) && (callee[len] == '.' || !callee[len]))
+            return;
+    }
+    uint32_t cnt = syn_count(x->syn, args);
+    for (uint32_t i = 0; i < cnt && i < 16; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (is(a, "identifier"))
+            ex_param_use(x, a, SITE_OBJECT, callee, i);
+    }
 }

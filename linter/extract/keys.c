@@ -38,6 +38,44 @@ static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
     }
 }
 
+/* `value` names a parameter of the enclosing named function (through
+ * `marshall(item)` too): that function passes the parameter on (ParamUse:
+ * as a data operation's Item or Key, or as argument `arg` of `callee`). */
+void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsigned arg)
+{
+    SynNode v = unwrap(value);
+    if (is(v, "call_expression") && !callee) {
+        SynNode fn = unwrap(field(v, "function"));
+        const char *name = is(fn, "identifier") ? ex_ntext(x, fn) : NULL;
+        if (!name || strcmp(name, "marshall"))
+            return;
+        v = unwrap(ex_arg(x, v, 0));
+    }
+    if (!is(v, "identifier") && !is(v, "shorthand_property_identifier"))
+        return;
+    const char *name = ex_ntext(x, v);
+    Binding b = ex_find_binding(x, v, name, false);
+    if (!b.found || !b.param)
+        return;
+    SynNode fn = v;
+    for (int i = 0; i < 256 && !syn_null(fn) && !is_function_node(fn); i++)
+        fn = ex_parent(x, fn);
+    if (syn_null(fn) || !is_function_node(fn))
+        return;
+    HelperDef *h = ex_function_def(x, fn);
+    size_t param;
+    if (!h || !namemap_get(&h->param_names, name, &param))
+        return;
+    for (size_t i = 0; i < h->param_uses.n; i++) {
+        const ParamUse *u = &h->param_uses.v[i];
+        if (u->param == param && u->site == site && u->arg == arg &&
+            (u->callee ? callee && !strcmp(u->callee, callee) : !callee))
+            return;
+    }
+    VEC_PUSH(x->a, &h->param_uses,
+             ((ParamUse){.param = (unsigned)param, .site = site, .callee = callee, .arg = arg}));
+}
+
 static void add_key_expr(Ex *x, SynNode value, KeyExpr *k)
 {
     if (k->via && k->build == BUILD_CALL && k->segs.n == 1 && !k->segs.v[0].name)

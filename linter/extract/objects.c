@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ddbexpr.h"
 #include "extract_int.h"
 #include "syntax.h"
 
@@ -334,6 +335,111 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
     return true;
 }
 
+/* `{ ...values, ...options?.expressionAttributeValues }`: an object of
+ * spreads, one of a local object of placeholders `expr` uses, the others
+ * of values extraction does not know; no pair of another kind. */
+static bool placeholder_spreads(Ex *x, SynNode n, char mark, const char *expr)
+{
+    if (!is(n, "object"))
+        return false;
+    bool named = false;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, n, i);
+        if (!is(p, "spread_element"))
+            return false;
+        SynNode inner = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
+        if (is(inner, "object") && !placeholder_object(x, inner, mark, expr))
+            return false;
+        named |= is(inner, "object");
+    }
+    return named;
+}
+
+/* The placeholders' object among a call's arguments for key condition
+ * `s`: an argument that is one (`{ ':pk': ... }`), or the SDK-named or
+ * camelCase property of an options argument (`{ expressionAttributeValues:
+ * { ':pk': ... } }`); `mark` ':' for values, '#' for names. */
+static SynNode placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
+{
+    uint32_t cnt = syn_count(x->syn, args);
+    const char *full = mark == ':' ? "ExpressionAttributeValues" : "ExpressionAttributeNames";
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        if (placeholder_object(x, a, mark, s))
+            return a;
+        if (!is(a, "object"))
+            continue;
+        SynNode v = ex_follow(x, ex_find_prop(x, a, full), NULL, NULL);
+        if (syn_null(v))
+            v = ex_follow(x, ex_find_prop(x, a, mark == ':' ? "expressionAttributeValues"
+                                                            : "expressionAttributeNames"),
+                          NULL, NULL);
+        if (placeholder_object(x, v, mark, s) || placeholder_spreads(x, v, mark, s))
+            return v;
+    }
+    return (SynNode){0};
+}
+
+/* A project's query function that takes the key condition and its values
+ * as separate arguments: `queryItems(TABLE(), 'PK = :pk AND begins_with(SK,
+ * :skPrefix)', { ':pk': `EVENT#${id}`, ':skPrefix': 'ROLE#' }, { indexName:
+ * 'GSI4' })`, `db.query(table, kce, names, values)`. The call is a query
+ * when one argument is a key condition with values to look up and another
+ * the object of the placeholders it uses; its table is the project's
+ * function's business (API_SDK_PART: no table rule judges it). */
+bool ex_positional_query(Ex *x, SynNode call)
+{
+    SynNode args = field(call, "arguments");
+    SynNode fn = unwrap(field(call, "function"));
+    if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
+        return false;
+    uint32_t cnt = syn_count(x->syn, args);
+    const char *s = NULL;
+    SynNode kce = {0};
+    for (uint32_t i = 0; i < cnt && !s; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (!is(a, "string") && !is(a, "template_string") && !is(a, "identifier") &&
+            !is(a, "binary_expression"))
+            continue;
+        const char *e = ex_expr_string(x, a);
+        KeyConds kc = {0};
+        if (!e || !strchr(e, ':') || !strchr(e, '=') || !ddb_parse_key_condition(x->a, e, &kc) ||
+            !kc.items.n)
+            continue;
+        s = e;
+        kce = a;
+    }
+    if (!s)
+        return false;
+    SynNode values = placeholders_arg(x, args, ':', s);
+    if (!is(values, "object") || ex_consumed(x, values))
+        return false;
+    SynNode names = placeholders_arg(x, args, '#', s);
+    ex_consume(x, values);
+    int op = ex_add_op(x, OP_QUERY, API_SDK_PART, call, ex_ntext(x, fn));
+    DataOp *d = &x->ir->ops.v[op];
+    for (uint32_t i = 0; i < cnt && !d->index; i++) {
+        SynNode a = ex_follow(x, syn_child(x->syn, args, i), NULL, NULL);
+        SynNode index = is(a, "object") ? ex_find_prop(x, a, "indexName") : (SynNode){0};
+        if (syn_null(index) && is(a, "object"))
+            index = ex_find_prop(x, a, "IndexName");
+        const char *name;
+        if (!syn_null(index))
+            d->index = ex_string_value(x, index, &name) ? name : ex_ntext(x, unwrap(index));
+    }
+    d->key_condition = s;
+    d->key_condition_span = nspan(kce);
+    d->key_condition_exact = ex_plain_literal(x, kce);
+    /* which index the function queries is its business: an attribute is
+     * a key here by its spelling only (`is_public = :p` may be an index's
+     * partition key, not the table's) */
+    x->spelled_only = true;
+    ex_key_conditions(x, s, names, values, op, d->index != NULL);
+    x->spelled_only = false;
+    return true;
+}
+
 /* An object that declares attribute types, not values: SST's `fields: {
  * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`. */
 static bool attribute_types(Ex *x, SynNode obj)
@@ -422,6 +528,38 @@ static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
     }
 }
 
+/* The function an object literal is handed to, as argument `*arg` of a
+ * call by name (`reset(table, { PK, SK })`), or through a `const` whose
+ * first later use in its function is as an argument: the callee as
+ * written, NULL when none. Resolution decides whether that function
+ * writes or reads it (HelperDef.param_uses). */
+static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
+{
+    SynNode use = obj;
+    LaterUses it;
+    if (later_uses(x, obj, &it)) {
+        for (use = later_use_next(&it); !syn_null(use) && !is(ex_parent(x, use), "arguments");
+             use = later_use_next(&it))
+            ;
+        if (syn_null(use))
+            return NULL;
+    }
+    SynNode p = ex_parent(x, use);
+    if (!is(p, "arguments"))
+        return NULL;
+    SynNode call = ex_parent(x, p);
+    SynNode fn = is(call, "call_expression") ? unwrap(field(call, "function")) : (SynNode){0};
+    if (!is(fn, "identifier") && !is(fn, "member_expression"))
+        return NULL;
+    uint32_t cnt = syn_count(x->syn, p);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (syn_eq(syn_child(x->syn, p, i), use)) {
+            *arg = i;
+            return ex_inherited_callee(x, call, ex_ntext(x, fn));
+        }
+    return NULL;
+}
+
 void ex_object_keys(Ex *x, SynNode n)
 {
     /* at least one key attribute whose value is built here, or two */
@@ -452,5 +590,12 @@ void ex_object_keys(Ex *x, SynNode n)
         site = SITE_ENTITY;
     else if (!at_call && lookup_map(x, n))
         return;
+    size_t first = x->ir->extracted.n;
     ex_key_object(x, n, site, -1);
+    unsigned arg;
+    const char *callee = site == SITE_OBJECT ? argument_of(x, n, &arg) : NULL;
+    for (size_t i = first; callee && i < x->ir->extracted.n; i++) {
+        x->ir->extracted.v[i].arg_of = callee;
+        x->ir->extracted.v[i].arg_index = arg;
+    }
 }

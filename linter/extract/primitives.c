@@ -208,6 +208,42 @@ const char *ex_receiver_name(Ex *x, SynNode member)
     return "";
 }
 
+/* The class a `this.m(...)` at `at` inherits m from: `X.m` when the
+ * enclosing class does not define m and extends X (an identifier, a name
+ * resolution follows into X's module); `callee` itself otherwise. */
+const char *ex_inherited_callee(Ex *x, SynNode at, const char *callee)
+{
+    if (strncmp(callee, "this.", 5) || strchr(callee + 5, '.'))
+        return callee;
+    const char *m = callee + 5;
+    SynNode cls = at;
+    for (int i = 0; i < 512 && !syn_null(cls) && !is(cls, "class_declaration") &&
+                    !is(cls, "abstract_class_declaration") && !is(cls, "class");
+         i++)
+        cls = ex_parent(x, cls);
+    if (syn_null(cls))
+        return callee;
+    SynNode base = {0}, body = field(cls, "body");
+    uint32_t cnt = syn_count(x->syn, cls);
+    for (uint32_t i = 0; i < cnt && syn_null(base); i++) {
+        SynNode h = syn_child(x->syn, cls, i);
+        if (!is(h, "class_heritage"))
+            continue;
+        SynNode e = syn_child(x->syn, h, 0);
+        base = is(e, "extends_clause") ? field(e, "value") : e;
+    }
+    if (!is(base, "identifier") || !is(body, "class_body"))
+        return callee;
+    cnt = syn_count(x->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode d = syn_child(x->syn, body, i);
+        if ((is(d, "method_definition") || is(d, "public_field_definition")) &&
+            ex_text_eq(x, field(d, "name"), m))
+            return callee;
+    }
+    return arena_dot(x->a, ex_ntext(x, base), m);
+}
+
 /* The name other code calls a function by: a declaration's name, the
  * variable an arrow is assigned to, Class.method; NULL when anonymous. */
 static const char *function_name(Ex *x, SynNode fn, bool *exported)

@@ -276,11 +276,15 @@ static void params_object(Ex *x, SynNode objn, int op)
         ex_consume(x, values);
 
     SynNode key = ex_find_prop(x, obj, "Key");
-    if (!syn_null(key))
+    if (!syn_null(key)) {
         ex_op_key_object(x, key, SITE_READ, op, NAMED_KEY_MAP);
+        ex_param_use(x, key, SITE_READ, NULL, 0);
+    }
     SynNode item = ex_find_prop(x, obj, "Item");
-    if (!syn_null(item))
+    if (!syn_null(item)) {
         ex_op_key_object(x, item, SITE_WRITE, op, NAMED_TABLE);
+        ex_param_use(x, item, SITE_WRITE, NULL, 0);
+    }
     SynNode start = ex_find_prop(x, obj, "ExclusiveStartKey");
     if (!syn_null(start))
         ex_op_key_object(x, start, SITE_READ, op, NAMED_KEY_MAP);

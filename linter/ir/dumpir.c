@@ -106,6 +106,15 @@ void dump_ir(FILE *out, const FileIR *ir)
                     h->sinks.v[j].attr ? h->sinks.v[j].attr : "?");
             quoted(out, seglist_render(a, &h->sinks.v[j].segs));
         }
+        for (size_t j = 0; j < h->param_uses.n; j++) {
+            const ParamUse *u = &h->param_uses.v[j];
+            const char *p = u->param < h->nparams ? h->params[u->param] : "?";
+            fputs(j ? ", " : " passes on: ", out);
+            if (u->callee)
+                fprintf(out, "%s to %s#%u", p, u->callee, u->arg);
+            else
+                fprintf(out, "%s as %s", p, u->site == SITE_WRITE ? "Item" : "Key");
+        }
         fputc('\n', out);
     }
     for (size_t i = 0; i < ir->ops.n; i++) {

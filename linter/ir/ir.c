@@ -169,6 +169,7 @@ KeyExprList copy_keys(Copier *c, const KeyExprList *l)
         k->attr = copy_str(c, k->attr);
         k->via = copy_str(c, k->via);
         k->attr_const = copy_str(c, k->attr_const);
+        k->arg_of = copy_str(c, k->arg_of);
         k->segs = copy_seglist(c, &l->v[i].segs);
     }
     return out;
@@ -283,6 +284,9 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
             h->fields.v[j].value = copy_seglist(c, &from->fields.v[j].value);
         }
         h->sinks = copy_keys(c, &from->sinks);
+        COPY_VEC(c, &h->param_uses, &from->param_uses);
+        for (size_t j = 0; j < h->param_uses.n; j++)
+            h->param_uses.v[j].callee = copy_str(c, from->param_uses.v[j].callee);
     }
     o->const_names = copy_namemap(c, &ir->const_names);
     o->exported_const_names = copy_namemap(c, &ir->exported_const_names);

@@ -143,6 +143,14 @@ typedef struct KeyExpr {
      * callee builds keys from its parameters (HelperDef.sinks), resolution
      * replaces it with those keys as this call builds them. */
     bool call_site;
+    /* Extraction only: a key of an object literal passed as argument
+     * `arg_index` of a call of `arg_of` ("reset", "repo.put"), read where
+     * no read or write is known (SITE_OBJECT). When that function's
+     * parameter reaches a data operation's Item or Key, itself or handed
+     * on to further functions (HelperDef.param_uses), resolution makes it
+     * a key written or read there. NULL otherwise. */
+    const char *arg_of;
+    unsigned arg_index;
     /* Extraction only: an attribute whose name is no key attribute by its
      * spelling (`compoundKey`, `id`, `NAME_OR_CONF`), of a primary-key
      * map (the Key of a get, update or delete: it holds key attributes
@@ -291,6 +299,17 @@ typedef struct HelperField {
     SegList value;
 } HelperField;
 
+/* What a function does with one of its parameters that can make its
+ * callers' arguments keys: passes it whole as a data operation's Item
+ * (`site` SITE_WRITE) or Key (SITE_READ), `callee` NULL; or hands it on
+ * as argument `arg` of a call of `callee` (`site` SITE_OBJECT). */
+typedef struct ParamUse {
+    unsigned param;
+    KeySite site;
+    const char *callee;
+    unsigned arg;
+} ParamUse;
+
 typedef struct HelperDef {
     const char *name;     /* "generateOrderPk", "Keys.order" for object members,
                            * "Repo.key" and "this.key" for class methods */
@@ -302,6 +321,10 @@ typedef struct HelperDef {
     /* Keys the function's data operations build from its parameters
      * (`pk: \`${prefix}${id}\``), instantiated at its callers. */
     KeyExprList sinks;
+    /* Its parameters that reach a data operation's Item or Key, or are
+     * handed on to other functions: its callers' object arguments for
+     * them are written or read keys (KeyExpr.arg_of). */
+    VEC(ParamUse) param_uses;
     bool exported;
     Span span;
 } HelperDef;

@@ -495,23 +495,56 @@ static void expand_spread(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *ke
 
 static bool settle_attr(Ctx *c, size_t file, KeyExpr *k);
 
+/* The function `name` called from `file`, with `this.method` found on its
+ * class's entry (Class.method) when the method's own entry says nothing. */
+static Found lookup_function(Ctx *c, size_t file, const char *name, bool sinks)
+{
+    Found f = lookup(c->r, file, name, 0);
+    if (!f.h || strncmp(f.h->name, "this.", 5) || (sinks ? f.h->sinks.n : f.h->param_uses.n))
+        return f;
+    const HelperDef *h = f.h;
+    for (size_t i = 0; i < c->r->files[f.file].ir->helpers.n; i++) {
+        const HelperDef *o = &c->r->files[f.file].ir->helpers.v[i];
+        const char *dot = strrchr(o->name, '.');
+        if ((sinks ? o->sinks.n : o->param_uses.n) && dot && !strcmp(dot + 1, h->name + 5))
+            f.h = o;
+    }
+    return f;
+}
+
+/* A key of an object handed to `reset(table, { PK, SK })`: written (read)
+ * when reset's parameter reaches a data operation's Item (Key), itself or
+ * handed on through further functions. SITE_OBJECT when it does not. */
+static KeySite arg_site(Ctx *c, size_t file, const char *callee, unsigned arg)
+{
+    for (int depth = 0; depth < MAX_RESOLVE_DEPTH && callee; depth++) {
+        Found f = lookup_function(c, file, callee, false);
+        if (!f.h)
+            return SITE_OBJECT;
+        callee = NULL;
+        for (size_t i = 0; i < f.h->param_uses.n; i++) {
+            const ParamUse *u = &f.h->param_uses.v[i];
+            if (u->param != arg)
+                continue;
+            if (!u->callee)
+                return u->site;
+            if (!callee) { /* the first function it is handed to */
+                callee = u->callee;
+                arg = u->arg;
+                file = f.file;
+            }
+        }
+    }
+    return SITE_OBJECT;
+}
+
 /* `save('ORDER#', id)` where save() builds `pk: ${prefix}${id}`: the key
  * as this call builds it, at the call (only when an argument of the call
  * ends up in it). */
 static void expand_call_site(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *keys)
 {
     const Seg *call = &k->segs.v[0];
-    Found f = lookup(c->r, file, call->text, 0);
-    if (f.h && !f.h->sinks.n && !strncmp(f.h->name, "this.", 5)) {
-        /* this.method: the sinks are on Class.method */
-        const HelperDef *h = f.h;
-        for (size_t i = 0; i < c->r->files[f.file].ir->helpers.n; i++) {
-            const HelperDef *o = &c->r->files[f.file].ir->helpers.v[i];
-            const char *dot = strrchr(o->name, '.');
-            if (o->sinks.n && dot && !strcmp(dot + 1, h->name + 5))
-                f.h = o;
-        }
-    }
+    Found f = lookup_function(c, file, call->text, true);
     if (!f.h || !f.h->sinks.n)
         return;
     SegList *args = NULL;
@@ -699,6 +732,8 @@ void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
             }
             if (ke.attr_const && !settle_attr(&c, f, &ke))
                 continue;
+            if (ke.arg_of && ke.site == SITE_OBJECT)
+                ke.site = arg_site(&c, f, ke.arg_of, ke.arg_index);
             SegList out = {0};
             resolve_list(&c, f, &ir->extracted.v[k].segs, &out, 0, NULL, NULL, 0);
             ke.segs = out;
