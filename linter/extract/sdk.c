@@ -4,6 +4,7 @@
  * parameters object holds: TableName, IndexName, Key, Item, key
  * conditions, update targets, batch and transaction requests. */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "ddbexpr.h"
@@ -200,19 +201,41 @@ static void request_items(Ex *x, SynNode objn, int op)
     }
 }
 
-/* Whether key segment `s` is the value `val`: the same variable or call,
- * or, for a key helper's call (`Key: rateKey(userId, action)`), one of the
- * values passed to it (the helper builds the key from it). */
-static bool seg_holds(const Seg *s, const Seg *val)
+/* Whether `text` holds `word` as a whole component (`AGG#HASHTAG#` holds
+ * `HASHTAG`): bounded by the text's ends or by characters that are not
+ * letters, digits or `_`. */
+static bool holds_word(const char *text, const char *word)
+{
+    size_t wl = strlen(word);
+    if (!wl)
+        return false;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* Whether key segment `s` is the value `val`: the same variable or call;
+ * for a key helper's call (`Key: rateKey(userId, action)`), one of the
+ * values passed to it (the helper builds the key from it, perhaps
+ * upper-cased: `symbol` passed, `symbol.toUpperCase()` SET); for a text
+ * value (`'HASHTAG'`), a component of the key's text (`AGG#HASHTAG#`). */
+static bool seg_holds(const Seg *s, const Seg *val, bool in_call)
 {
     uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
+    if (val->kind == SEG_TEXT)
+        return s->kind == SEG_TEXT && holds_word(s->text, val->text);
     if (s->kind == val->kind && !strcmp(s->text, val->text) &&
-        (s->flags & cased) == (val->flags & cased) && !s->nargs && !val->nargs)
+        (in_call || (s->flags & cased) == (val->flags & cased)) && !s->nargs && !val->nargs)
         return true;
     if (s->kind != SEG_CALL)
         return false;
     for (size_t i = 0; i < s->nargs; i++)
-        if (s->args[i].n == 1 && seg_holds(&s->args[i].v[0], val) && !s->args[i].v[0].nargs)
+        if (s->args[i].n == 1 && seg_holds(&s->args[i].v[0], val, true) &&
+            !s->args[i].v[0].nargs)
             return true;
     return false;
 }
@@ -220,8 +243,9 @@ static bool seg_holds(const Seg *s, const Seg *val)
 /* `SET #referrer = :referrer` where `:referrer` (ExpressionAttributeValues
  * `values`) is a value the operation's own table key holds (`Key: { PK:
  * `Ltd#${referrer}` }`, `Key: rateKey(userId, action)` with `SET #action =
- * :action`): an upsert that writes the attribute the value its key already
- * has, which moves nothing. */
+ * :action`, `Key: { pk: `AGG#HASHTAG#${q}` }` with `SET #type = 'HASHTAG'`):
+ * an upsert that writes the attribute the value its key already has,
+ * which moves nothing. */
 static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int op)
 {
     if (!placeholder || !is(values, "object"))
@@ -231,7 +255,8 @@ static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int o
         return false;
     SegList segs = {0};
     ex_expr_segs(x, unwrap(v), &segs, 0);
-    if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL))
+    if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL &&
+                        !(segs.v[0].kind == SEG_TEXT && ex_plain_literal(x, unwrap(v)))))
         return false;
     const Seg *val = &segs.v[0];
     for (size_t k = 0; k < x->ir->extracted.n; k++) {
@@ -240,7 +265,7 @@ static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int o
         if (key->op != op || (key->role != ROLE_PK && key->role != ROLE_SK && !helper_keys))
             continue;
         for (size_t j = 0; j < key->segs.n; j++)
-            if (seg_holds(&key->segs.v[j], val))
+            if (seg_holds(&key->segs.v[j], val, false))
                 return true;
     }
     return false;
