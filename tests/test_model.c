@@ -277,6 +277,57 @@ static void alternatives_stay_in_the_item(void **state)
 
 /* Items named by the same sort key in partitions of two kinds are two
  * entities, each "X in Y". */
+/* An index key an update SETs is the item's index shape: written in the
+ * UpdateExpression (`SET GSI2PK = :g`), or pushed clause by clause and
+ * joined (`parts.push('GSI1PK = :gsi1pk'); ... SET ${parts.join(', ')}`)
+ * with its value assigned to the values object. */
+static void index_keys_an_update_sets(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "templates.ts",
+        "import { PutCommand, UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const templatePK = (id: string) => `TEMPLATE#${id}`;\n"
+        "const statusGSI = (status: string) => `TEMPLATE#${status}`;\n"
+        "export const create = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: templatePK(id), SK: 'METADATA' } }));\n"
+        "export const update = async (d: any, id: string, input: { name?: string; status?: string }) => {\n"
+        "  const parts: string[] = ['UpdatedAt = :now'];\n"
+        "  const names: Record<string, string> = {};\n"
+        "  const values: Record<string, unknown> = { ':now': Date.now() };\n"
+        "  if (input.name !== undefined) {\n"
+        "    parts.push('#name = :name');\n"
+        "    names['#name'] = 'name';\n"
+        "    values[':name'] = input.name;\n"
+        "  }\n"
+        "  if (input.status !== undefined) {\n"
+        "    parts.push('#status = :status');\n"
+        "    names['#status'] = 'status';\n"
+        "    values[':status'] = input.status;\n"
+        "    parts.push('GSI1PK = :gsi1pk');\n"
+        "    values[':gsi1pk'] = statusGSI(input.status);\n"
+        "  }\n"
+        "  await d.send(new UpdateCommand({ TableName: 'app', Key: { PK: templatePK(id), SK: 'METADATA' },\n"
+        "    UpdateExpression: `SET ${parts.join(', ')}`, ExpressionAttributeNames: names,\n"
+        "    ExpressionAttributeValues: values }));\n"
+        "};\n"
+        "export const feature = (d: any, id: string, day: string) =>\n"
+        "  d.send(new UpdateCommand({ TableName: 'app', Key: { PK: templatePK(id), SK: 'METADATA' },\n"
+        "    UpdateExpression: 'SET featured = :t, GSI1SK = :day',\n"
+        "    ExpressionAttributeValues: { ':t': true, ':day': `DAY#${day}` } }));\n"
+        "export const byStatus = (d: any, status: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p',\n"
+        "    ExpressionAttributeValues: { ':p': statusGSI(status) } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "TEMPLATE");
+    assert_string_equal(shapes(a, entity(m, "TEMPLATE"), "GSI1PK"), "TEMPLATE#{status}");
+    assert_string_equal(shapes(a, entity(m, "TEMPLATE"), "GSI1SK"), "DAY#{day}");
+    assert_string_equal(returned(a, query_at(m, 31)), "TEMPLATE");
+    model_free(m);
+    arena_free(a);
+}
+
 static void same_sort_name_in_two_partitions(void **state)
 {
     (void)state;
@@ -761,6 +812,7 @@ int main(void)
         cmocka_unit_test(spread_locals_are_one_item),
         cmocka_unit_test(constant_partitions_apart),
         cmocka_unit_test(fallbacks_are_shapes),
+        cmocka_unit_test(index_keys_an_update_sets),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

@@ -184,6 +184,18 @@ static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite s
     return x->ir->extracted.n > first;
 }
 
+size_t ex_update_set_key(Ex *x, const char *name, SynNode v, int op)
+{
+    int role = key_role_for_name(x->cfg, name);
+    if ((role != ROLE_INDEX_PK && role != ROLE_INDEX_SK) || syn_null(v))
+        return 0;
+    KeyNamedBy was = x->named;
+    x->named = NAMED_SPELLING;
+    size_t n = prop_keys(x, name, (SynNode){0}, v, SITE_WRITE, op);
+    x->named = was;
+    return n;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
