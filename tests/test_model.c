@@ -328,6 +328,62 @@ static void index_keys_an_update_sets(void **state)
     arena_free(a);
 }
 
+/* Index keys only some items carry (a child folder's, spread from a
+ * conditional local; a note's owner when one is given) are drawn with
+ * their condition; constant sort keys of more than one word beside a
+ * partition's own record (`LOOKUP#EMAIL`, `LOOKUP#PHONE` under
+ * `ACCOUNT#{id}` / `PROFILE#{id}`) are entities of their own. */
+static void conditional_keys_and_lookups(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "keys.ts",
+        "export const folderSK = (id: string) => `FOLDER#${id}`;\n"
+        "export function childGsi(parent: string, id: string) {\n"
+        "  return { GSI1PK: folderSK(parent), GSI1SK: folderSK(id) };\n"
+        "}\n",
+        "items.ts",
+        "import { folderSK, childGsi } from './keys';\n"
+        "export function folderItem(dto: { spaceId: string; id: string; parentId?: string }) {\n"
+        "  const base = { PK: `SPACE#${dto.spaceId}`, SK: folderSK(dto.id), type: 'Folder' };\n"
+        "  const gsi = dto.parentId ? childGsi(dto.parentId, dto.id) : undefined;\n"
+        "  return { ...base, ...(gsi ? gsi : {}) };\n"
+        "}\n",
+        "accounts.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const create = async (d: any, id: string, email: string, phone: string) => {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: `PROFILE#${id}`, email } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: 'LOOKUP#EMAIL',\n"
+        "    GSI1PK: `EMAIL#${email}`, GSI1SK: `ACCOUNT#${id}` } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: 'LOOKUP#PHONE',\n"
+        "    GSI1PK: `PHONE#${phone}`, GSI1SK: `ACCOUNT#${id}` } }));\n"
+        "};\n"
+        "export const note = (d: any, id: string, at: string, input: { ownerId?: string }) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `NOTE#${id}`, SK: `AT#${at}`,\n"
+        "    GSI1PK: input.ownerId ? `OWNER#${input.ownerId}` : undefined, GSI1SK: at } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "ACCOUNT, LOOKUP#EMAIL, LOOKUP#PHONE, NOTE, SPACE");
+    const MEntity *folder = entity(m, "SPACE");
+    assert_non_null(folder);
+    for (size_t i = 0; i < folder->shapes.n; i++) {
+        const MShape *sh = &folder->shapes.v[i];
+        if (!strncmp(sh->attr, "GSI1", 4))
+            assert_string_equal(sh->when ? sh->when : "-", "parentId");
+        else
+            assert_null(sh->when);
+    }
+    assert_string_equal(shapes(a, folder, "GSI1PK"), "FOLDER#{parentId}");
+    assert_string_equal(shapes(a, entity(m, "LOOKUP#PHONE"), "GSI1PK"), "PHONE#{phone}");
+    const MEntity *note = entity(m, "NOTE");
+    assert_non_null(note);
+    for (size_t i = 0; i < note->shapes.n; i++)
+        assert_string_equal(note->shapes.v[i].when ? note->shapes.v[i].when : "-",
+                            strcmp(note->shapes.v[i].attr, "GSI1PK") ? "-" : "ownerId");
+    model_free(m);
+    arena_free(a);
+}
+
 static void same_sort_name_in_two_partitions(void **state)
 {
     (void)state;
@@ -813,6 +869,7 @@ int main(void)
         cmocka_unit_test(constant_partitions_apart),
         cmocka_unit_test(fallbacks_are_shapes),
         cmocka_unit_test(index_keys_an_update_sets),
+        cmocka_unit_test(conditional_keys_and_lookups),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

@@ -101,6 +101,19 @@ static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
     return 1;
 }
 
+/* The keys added since `first` that have no condition yet are written
+ * only when `test` holds (KeyExpr.when). */
+static void keys_when(Ex *x, size_t first, SynNode test)
+{
+    const char *t = NULL;
+    for (size_t k = first; k < x->ir->extracted.n; k++)
+        if (!x->ir->extracted.v[k].when) {
+            if (!t)
+                t = ex_ntext(x, unwrap(test));
+            x->ir->extracted.v[k].when = t;
+        }
+}
+
 /* `...expr` inside an object of keys: an object built here (or in a
  * variable) adds its keys, also under a condition; a call is a helper
  * returning an object of keys, expanded by resolution. */
@@ -113,15 +126,24 @@ static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int dept
         return key_object_depth(x, e, site, op, depth + 1);
     /* `...(parent ? gsiKeys(parent, id) : {})`: the keys of either branch
      * (an index's keys written on some items only) */
-    if (is(e, "ternary_expression"))
-        return spread_value_keys(x, field(e, "consequence"), site, op, depth + 1) +
-               spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+    if (is(e, "ternary_expression")) {
+        size_t first = x->ir->extracted.n;
+        size_t yes = spread_value_keys(x, field(e, "consequence"), site, op, depth + 1);
+        size_t no = spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+        if (yes && !no) /* written when the condition holds */
+            keys_when(x, first, field(e, "condition"));
+        return yes + no;
+    }
     /* `...(custom && pos && { GSI3PK: ... })`: the object when the
      * condition holds; `...(extra || {})`, `...(extra ?? {})`: either */
     if (is(e, "binary_expression")) {
         SynNode op_tok = field(e, "operator");
-        if (ex_text_eq(x, op_tok, "&&"))
-            return spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+        if (ex_text_eq(x, op_tok, "&&")) {
+            size_t first = x->ir->extracted.n;
+            size_t n = spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+            keys_when(x, first, field(e, "left"));
+            return n;
+        }
         if (ex_text_eq(x, op_tok, "||") || ex_text_eq(x, op_tok, "??"))
             return spread_value_keys(x, field(e, "left"), site, op, depth + 1) +
                    spread_value_keys(x, field(e, "right"), site, op, depth + 1);
@@ -256,6 +278,13 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
     SynNode stack[16];
     int n = 0;
     stack[n++] = v;
+    size_t first = x->ir->extracted.n;
+    /* `GSI1PK: userId ? `USER#${userId}` : undefined`: written when userId is */
+    SynNode tern = key_conditional(x, v);
+    SynNode none = is(tern, "ternary_expression") ? unwrap(field(tern, "alternative")) : tern;
+    bool some = is(tern, "ternary_expression") &&
+                (is(none, "undefined") || is(none, "null") ||
+                 (is(none, "identifier") && ex_text_eq(x, none, "undefined")));
     while (n > 0) {
         SynNode e = stack[--n];
         /* `let pk; if (a) pk = ...; else pk = ...;`: the value of each branch */
@@ -294,5 +323,7 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
         }
         ex_add_key(x, e, role, attr, site, op, cond);
     }
+    if (some)
+        keys_when(x, first, field(tern, "condition"));
 }
 

@@ -198,6 +198,7 @@ static const char *key_helper(const KeyExpr *k)
 typedef struct Item {
     KeyTok pt, st;    /* the tokens of its partition and sort keys */
     const char *partition_shape; /* its partition key's attribute and shape */
+    const char *sort_canon;      /* its sort key's shape */
     bool own;         /* the sort key is the partition's own record: its
                        * values are the partition key's (USER#{id} / METADATA#{id}) */
     const FileIR *file;
@@ -446,6 +447,8 @@ static void item_tokens(Builder *b, Item *it)
     it->st = sk ? key_token(a, skf, it->cfg, false) : (KeyTok){0};
     if (pk)
         it->partition_shape = arena_printf(a, "%s\n%s", pk->attr, kf_shape(a, pkf));
+    if (sk)
+        it->sort_canon = kf_shape(a, skf);
     if (it->st.tok && it->st.id_after && it->pt.tok) {
         StrList ph = {0}, sh = {0};
         hole_names(a, pkf, &ph);
@@ -479,11 +482,29 @@ static const char *constant_partition(Arena *a, const Item *it)
     return n > strlen(it->pt.tok) ? arena_strndup(a, c, n) : NULL;
 }
 
+/* The whole text of a sort key that is one constant with more than its
+ * first word (`LOOKUP#EMAIL`), separators around it dropped; NULL for any
+ * other (also a one-word record, `METADATA`). */
+static const char *constant_sort(Arena *a, const Item *it)
+{
+    const char *c = it->sort_canon;
+    if (!it->st.tok || !c || strstr(c, "{}"))
+        return NULL;
+    while (*c && !isalnum((unsigned char)*c))
+        c++;
+    size_t n = strlen(c);
+    while (n && !isalnum((unsigned char)c[n - 1]))
+        n--;
+    return n > strlen(it->st.tok) ? arena_strndup(a, c, n) : NULL;
+}
+
 /* Name an item from its keys (model.h). The sort key's token names it
  * when the sort key names one item among many and its partition holds
  * several kinds of items (sort keys with two tokens or more: an adjacency
  * list), or belongs to a tenant, or has no token of its own; unless the
- * sort key is the partition's own record. Else the partition key's token
+ * sort key is the partition's own record; a sort key that is one constant
+ * of more than one word in such a partition (`USER#{id}` / `LOOKUP#EMAIL`
+ * beside `METADATA#{id}`) names it whole. Else the partition key's token
  * names it, or its whole constant when collections in constant
  * partitions of that token differ after it and no partition of that token
  * holds a value (`SYSTEM#SETTING` and `SYSTEM#HEALTH`: two entities);
@@ -501,6 +522,13 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
                    lists[k].n >= 2);
     if (it->st.tok && it->st.id_after && !it->own && shared) {
         it->name = it->st.tok;
+        it->by_sk = true;
+        it->partition = it->pt.tok;
+        return;
+    }
+    const char *sort = shared ? constant_sort(a, it) : NULL;
+    if (sort) {
+        it->name = sort;
         it->by_sk = true;
         it->partition = it->pt.tok;
         return;
@@ -785,6 +813,24 @@ static void choose_texts(Builder *b)
     }
 }
 
+/* How a shape's condition reads (MShape.when): the last name of a path
+ * (`dto.parentAlbumId` -> parentAlbumId), else the condition as written,
+ * up to 40 bytes. */
+static const char *when_text(Arena *a, const char *when)
+{
+    if (!when)
+        return NULL;
+    size_t n = strlen(when);
+    bool path = n > 0;
+    for (size_t i = 0; i < n && path; i++)
+        path = isalnum((unsigned char)when[i]) || when[i] == '_' || when[i] == '$' ||
+               when[i] == '.' || when[i] == '?';
+    const char *dot = path ? strrchr(when, '.') : NULL;
+    if (dot)
+        return arena_strdup(a, dot + 1);
+    return arena_strndup(a, when, n > 40 ? 40 : n);
+}
+
 /* A shape of key `k` (its segments `segs`, flattened `flat`: the key's
  * own or one of its fallbacks) added to entity `ei`. */
 static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k,
@@ -808,12 +854,15 @@ static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k
             .text = arena_strdup(ma, text),
             .canon = arena_strdup(ma, canon),
             .first = site_of(b, it->file->path, k->span),
+            .when = when_text(ma, k->when),
         };
         VEC_PUSH(ma, &e->shapes, ns);
         s = &e->shapes.v[e->shapes.n - 1];
     } else if (written && !s->written) {
         s->first = site_of(b, it->file->path, k->span); /* where it is written first */
     }
+    if (!k->when) /* some key of the shape is written on every item */
+        s->when = NULL;
     count_text(b, ei, k, s->canon, text, written);
     s->written |= written;
     s->uses++;

@@ -47,6 +47,10 @@ typedef struct MShape {
     size_t uses;       /* keys of this shape */
     StrList rules;     /* ids of findings on keys of this shape, sorted */
     MSite first;       /* its first key */
+    /* Written on some items only, when this holds ("parentAlbumId": the
+     * condition's last name when it is a name, else as written); NULL
+     * when every key of this shape is written on every item of its site. */
+    const char *when;
 } MShape;
 
 typedef struct MEntity {
