@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "model_int.h"
 #include "project.h"
 
 /* ---- projects in memory --------------------------------------------------------- */
@@ -380,6 +381,43 @@ static void conditional_keys_and_lookups(void **state)
     for (size_t i = 0; i < note->shapes.n; i++)
         assert_string_equal(note->shapes.v[i].when ? note->shapes.v[i].when : "-",
                             strcmp(note->shapes.v[i].attr, "GSI1PK") ? "-" : "ownerId");
+    model_free(m);
+    arena_free(a);
+}
+
+/* Seed data writes literal ids: they are instances of the shapes the
+ * application writes (EVENT#evt-1 of EVENT#{eventId}, ROLE#role-marshal
+ * of ROLE#{roleId}), not shapes or entities of their own; an enumerated
+ * value (EVENT_STATUS#DRAFT) stays a shape. */
+static void seed_literals_are_instances(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "events.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const create = (d: any, eventId: string, date: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: 'PROFILE',\n"
+        "    GSI1PK: 'EVENT_STATUS#DRAFT', GSI1SK: `${date}#${eventId}` } }));\n"
+        "export const role = (d: any, eventId: string, roleId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: `ROLE#${roleId}` } }));\n",
+        "seed.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export async function seed(d: any) {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'PROFILE',\n"
+        "    GSI1PK: 'EVENT_STATUS#PUBLISHED', GSI1SK: '2026-06-15#evt-1' } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'ROLE#role-marshal' } }));\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "EVENT, ROLE");
+    const MEntity *ev = entity(m, "EVENT"), *role = entity(m, "ROLE");
+    const MShape *cell[8];
+    assert_int_equal(model_cell_shapes(ev, "PK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "EVENT#{eventId}");
+    assert_int_equal(model_cell_shapes(ev, "GSI1PK", cell, 8), 2);
+    assert_int_equal(model_cell_shapes(ev, "GSI1SK", cell, 8), 1);
+    assert_int_equal(model_cell_shapes(role, "SK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "ROLE#{roleId}");
     model_free(m);
     arena_free(a);
 }
@@ -870,6 +908,7 @@ int main(void)
         cmocka_unit_test(fallbacks_are_shapes),
         cmocka_unit_test(index_keys_an_update_sets),
         cmocka_unit_test(conditional_keys_and_lookups),
+        cmocka_unit_test(seed_literals_are_instances),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

@@ -511,7 +511,8 @@ static const char *constant_sort(Arena *a, const Item *it)
  * else the helper that builds its keys; else an index key's token.
  * `kinds`: the sort key tokens of each partition (partition_shape);
  * `constants`: "TOK\n*" for a token of two constant partitions or more,
- * "TOK\n{}" for a token of a partition that holds a value. */
+ * "TOK\n{}" for a token of a partition that holds a value, "TOK\n{}sort"
+ * for a token of a sort key that holds one. */
 static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists,
                       const NameMap *constants)
 {
@@ -526,9 +527,13 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
         it->partition = it->pt.tok;
         return;
     }
+    /* (a literal id of a kind whose sort keys hold values elsewhere,
+     * `ROLE#role-marshal` of seed data beside `ROLE#{roleId}`, is that kind) */
     const char *sort = shared ? constant_sort(a, it) : NULL;
     if (sort) {
-        it->name = sort;
+        it->name = namemap_get(constants, arena_printf(a, "%s\n{}sort", it->st.tok), &k)
+                       ? it->st.tok
+                       : sort;
         it->by_sk = true;
         it->partition = it->pt.tok;
         return;
@@ -576,6 +581,8 @@ static void name_items(Builder *b)
         size_t k;
         if (it->pt.tok && pc && strstr(pc, "{}")) /* `SYSTEM#{id}`: SYSTEM is one kind */
             namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}", it->pt.tok), 0);
+        if (it->st.tok && it->sort_canon && strstr(it->sort_canon, "{}")) /* `ROLE#{roleId}` */
+            namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}sort", it->st.tok), 0);
         if (whole && !namemap_get(&seen, whole, &k)) {
             namemap_put(b->a, &seen, whole, 0);
             if (namemap_get(&constants, it->pt.tok, &k))
@@ -834,7 +841,7 @@ static const char *when_text(Arena *a, const char *when)
 /* A shape of key `k` (its segments `segs`, flattened `flat`: the key's
  * own or one of its fallbacks) added to entity `ei`. */
 static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k,
-                         const SegList *segs, const KfKey *flat)
+                         const SegList *segs, const KfKey *flat, bool fallback)
 {
     Arena *ma = b->m->arena;
     MEntity *e = &b->m->entities.v[ei];
@@ -863,6 +870,7 @@ static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k
     }
     if (!k->when) /* some key of the shape is written on every item */
         s->when = NULL;
+    s->fallback |= fallback;
     count_text(b, ei, k, s->canon, text, written);
     s->written |= written;
     s->uses++;
@@ -879,7 +887,7 @@ static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k
 static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
 {
     const KeyExpr *k = b->keys.v[ki];
-    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki]);
+    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki], false);
     for (size_t i = 0; i < k->segs.n; i++) {
         if (!k->segs.v[i].fallback || k->segs.v[i].kind == SEG_TEXT)
             continue;
@@ -893,7 +901,7 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
         alt.v[i].nargs = 0;
         KfKey flat;
         kf_flatten(b->a, &alt, &flat);
-        add_shape_of(b, ei, it, k, &alt, &flat);
+        add_shape_of(b, ei, it, k, &alt, &flat, true);
     }
 }
 
@@ -1001,6 +1009,35 @@ static bool glob(const char *t, const char *w, bool prefix, int depth)
         w++;
     }
     return prefix || !*w;
+}
+
+/* Whether literal shape `lit` is an id that shape `w` (with values) holds:
+ * it matches w, and has a lower case letter or a digit (an enumerated
+ * value, `ORG_STATUS#APPROVED`, stays a shape of its own). */
+static bool literal_of(const char *lit, const char *w)
+{
+    if (strstr(lit, "{}") || !strstr(w, "{}") || !glob(lit, w, false, 0))
+        return false;
+    for (const char *p = lit; *p; p++)
+        if (islower((unsigned char)*p) || isdigit((unsigned char)*p))
+            return true;
+    return false;
+}
+
+/* Mark each entity's literal ids of its written shapes (MShape.example). */
+static void mark_examples(DesignModel *m)
+{
+    for (size_t e = 0; e < m->entities.n; e++) {
+        MEntity *en = &m->entities.v[e];
+        for (size_t i = 0; i < en->shapes.n; i++) {
+            MShape *s = &en->shapes.v[i];
+            for (size_t j = 0; j < en->shapes.n && !s->example && !s->fallback; j++) {
+                const MShape *t = &en->shapes.v[j];
+                s->example = j != i && t->written && !strcmp(t->attr, s->attr) &&
+                             literal_of(s->canon, t->canon);
+            }
+        }
+    }
 }
 
 /* The literal runs of a shape between its values: "A#{}#B" -> "A#", "#B". */
@@ -1460,6 +1497,7 @@ DesignModel *model_build(const Project *p)
     add_unknown_table(m);
     match_queries(&b);
     merge_entities(m);
+    mark_examples(m);
     finish_order(m, b.a);
     arena_free(b.a);
     return m;
@@ -1518,12 +1556,13 @@ size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out,
     size_t n = 0, others = 0;
     for (size_t i = 0; i < e->shapes.n; i++) {
         const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon)))
+        if (!strcmp(s->attr, attr) && !s->example && (s->written || !only_values(s->canon)))
             others++;
     }
     for (size_t i = 0; i < e->shapes.n && n < max; i++) {
         const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon) || !others))
+        if (!strcmp(s->attr, attr) && !s->example &&
+            (s->written || !only_values(s->canon) || !others))
             out[n++] = s;
     }
     return n;

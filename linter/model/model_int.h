@@ -18,7 +18,8 @@ const char *model_query_condition(Arena *a, const MQuery *q);
 const char *model_query_entities(Arena *a, const MQuery *q);
 /* The shapes an entity's cell for `attr` shows (at most `max`): the
  * written ones and those only read that have text (a value passed in,
- * "{sk}", only when there is nothing else), written ones first. */
+ * "{sk}", only when there is nothing else), written ones first; not the
+ * literal ids of another shape (MShape.example). */
 size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max);
 /* "src/a.ts:3, src/b.ts:9 and 2 more". */
 const char *model_sites(Arena *a, const MSites *v, size_t max);
