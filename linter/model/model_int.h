@@ -28,6 +28,10 @@ bool model_entity_written(const MEntity *e);
 size_t model_table_entities(const DesignModel *m, size_t t);
 /* Whether the entity writes the key that puts it in index `ix`. */
 bool model_entity_in_index(const MEntity *e, const MIndex *ix);
+/* How a shape's condition reads (MShape.when): the last name of a path
+ * (`dto.parentAlbumId` -> parentAlbumId), else the condition as written,
+ * up to 40 bytes; NULL for NULL. In `a`. */
+const char *model_when_text(Arena *a, const char *when);
 /* Markdown: `s` as inline code in a table cell; `s` as plain text. */
 void model_md_code(FILE *out, const char *s);
 void model_md_text(FILE *out, const char *s);
