@@ -483,8 +483,8 @@ static const char *constant_partition(Arena *a, const Item *it)
 }
 
 /* The whole text of a sort key that is one constant with more than its
- * first word (`LOOKUP#EMAIL`), separators around it dropped; NULL for any
- * other (also a one-word record, `METADATA`). */
+ * first word, in capitals (`LOOKUP#EMAIL`), separators around it dropped;
+ * NULL for any other (a one-word record, `METADATA`; a literal id). */
 static const char *constant_sort(Arena *a, const Item *it)
 {
     const char *c = it->sort_canon;
@@ -495,6 +495,9 @@ static const char *constant_sort(Arena *a, const Item *it)
     size_t n = strlen(c);
     while (n && !isalnum((unsigned char)c[n - 1]))
         n--;
+    for (size_t i = 0; i < n; i++) /* not a literal id (`MEMBER#alice`, `TASK#0001`) */
+        if (islower((unsigned char)c[i]) || isdigit((unsigned char)c[i]))
+            return NULL;
     return n > strlen(it->st.tok) ? arena_strndup(a, c, n) : NULL;
 }
 
