@@ -533,10 +533,11 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
     /* (a literal id of a kind whose sort keys hold values elsewhere,
      * `ROLE#role-marshal` of seed data beside `ROLE#{roleId}`, is that kind) */
     const char *sort = shared ? constant_sort(a, it) : NULL;
+    if (!sort && shared && it->st.tok && it->sort_canon && !strstr(it->sort_canon, "{}") &&
+        namemap_get(constants, arena_printf(a, "%s\n{}sort", it->st.tok), &k))
+        sort = it->st.tok;
     if (sort) {
-        it->name = namemap_get(constants, arena_printf(a, "%s\n{}sort", it->st.tok), &k)
-                       ? it->st.tok
-                       : sort;
+        it->name = sort;
         it->by_sk = true;
         it->partition = it->pt.tok;
         return;
