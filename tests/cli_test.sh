@@ -282,6 +282,33 @@ out=$(cd "$mono" && "$keylint" --format concise services/a/src 2>&1)
 lacks "monorepo: the neighbour's template is not read (from the root)" "$out" "GSI9"
 out=$(cd "$mono" && "$keylint" --format concise . 2>&1)
 lacks "monorepo: run from the root, the files still decide" "$out" "GSI9"
+# a table definition at any depth of the project (Terraform four levels
+# down), never in the copies .terraform and node_modules hold
+deep="$tmp/deep"
+tfdir="$deep/infrastructure/terraform/modules/dynamodb"
+mkdir -p "$tfdir" "$deep/src" "$deep/infrastructure/terraform/.terraform/modules/db" \
+    "$deep/node_modules/db" && git -C "$deep" init -q
+cat >"$tfdir/main.tf" <<'EOF_TF'
+resource "aws_dynamodb_table" "main" {
+  name     = "app"
+  hash_key = "PK"
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+}
+EOF_TF
+printf 'variable "table_name" {\n  type = string\n}\n' >"$tfdir/variables.tf"
+for copy in "$deep/infrastructure/terraform/.terraform/modules/db" "$deep/node_modules/db"; do
+    sed -e 's/hash_key = "PK"/hash_key = "PK"\n  range_key = "SK"/' "$tfdir/main.tf" >"$copy/main.tf"
+done
+cp "$disc/src/q.ts" "$deep/src/q.ts"
+out=$(cd "$deep" && "$keylint" --format concise . 2>&1)
+has "template four levels down" "$out" "index 'GSI9' is not defined on table main (app)"
+lacks "template four levels down: not the .terraform copy" "$out" ".terraform"
+lacks "template four levels down: not the node_modules copy" "$out" "node_modules"
+out=$(cd "$deep/src" && "$keylint" model -f text . 2>&1)
+has "model: template four levels down" "$out" "infrastructure/terraform/modules/dynamodb/main.tf:1"
 printf 'schemas: []\n' >"$disc/.keylint.yml"
 out=$(cd "$disc" && "$keylint" --format concise . 2>&1)
 lacks "schemas: [] turns discovery off" "$out" "GSI9"

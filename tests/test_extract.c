@@ -227,10 +227,10 @@ static void describe_keys(StrBuf *b, const KeyExprList *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         const KeyExpr *k = &l->v[i];
-        sb_printf(b, "key %s via=%s const=%s site=%d call=%d named=%d arg=%s#%u ",
+        sb_printf(b, "key %s via=%s const=%s site=%d call=%d named=%d arg=%s#%u when=%s ",
                   k->attr ? k->attr : "-", k->via ? k->via : "-",
                   k->attr_const ? k->attr_const : "-", k->site, k->call_site, (int)k->named_by,
-                  k->arg_of ? k->arg_of : "-", k->arg_index);
+                  k->arg_of ? k->arg_of : "-", k->arg_index, k->when ? k->when : "-");
         describe_segs(b, &k->segs);
         sb_append(b, "\n");
     }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "model_int.h"
 #include "project.h"
 
 /* ---- projects in memory --------------------------------------------------------- */
@@ -277,6 +278,150 @@ static void alternatives_stay_in_the_item(void **state)
 
 /* Items named by the same sort key in partitions of two kinds are two
  * entities, each "X in Y". */
+/* An index key an update SETs is the item's index shape: written in the
+ * UpdateExpression (`SET GSI2PK = :g`), or pushed clause by clause and
+ * joined (`parts.push('GSI1PK = :gsi1pk'); ... SET ${parts.join(', ')}`)
+ * with its value assigned to the values object. */
+static void index_keys_an_update_sets(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "templates.ts",
+        "import { PutCommand, UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "const templatePK = (id: string) => `TEMPLATE#${id}`;\n"
+        "const statusGSI = (status: string) => `TEMPLATE#${status}`;\n"
+        "export const create = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: templatePK(id), SK: 'METADATA' } }));\n"
+        "export const update = async (d: any, id: string, input: { name?: string; status?: string }) => {\n"
+        "  const parts: string[] = ['UpdatedAt = :now'];\n"
+        "  const names: Record<string, string> = {};\n"
+        "  const values: Record<string, unknown> = { ':now': Date.now() };\n"
+        "  if (input.name !== undefined) {\n"
+        "    parts.push('#name = :name');\n"
+        "    names['#name'] = 'name';\n"
+        "    values[':name'] = input.name;\n"
+        "  }\n"
+        "  if (input.status !== undefined) {\n"
+        "    parts.push('#status = :status');\n"
+        "    names['#status'] = 'status';\n"
+        "    values[':status'] = input.status;\n"
+        "    parts.push('GSI1PK = :gsi1pk');\n"
+        "    values[':gsi1pk'] = statusGSI(input.status);\n"
+        "  }\n"
+        "  await d.send(new UpdateCommand({ TableName: 'app', Key: { PK: templatePK(id), SK: 'METADATA' },\n"
+        "    UpdateExpression: `SET ${parts.join(', ')}`, ExpressionAttributeNames: names,\n"
+        "    ExpressionAttributeValues: values }));\n"
+        "};\n"
+        "export const feature = (d: any, id: string, day: string) =>\n"
+        "  d.send(new UpdateCommand({ TableName: 'app', Key: { PK: templatePK(id), SK: 'METADATA' },\n"
+        "    UpdateExpression: 'SET featured = :t, GSI1SK = :day',\n"
+        "    ExpressionAttributeValues: { ':t': true, ':day': `DAY#${day}` } }));\n"
+        "export const byStatus = (d: any, status: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p',\n"
+        "    ExpressionAttributeValues: { ':p': statusGSI(status) } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "TEMPLATE");
+    assert_string_equal(shapes(a, entity(m, "TEMPLATE"), "GSI1PK"), "TEMPLATE#{status}");
+    assert_string_equal(shapes(a, entity(m, "TEMPLATE"), "GSI1SK"), "DAY#{day}");
+    assert_string_equal(returned(a, query_at(m, 31)), "TEMPLATE");
+    model_free(m);
+    arena_free(a);
+}
+
+/* Index keys only some items carry (a child folder's, spread from a
+ * conditional local; a note's owner when one is given) are drawn with
+ * their condition; constant sort keys of more than one word beside a
+ * partition's own record (`LOOKUP#EMAIL`, `LOOKUP#PHONE` under
+ * `ACCOUNT#{id}` / `PROFILE#{id}`) are entities of their own. */
+static void conditional_keys_and_lookups(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "keys.ts",
+        "export const folderSK = (id: string) => `FOLDER#${id}`;\n"
+        "export function childGsi(parent: string, id: string) {\n"
+        "  return { GSI1PK: folderSK(parent), GSI1SK: folderSK(id) };\n"
+        "}\n",
+        "items.ts",
+        "import { folderSK, childGsi } from './keys';\n"
+        "export function folderItem(dto: { spaceId: string; id: string; parentId?: string }) {\n"
+        "  const base = { PK: `SPACE#${dto.spaceId}`, SK: folderSK(dto.id), type: 'Folder' };\n"
+        "  const gsi = dto.parentId ? childGsi(dto.parentId, dto.id) : undefined;\n"
+        "  return { ...base, ...(gsi ? gsi : {}) };\n"
+        "}\n",
+        "accounts.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const create = async (d: any, id: string, email: string, phone: string) => {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: `PROFILE#${id}`, email } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: 'LOOKUP#EMAIL',\n"
+        "    GSI1PK: `EMAIL#${email}`, GSI1SK: `ACCOUNT#${id}` } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `ACCOUNT#${id}`, SK: 'LOOKUP#PHONE',\n"
+        "    GSI1PK: `PHONE#${phone}`, GSI1SK: `ACCOUNT#${id}` } }));\n"
+        "};\n"
+        "export const note = (d: any, id: string, at: string, input: { ownerId?: string }) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `NOTE#${id}`, SK: `AT#${at}`,\n"
+        "    GSI1PK: input.ownerId ? `OWNER#${input.ownerId}` : undefined, GSI1SK: at } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "ACCOUNT, LOOKUP#EMAIL, LOOKUP#PHONE, NOTE, SPACE");
+    const MEntity *folder = entity(m, "SPACE");
+    assert_non_null(folder);
+    for (size_t i = 0; i < folder->shapes.n; i++) {
+        const MShape *sh = &folder->shapes.v[i];
+        if (!strncmp(sh->attr, "GSI1", 4))
+            assert_string_equal(sh->when ? sh->when : "-", "parentId");
+        else
+            assert_null(sh->when);
+    }
+    assert_string_equal(shapes(a, folder, "GSI1PK"), "FOLDER#{parentId}");
+    assert_string_equal(shapes(a, entity(m, "LOOKUP#PHONE"), "GSI1PK"), "PHONE#{phone}");
+    const MEntity *note = entity(m, "NOTE");
+    assert_non_null(note);
+    for (size_t i = 0; i < note->shapes.n; i++)
+        assert_string_equal(note->shapes.v[i].when ? note->shapes.v[i].when : "-",
+                            strcmp(note->shapes.v[i].attr, "GSI1PK") ? "-" : "ownerId");
+    model_free(m);
+    arena_free(a);
+}
+
+/* Seed data writes literal ids: they are instances of the shapes the
+ * application writes (EVENT#evt-1 of EVENT#{eventId}, ROLE#role-marshal
+ * of ROLE#{roleId}), not shapes or entities of their own; an enumerated
+ * value (EVENT_STATUS#DRAFT) stays a shape. */
+static void seed_literals_are_instances(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "events.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const create = (d: any, eventId: string, date: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: 'PROFILE',\n"
+        "    GSI1PK: 'EVENT_STATUS#DRAFT', GSI1SK: `${date}#${eventId}` } }));\n"
+        "export const role = (d: any, eventId: string, roleId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: `ROLE#${roleId}` } }));\n",
+        "seed.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export async function seed(d: any) {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'PROFILE',\n"
+        "    GSI1PK: 'EVENT_STATUS#PUBLISHED', GSI1SK: '2026-06-15#evt-1' } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'ROLE#role-marshal' } }));\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "EVENT, ROLE");
+    const MEntity *ev = entity(m, "EVENT"), *role = entity(m, "ROLE");
+    const MShape *cell[8];
+    assert_int_equal(model_cell_shapes(ev, "PK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "EVENT#{eventId}");
+    assert_int_equal(model_cell_shapes(ev, "GSI1PK", cell, 8), 2);
+    assert_int_equal(model_cell_shapes(ev, "GSI1SK", cell, 8), 1);
+    assert_int_equal(model_cell_shapes(role, "SK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "ROLE#{roleId}");
+    model_free(m);
+    arena_free(a);
+}
+
 static void same_sort_name_in_two_partitions(void **state)
 {
     (void)state;
@@ -761,6 +906,9 @@ int main(void)
         cmocka_unit_test(spread_locals_are_one_item),
         cmocka_unit_test(constant_partitions_apart),
         cmocka_unit_test(fallbacks_are_shapes),
+        cmocka_unit_test(index_keys_an_update_sets),
+        cmocka_unit_test(conditional_keys_and_lookups),
+        cmocka_unit_test(seed_literals_are_instances),
         cmocka_unit_test(same_sort_name_in_two_partitions),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),

@@ -65,6 +65,65 @@ static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use,
     return true;
 }
 
+static void append_str(Ex *x, const char *t, char **buf, size_t *len, size_t *cap)
+{
+    size_t l = strlen(t);
+    arena_grow(x->a, (void **)buf, cap, *len + l + 1, 1);
+    memcpy(*buf + *len, t, l + 1);
+    *len += l;
+}
+
+/* `parts.join(', ')` where `parts` is a local array of texts, with the
+ * texts pushed on it in its block before the join
+ * (`parts.push('GSI1PK = :gsi1pk')`; like a ternary's first branch, a
+ * conditional push is taken): an UpdateExpression or key condition put
+ * together clause by clause. False when `call` is no such join, or a
+ * text, or another change to the array (unshift, splice), cannot be
+ * read. */
+static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t *cap, int depth)
+{
+    SynNode fn = unwrap(field(call, "function"));
+    SynNode arr = unwrap(field(fn, "object"));
+    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "join") ||
+        !is(arr, "identifier"))
+        return false;
+    const char *name = ex_ntext(x, arr);
+    Binding b = ex_find_binding(x, arr, name, false);
+    SynNode init = b.found && !b.param ? unwrap(b.value) : (SynNode){0};
+    SynNode args = field(call, "arguments");
+    const char *sep = ",";
+    if (!is(init, "array") ||
+        (syn_count(x->syn, args) && !ex_string_value(x, syn_child(x->syn, args, 0), &sep)))
+        return false;
+    size_t parts = 0;
+    for (uint32_t i = 0; i < syn_count(x->syn, init); i++) {
+        if (parts++)
+            append_str(x, sep, buf, len, cap);
+        if (!build_string(x, syn_child(x->syn, init, i), buf, len, cap, depth + 1))
+            return false;
+    }
+    BlockWalk w = ex_block_walk(x, b.decl, call, &x->string_steps_left);
+    for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
+        SynNode mf = unwrap(field(m, "function"));
+        if (!is(m, "call_expression") || !is(mf, "member_expression") ||
+            !ex_text_eq(x, unwrap(field(mf, "object")), name))
+            continue;
+        if (ex_text_eq(x, field(mf, "property"), "unshift") ||
+            ex_text_eq(x, field(mf, "property"), "splice"))
+            return false;
+        if (!ex_text_eq(x, field(mf, "property"), "push"))
+            continue;
+        SynNode margs = field(m, "arguments");
+        for (uint32_t i = 0; i < syn_count(x->syn, margs); i++) {
+            if (parts++)
+                append_str(x, sep, buf, len, cap);
+            if (!build_string(x, syn_child(x->syn, margs, i), buf, len, cap, depth + 1))
+                return false;
+        }
+    }
+    return true;
+}
+
 static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)
 {
     n = unwrap(n);
@@ -109,6 +168,8 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
                build_string(x, field(n, "right"), buf, len, cap, depth + 1);
     if (is(n, "ternary_expression"))
         return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
+    if (is(n, "call_expression"))
+        return joined_strings(x, n, buf, len, cap, depth);
     if (is(n, "identifier")) {
         const char *name = ex_ntext(x, n);
         Binding b = ex_find_binding(x, n, name, true);

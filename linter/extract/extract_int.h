@@ -200,6 +200,10 @@ int ex_add_op(Ex *x, OpKind kind, OpApi api, SynNode node, const char *callee);
 void ex_add_key(Ex *x, SynNode value, KeyRole role, const char *attr, KeySite site, int op,
                 CondOp cond);
 /* ex_add_key for a value and, when it is a conditional, for each branch. */
+/* An index key an UpdateExpression SETs (`SET GSI1PK = :gsi1pk`) to `v`,
+ * its placeholder's value: a key the update writes, when its name says it
+ * is an index key (a table key cannot be updated). Returns 1 when added. */
+size_t ex_update_set_key(Ex *x, const char *name, SynNode v, int op);
 void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
                          int op, CondOp cond);
 /* Every key attribute of an object literal (followed through variables). */

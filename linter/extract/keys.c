@@ -139,6 +139,19 @@ static size_t helper_object_keys(Ex *x, SynNode call, KeySite site, int op)
     return 1;
 }
 
+/* The keys added since `first` that have no condition yet are written
+ * only when `test` holds (KeyExpr.when). */
+static void keys_when(Ex *x, size_t first, SynNode test)
+{
+    const char *t = NULL;
+    for (size_t k = first; k < x->ir->extracted.n; k++)
+        if (!x->ir->extracted.v[k].when) {
+            if (!t)
+                t = ex_ntext(x, unwrap(test));
+            x->ir->extracted.v[k].when = t;
+        }
+}
+
 /* `...expr` inside an object of keys: an object built here (or in a
  * variable) adds its keys, also under a condition; a call is a helper
  * returning an object of keys, expanded by resolution. */
@@ -151,15 +164,24 @@ static size_t spread_value_keys(Ex *x, SynNode e, KeySite site, int op, int dept
         return key_object_depth(x, e, site, op, depth + 1);
     /* `...(parent ? gsiKeys(parent, id) : {})`: the keys of either branch
      * (an index's keys written on some items only) */
-    if (is(e, "ternary_expression"))
-        return spread_value_keys(x, field(e, "consequence"), site, op, depth + 1) +
-               spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+    if (is(e, "ternary_expression")) {
+        size_t first = x->ir->extracted.n;
+        size_t yes = spread_value_keys(x, field(e, "consequence"), site, op, depth + 1);
+        size_t no = spread_value_keys(x, field(e, "alternative"), site, op, depth + 1);
+        if (yes && !no) /* written when the condition holds */
+            keys_when(x, first, field(e, "condition"));
+        return yes + no;
+    }
     /* `...(custom && pos && { GSI3PK: ... })`: the object when the
      * condition holds; `...(extra || {})`, `...(extra ?? {})`: either */
     if (is(e, "binary_expression")) {
         SynNode op_tok = field(e, "operator");
-        if (ex_text_eq(x, op_tok, "&&"))
-            return spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+        if (ex_text_eq(x, op_tok, "&&")) {
+            size_t first = x->ir->extracted.n;
+            size_t n = spread_value_keys(x, field(e, "right"), site, op, depth + 1);
+            keys_when(x, first, field(e, "left"));
+            return n;
+        }
         if (ex_text_eq(x, op_tok, "||") || ex_text_eq(x, op_tok, "??"))
             return spread_value_keys(x, field(e, "left"), site, op, depth + 1) +
                    spread_value_keys(x, field(e, "right"), site, op, depth + 1);
@@ -222,6 +244,18 @@ static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite s
     return x->ir->extracted.n > first;
 }
 
+size_t ex_update_set_key(Ex *x, const char *name, SynNode v, int op)
+{
+    int role = key_role_for_name(x->cfg, name);
+    if ((role != ROLE_INDEX_PK && role != ROLE_INDEX_SK) || syn_null(v))
+        return 0;
+    KeyNamedBy was = x->named;
+    x->named = NAMED_SPELLING;
+    size_t n = prop_keys(x, name, (SynNode){0}, v, SITE_WRITE, op);
+    x->named = was;
+    return n;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
@@ -282,6 +316,13 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
     SynNode stack[16];
     int n = 0;
     stack[n++] = v;
+    size_t first = x->ir->extracted.n;
+    /* `GSI1PK: userId ? `USER#${userId}` : undefined`: written when userId is */
+    SynNode tern = key_conditional(x, v);
+    SynNode none = is(tern, "ternary_expression") ? unwrap(field(tern, "alternative")) : tern;
+    bool some = is(tern, "ternary_expression") &&
+                (is(none, "undefined") || is(none, "null") ||
+                 (is(none, "identifier") && ex_text_eq(x, none, "undefined")));
     while (n > 0) {
         SynNode e = stack[--n];
         /* `let pk; if (a) pk = ...; else pk = ...;`: the value of each branch */
@@ -320,5 +361,7 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
         }
         ex_add_key(x, e, role, attr, site, op, cond);
     }
+    if (some)
+        keys_when(x, first, field(tern, "condition"));
 }
 

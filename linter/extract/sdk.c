@@ -330,10 +330,14 @@ static void params_object(Ex *x, SynNode objn, int op)
         StrList targets = {0}, placeholders = {0};
         if (s && ddb_parse_update_sets(x->a, s, &targets, &placeholders)) {
             x->ir->ops.v[op].update_span = nspan(unwrap(ue));
-            for (size_t i = 0; i < targets.n; i++)
+            for (size_t i = 0; i < targets.n; i++) {
+                const char *attr = ex_map_name(x, names, targets.v[i]);
                 if (!sets_key_value(x, values, placeholders.v[i], op))
-                    strlist_push(x->a, &x->ir->ops.v[op].sets,
-                                 ex_map_name(x, names, targets.v[i]));
+                    strlist_push(x->a, &x->ir->ops.v[op].sets, attr);
+                /* `SET GSI1PK = :gsi1pk`: the index key it writes */
+                if (placeholders.v[i] && is(values, "object"))
+                    ex_update_set_key(x, attr, ex_find_prop(x, values, placeholders.v[i]), op);
+            }
         }
     }
     SynNode ri = ex_find_prop(x, obj, "RequestItems");

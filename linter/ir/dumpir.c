@@ -149,6 +149,8 @@ void dump_ir(FILE *out, const FileIR *ir)
                     k->via_span.start_col + 1);
         if (k->named_by != NAMED_SPELLING)
             fputs(k->named_by == NAMED_KEY_MAP ? " named-by=key-map" : " named-by=table", out);
+        if (k->when)
+            fprintf(out, " when=%s", k->when);
         fputs(" = ", out);
         quoted(out, seglist_render(a, &k->segs));
         fputc('\n', out);

@@ -170,6 +170,7 @@ KeyExprList copy_keys(Copier *c, const KeyExprList *l)
         k->via = copy_str(c, k->via);
         k->attr_const = copy_str(c, k->attr_const);
         k->arg_of = copy_str(c, k->arg_of);
+        k->when = copy_str(c, k->when);
         k->segs = copy_seglist(c, &l->v[i].segs);
     }
     return out;

@@ -160,6 +160,10 @@ typedef struct KeyExpr {
      * (or whose table is not known) is dropped, a key map's stays (its
      * role unknown: ROLE_KEY). */
     KeyNamedBy named_by;
+    /* Written on some items only: the condition as written (`...(parent ?
+     * gsiKeys(parent, id) : {})`, `GSI1PK: userId ? ... : undefined` give
+     * "parent", "userId"); NULL when every item of its site has it. */
+    const char *when;
     SegList segs;
 } KeyExpr;
 

@@ -198,6 +198,7 @@ static const char *key_helper(const KeyExpr *k)
 typedef struct Item {
     KeyTok pt, st;    /* the tokens of its partition and sort keys */
     const char *partition_shape; /* its partition key's attribute and shape */
+    const char *sort_canon;      /* its sort key's shape */
     bool own;         /* the sort key is the partition's own record: its
                        * values are the partition key's (USER#{id} / METADATA#{id}) */
     const FileIR *file;
@@ -446,6 +447,8 @@ static void item_tokens(Builder *b, Item *it)
     it->st = sk ? key_token(a, skf, it->cfg, false) : (KeyTok){0};
     if (pk)
         it->partition_shape = arena_printf(a, "%s\n%s", pk->attr, kf_shape(a, pkf));
+    if (sk)
+        it->sort_canon = kf_shape(a, skf);
     if (it->st.tok && it->st.id_after && it->pt.tok) {
         StrList ph = {0}, sh = {0};
         hole_names(a, pkf, &ph);
@@ -479,18 +482,40 @@ static const char *constant_partition(Arena *a, const Item *it)
     return n > strlen(it->pt.tok) ? arena_strndup(a, c, n) : NULL;
 }
 
+/* The whole text of a sort key that is one constant with more than its
+ * first word, in capitals (`LOOKUP#EMAIL`), separators around it dropped;
+ * NULL for any other (a one-word record, `METADATA`; a literal id). */
+static const char *constant_sort(Arena *a, const Item *it)
+{
+    const char *c = it->sort_canon;
+    if (!it->st.tok || !c || strstr(c, "{}"))
+        return NULL;
+    while (*c && !isalnum((unsigned char)*c))
+        c++;
+    size_t n = strlen(c);
+    while (n && !isalnum((unsigned char)c[n - 1]))
+        n--;
+    for (size_t i = 0; i < n; i++) /* not a literal id (`MEMBER#alice`, `TASK#0001`) */
+        if (islower((unsigned char)c[i]) || isdigit((unsigned char)c[i]))
+            return NULL;
+    return n > strlen(it->st.tok) ? arena_strndup(a, c, n) : NULL;
+}
+
 /* Name an item from its keys (model.h). The sort key's token names it
  * when the sort key names one item among many and its partition holds
  * several kinds of items (sort keys with two tokens or more: an adjacency
  * list), or belongs to a tenant, or has no token of its own; unless the
- * sort key is the partition's own record. Else the partition key's token
+ * sort key is the partition's own record; a sort key that is one constant
+ * of more than one word in such a partition (`USER#{id}` / `LOOKUP#EMAIL`
+ * beside `METADATA#{id}`) names it whole. Else the partition key's token
  * names it, or its whole constant when collections in constant
  * partitions of that token differ after it and no partition of that token
  * holds a value (`SYSTEM#SETTING` and `SYSTEM#HEALTH`: two entities);
  * else the helper that builds its keys; else an index key's token.
  * `kinds`: the sort key tokens of each partition (partition_shape);
  * `constants`: "TOK\n*" for a token of two constant partitions or more,
- * "TOK\n{}" for a token of a partition that holds a value. */
+ * "TOK\n{}" for a token of a partition that holds a value, "TOK\n{}sort"
+ * for a token of a sort key that holds one. */
 static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList *lists,
                       const NameMap *constants)
 {
@@ -501,6 +526,18 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
                    lists[k].n >= 2);
     if (it->st.tok && it->st.id_after && !it->own && shared) {
         it->name = it->st.tok;
+        it->by_sk = true;
+        it->partition = it->pt.tok;
+        return;
+    }
+    /* (a literal id of a kind whose sort keys hold values elsewhere,
+     * `ROLE#role-marshal` of seed data beside `ROLE#{roleId}`, is that kind) */
+    const char *sort = shared ? constant_sort(a, it) : NULL;
+    if (!sort && shared && it->st.tok && it->sort_canon && !strstr(it->sort_canon, "{}") &&
+        namemap_get(constants, arena_printf(a, "%s\n{}sort", it->st.tok), &k))
+        sort = it->st.tok;
+    if (sort) {
+        it->name = sort;
         it->by_sk = true;
         it->partition = it->pt.tok;
         return;
@@ -548,6 +585,8 @@ static void name_items(Builder *b)
         size_t k;
         if (it->pt.tok && pc && strstr(pc, "{}")) /* `SYSTEM#{id}`: SYSTEM is one kind */
             namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}", it->pt.tok), 0);
+        if (it->st.tok && it->sort_canon && strstr(it->sort_canon, "{}")) /* `ROLE#{roleId}` */
+            namemap_put(b->a, &constants, arena_printf(b->a, "%s\n{}sort", it->st.tok), 0);
         if (whole && !namemap_get(&seen, whole, &k)) {
             namemap_put(b->a, &seen, whole, 0);
             if (namemap_get(&constants, it->pt.tok, &k))
@@ -788,7 +827,7 @@ static void choose_texts(Builder *b)
 /* A shape of key `k` (its segments `segs`, flattened `flat`: the key's
  * own or one of its fallbacks) added to entity `ei`. */
 static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k,
-                         const SegList *segs, const KfKey *flat)
+                         const SegList *segs, const KfKey *flat, bool fallback)
 {
     Arena *ma = b->m->arena;
     MEntity *e = &b->m->entities.v[ei];
@@ -808,12 +847,16 @@ static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k
             .text = arena_strdup(ma, text),
             .canon = arena_strdup(ma, canon),
             .first = site_of(b, it->file->path, k->span),
+            .when = model_when_text(ma, k->when),
         };
         VEC_PUSH(ma, &e->shapes, ns);
         s = &e->shapes.v[e->shapes.n - 1];
     } else if (written && !s->written) {
         s->first = site_of(b, it->file->path, k->span); /* where it is written first */
     }
+    if (!k->when) /* some key of the shape is written on every item */
+        s->when = NULL;
+    s->fallback |= fallback;
     count_text(b, ei, k, s->canon, text, written);
     s->written |= written;
     s->uses++;
@@ -830,7 +873,7 @@ static void add_shape_of(Builder *b, size_t ei, const Item *it, const KeyExpr *k
 static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
 {
     const KeyExpr *k = b->keys.v[ki];
-    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki]);
+    add_shape_of(b, ei, it, k, &k->segs, &b->flat.v[ki], false);
     for (size_t i = 0; i < k->segs.n; i++) {
         if (!k->segs.v[i].fallback || k->segs.v[i].kind == SEG_TEXT)
             continue;
@@ -844,7 +887,7 @@ static void add_shape(Builder *b, size_t ei, const Item *it, size_t ki)
         alt.v[i].nargs = 0;
         KfKey flat;
         kf_flatten(b->a, &alt, &flat);
-        add_shape_of(b, ei, it, k, &alt, &flat);
+        add_shape_of(b, ei, it, k, &alt, &flat, true);
     }
 }
 
@@ -952,6 +995,35 @@ static bool glob(const char *t, const char *w, bool prefix, int depth)
         w++;
     }
     return prefix || !*w;
+}
+
+/* Whether literal shape `lit` is an id that shape `w` (with values) holds:
+ * it matches w, and has a lower case letter or a digit (an enumerated
+ * value, `ORG_STATUS#APPROVED`, stays a shape of its own). */
+static bool literal_of(const char *lit, const char *w)
+{
+    if (strstr(lit, "{}") || !strstr(w, "{}") || !glob(lit, w, false, 0))
+        return false;
+    for (const char *p = lit; *p; p++)
+        if (islower((unsigned char)*p) || isdigit((unsigned char)*p))
+            return true;
+    return false;
+}
+
+/* Mark each entity's literal ids of its written shapes (MShape.example). */
+static void mark_examples(DesignModel *m)
+{
+    for (size_t e = 0; e < m->entities.n; e++) {
+        MEntity *en = &m->entities.v[e];
+        for (size_t i = 0; i < en->shapes.n; i++) {
+            MShape *s = &en->shapes.v[i];
+            for (size_t j = 0; j < en->shapes.n && !s->example && !s->fallback; j++) {
+                const MShape *t = &en->shapes.v[j];
+                s->example = j != i && t->written && !strcmp(t->attr, s->attr) &&
+                             literal_of(s->canon, t->canon);
+            }
+        }
+    }
 }
 
 /* The literal runs of a shape between its values: "A#{}#B" -> "A#", "#B". */
@@ -1411,6 +1483,7 @@ DesignModel *model_build(const Project *p)
     add_unknown_table(m);
     match_queries(&b);
     merge_entities(m);
+    mark_examples(m);
     finish_order(m, b.a);
     arena_free(b.a);
     return m;
@@ -1422,60 +1495,4 @@ void model_free(DesignModel *m)
         return;
     arena_free(m->arena);
     free(m);
-}
-
-const MEntity *model_entity(const DesignModel *m, size_t table, const char *name)
-{
-    for (size_t i = 0; i < m->entities.n; i++)
-        if (m->entities.v[i].table == table && !strcmp(m->entities.v[i].name, name))
-            return &m->entities.v[i];
-    return NULL;
-}
-
-static bool sites_in(const MSites *v, const char *path)
-{
-    for (size_t i = 0; i < v->n; i++)
-        if (!strcmp(v->v[i].path, path))
-            return true;
-    return false;
-}
-
-size_t model_entities_in(const DesignModel *m, Arena *a, const char *path, const MEntity ***out)
-{
-    const MEntity **v = arena_alloc(a, (m->entities.n + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; i < m->entities.n; i++) {
-        const MEntity *e = &m->entities.v[i];
-        if (sites_in(&e->writes, path) || sites_in(&e->reads, path))
-            v[n++] = e;
-    }
-    *out = v;
-    return n;
-}
-
-/* A shape with no literal text at all ("{}", "{}{}"): a value passed in. */
-static bool only_values(const char *canon)
-{
-    for (const char *p = canon; *p; p += 2)
-        if (p[0] != '{' || p[1] != '}')
-            return false;
-    return true;
-}
-
-size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max)
-{
-    /* the written shapes and those only read that say something (a read
-     * of a key nobody writes); a value passed in only when nothing else */
-    size_t n = 0, others = 0;
-    for (size_t i = 0; i < e->shapes.n; i++) {
-        const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon)))
-            others++;
-    }
-    for (size_t i = 0; i < e->shapes.n && n < max; i++) {
-        const MShape *s = &e->shapes.v[i];
-        if (!strcmp(s->attr, attr) && (s->written || !only_values(s->canon) || !others))
-            out[n++] = s;
-    }
-    return n;
 }

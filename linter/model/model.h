@@ -47,6 +47,16 @@ typedef struct MShape {
     size_t uses;       /* keys of this shape */
     StrList rules;     /* ids of findings on keys of this shape, sorted */
     MSite first;       /* its first key */
+    /* Written on some items only, when this holds ("parentAlbumId": the
+     * condition's last name when it is a name, else as written); NULL
+     * when every key of this shape is written on every item of its site. */
+    const char *when;
+    bool fallback;     /* the text a value falls back to (AUDIT#SYSTEM) */
+    /* A literal id of another written shape of its attribute (seed data's
+     * `EVENT#event-demo-1` beside `EVENT#{eventId}`, a text with a lower
+     * case letter or a digit where that shape has a value): counted, not
+     * shown in the entity's cells. */
+    bool example;
 } MShape;
 
 typedef struct MEntity {

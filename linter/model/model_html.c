@@ -243,6 +243,11 @@ static void html_cell(FILE *out, const MEntity *e, const char *attr)
         fputs("</code>", out);
         if (!s[i]->written)
             fputs(" <span class=\"read\">(read)</span>", out);
+        if (s[i]->when) {
+            fputs(" (when ", out);
+            h(out, s[i]->when);
+            fputc(')', out);
+        }
         if (s[i]->rules.n) {
             fputs(" <span class=\"finding\">&#9888;", out);
             for (size_t r = 0; r < s[i]->rules.n; r++) {

@@ -18,7 +18,8 @@ const char *model_query_condition(Arena *a, const MQuery *q);
 const char *model_query_entities(Arena *a, const MQuery *q);
 /* The shapes an entity's cell for `attr` shows (at most `max`): the
  * written ones and those only read that have text (a value passed in,
- * "{sk}", only when there is nothing else), written ones first. */
+ * "{sk}", only when there is nothing else), written ones first; not the
+ * literal ids of another shape (MShape.example). */
 size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max);
 /* "src/a.ts:3, src/b.ts:9 and 2 more". */
 const char *model_sites(Arena *a, const MSites *v, size_t max);
@@ -27,6 +28,10 @@ bool model_entity_written(const MEntity *e);
 size_t model_table_entities(const DesignModel *m, size_t t);
 /* Whether the entity writes the key that puts it in index `ix`. */
 bool model_entity_in_index(const MEntity *e, const MIndex *ix);
+/* How a shape's condition reads (MShape.when): the last name of a path
+ * (`dto.parentAlbumId` -> parentAlbumId), else the condition as written,
+ * up to 40 bytes; NULL for NULL. In `a`. */
+const char *model_when_text(Arena *a, const char *when);
 /* Markdown: `s` as inline code in a table cell; `s` as plain text. */
 void model_md_code(FILE *out, const char *s);
 void model_md_text(FILE *out, const char *s);

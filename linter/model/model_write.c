@@ -259,9 +259,12 @@ static const char *text_cell(Arena *a, const MEntity *e, const char *attr)
     size_t n = model_cell_shapes(e, attr, s, 16);
     StrBuf b;
     sb_init(&b, a);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         sb_printf(&b, "%s%s%s%s", i ? "\n" : "", s[i]->text, s[i]->written ? "" : " (read)",
                   s[i]->rules.n ? " !" : "");
+        if (s[i]->when)
+            sb_printf(&b, " (when %s)", s[i]->when);
+    }
     return sb_str(&b);
 }
 
@@ -468,6 +471,11 @@ static void md_cell(FILE *out, const MEntity *e, const char *attr)
         model_md_code(out, s[i]->text);
         if (!s[i]->written)
             fputs(" (read)", out);
+        if (s[i]->when) {
+            fputs(" (when ", out);
+            model_md_text(out, s[i]->when);
+            fputc(')', out);
+        }
         for (size_t r = 0; r < s[i]->rules.n; r++)
             fprintf(out, "%s%s", r ? ", " : " ⚠ ", s[i]->rules.v[r]);
     }

@@ -4,6 +4,7 @@
 #include "templates.h"
 
 #include "files.h"
+#include "walk.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -18,14 +19,23 @@ static int cmp_strp(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-enum { DISCOVER_DEPTH = 2, DISCOVER_MAX_ENTRIES = 4000 };
+/* A directory read when the files have no project at all is read alone,
+ * up to this many entries. */
+enum { DISCOVER_MAX_ENTRIES = 4000 };
 
-static bool template_name(const char *name)
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static bool template_name(const char *path)
 {
     static const char *const names[] = {
         "template.yaml", "template.yml", "template.json", "serverless.yml", "serverless.yaml",
         NULL,
     };
+    const char *name = base_name(path);
     for (const char *const *n = names; *n; n++)
         if (!strcmp(name, *n))
             return true;
@@ -33,18 +43,44 @@ static bool template_name(const char *name)
     return l > 3 && !strcmp(name + l - 3, ".tf");
 }
 
-static bool skipped_dir(const char *name)
+/* Whether `rel` (a path below the directory searched) is in a hidden
+ * folder (.terraform, .venv, ...; .github is read). */
+static bool in_hidden_dir(const char *rel)
 {
-    static const char *const names[] = {
-        "node_modules", "dist", "build", "out", "coverage", "cdk.out", ".serverless",
-        ".aws-sam", ".next", ".git", NULL,
-    };
-    if (name[0] == '.' && strcmp(name, ".github") != 0)
-        return true;
-    for (const char *const *n = names; *n; n++)
-        if (!strcmp(name, *n))
+    for (const char *p = rel;;) {
+        const char *e = strchr(p, '/');
+        if (!e)
+            return false;
+        if (p[0] == '.' && strncmp(p, ".github/", 8) != 0)
             return true;
-    return false;
+        p = e + 1;
+    }
+}
+
+/* Whether the file at `path` may define a table, from its text alone: a
+ * resource type or Terraform name of one. serverless.yml may include its
+ * resources from other files and is always read. The parse is skipped for
+ * every other file: a project's many .tf files and templates are mostly
+ * not about DynamoDB. */
+static bool may_define_table(const char *path)
+{
+    const char *name = base_name(path);
+    if (!strncmp(name, "serverless.", 11))
+        return true;
+    static const char *const marks[] = {
+        "AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable", "AWS::Serverless::SimpleTable",
+        "aws_dynamodb_table",   "dynamodb-table",             NULL,
+    };
+    Problems quiet;
+    problems_init(&quiet);
+    size_t len = 0;
+    char *text = read_source(path, &len, &quiet);
+    problems_free(&quiet);
+    bool may = false;
+    for (const char *const *m = marks; text && *m && !may; m++)
+        may = strstr(text, *m) != NULL;
+    free(text);
+    return may;
 }
 
 /* Whether the directory `dir` is `top` or below it. */
@@ -91,42 +127,43 @@ static const char *common_dir(Arena *a, FileIR *const *files, const Config *cons
 }
 
 /* Without `schemas:` in the configuration, the templates a project
- * usually has (template.yaml, serverless.yml; SAM, CloudFormation,
- * Serverless) in `dir` or up to max_depth levels below it (not in `skip`),
- * in name order. A file that holds no DynamoDB table adds nothing, and
- * says nothing: it was not asked for. */
-static void find_templates(Arena *a, const char *dir, int max_depth, const char *skip,
+ * usually has (template.yaml, serverless.yml, *.tf; SAM, CloudFormation,
+ * Serverless, Terraform) in `dir` and at any depth below it (not in
+ * `skip`; the folders source discovery skips, and hidden ones, are not
+ * read), or in `dir` alone when not `deep`, in name order. Only those
+ * whose text may define a table are listed; a file that holds none adds
+ * nothing later and says nothing: it was not asked for. */
+static void find_templates(Arena *a, const char *dir, bool deep, const char *skip,
                            StrList *found_out)
 {
     StrList found = {0};
-    typedef struct Pending {
-        const char *dir;
-        int depth;
-    } Pending;
-    VEC(Pending) todo = {0};
-    VEC_PUSH(a, &todo, ((Pending){dir, 0}));
-    size_t entries = 0;
-    for (size_t t = 0; t < todo.n && entries < DISCOVER_MAX_ENTRIES; t++) {
-        Pending cur = todo.v[t];
-        DIR *d = opendir(cur.dir);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d)) && entries++ < DISCOVER_MAX_ENTRIES) {
-            if (e->d_type == DT_DIR) {
-                const char *sub = arena_printf(a, "%s/%s", cur.dir, e->d_name);
-                if (cur.depth < max_depth && !skipped_dir(e->d_name) &&
-                    !(skip && !strcmp(sub, skip)))
-                    VEC_PUSH(a, &todo, ((Pending){sub, cur.depth + 1}));
-            } else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
-                       template_name(e->d_name)) {
-                strlist_push(a, &found, arena_printf(a, "%s/%s", cur.dir, e->d_name));
-            }
+    if (deep) {
+        StrList all = {0};
+        walk_dir_files(dir, template_name, a, &all);
+        size_t dl = strlen(dir), sl = skip ? strlen(skip) : 0;
+        for (size_t i = 0; i < all.n; i++) {
+            const char *p = all.v[i];
+            const char *rel = p + dl + (p[dl] == '/');
+            if (skip && !strncmp(p, skip, sl) && p[sl] == '/')
+                continue;
+            if (!in_hidden_dir(rel) && may_define_table(p))
+                strlist_push(a, &found, p);
         }
-        closedir(d);
+    } else if (dir) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        size_t entries = 0;
+        while (d && (e = readdir(d)) && entries++ < DISCOVER_MAX_ENTRIES) {
+            const char *p = arena_printf(a, "%s/%s", dir, e->d_name);
+            if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) && template_name(e->d_name) &&
+                may_define_table(p))
+                strlist_push(a, &found, p);
+        }
+        if (d)
+            closedir(d);
+        if (found.n > 1)
+            qsort(found.v, found.n, sizeof *found.v, cmp_strp);
     }
-    if (found.n > 1)
-        qsort(found.v, found.n, sizeof *found.v, cmp_strp);
     *found_out = found;
 }
 
@@ -199,10 +236,10 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
     if (!root && base && (!dir || inside(dir, base)))
         root = base;
     if (cfg->path && root && inside(cfg->dir, root)) {
-        find_templates(ca, cfg->dir, DISCOVER_DEPTH, NULL, &ft.paths);
+        find_templates(ca, cfg->dir, true, NULL, &ft.paths);
     } else if (!root) {
         if (dir)
-            find_templates(ca, dir, 0, NULL, &ft.paths);
+            find_templates(ca, dir, false, NULL, &ft.paths);
     } else {
         /* dir, then each directory above it up to the root (without the
          * part already searched), until one has a template with tables */
@@ -212,7 +249,7 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
         const char *searched = NULL;
         for (;;) {
             StrList found = {0};
-            find_templates(ca, level, DISCOVER_DEPTH, searched, &found);
+            find_templates(ca, level, true, searched, &found);
             for (size_t i = 0; i < found.n; i++)
                 if (template_has_tables(found.v[i]))
                     strlist_push(ca, &ft.paths, found.v[i]);

@@ -83,7 +83,7 @@ static const char *err_text(int err, char *buf, size_t size)
 
 static const char *const skip_dirs[] = {
     "node_modules", ".git",        "dist",     "build", "out", "coverage",
-    "cdk.out",      ".serverless", ".aws-sam", ".next",
+    "cdk.out",      ".serverless", ".aws-sam", ".next",     ".terraform",
 };
 
 static bool is_skipped_name(const char *s, size_t n)
@@ -237,6 +237,7 @@ typedef struct Walk {
     const char *cwd;    /* NULL when unknown */
     VEC(const char *) found; /* display paths, in tmp */
     Problems *problems;
+    bool (*want)(const char *path); /* the files listed: is_source_path for walk_paths */
 } Walk;
 
 static void add_found(Walk *w, const char *joined)
@@ -363,7 +364,7 @@ static void plain_walk(Walk *w, const char *root)
                     else
                         VEC_PUSH(w->tmp, &subdirs, sub);
                 }
-            } else if (is_file && is_source_path(name)) {
+            } else if (is_file && w->want(name)) {
                 add_found(w, join_path(w->tmp, dir, name));
             }
         }
@@ -473,7 +474,7 @@ static bool git_walk(Walk *w, const char *dir)
         const char *rel = out + i;
         size_t len = strnlen(rel, n - i);
         i += len + 1;
-        if (len == 0 || !is_source_path(rel) || has_skipped_component(rel))
+        if (len == 0 || !w->want(rel) || has_skipped_component(rel))
             continue;
         const char *joined = join_path(w->tmp, dir, rel);
         struct stat st;
@@ -496,7 +497,7 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
         npaths = 1;
     }
 
-    Walk w = {.tmp = arena_new(), .problems = problems};
+    Walk w = {.tmp = arena_new(), .problems = problems, .want = is_source_path};
     char *cwdbuf = getcwd(NULL, 0);
     if (cwdbuf) {
         w.cwd = arena_strdup(w.tmp, cwdbuf);
@@ -531,6 +532,23 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
         strlist_push(arena, out, arena_strdup(arena, w.found.v[i]));
     }
     arena_free(w.tmp);
+}
+
+void walk_dir_files(const char *dir, bool (*want)(const char *path), Arena *arena,
+                    StrList *out)
+{
+    Problems quiet; /* a directory that cannot be read is passed over */
+    problems_init(&quiet);
+    Walk w = {.tmp = arena_new(), .problems = &quiet, .want = want};
+    if (!git_walk(&w, dir))
+        plain_walk(&w, dir);
+    if (w.found.n > 1)
+        qsort(w.found.v, w.found.n, sizeof *w.found.v, cmp_str);
+    for (size_t i = 0; i < w.found.n; i++)
+        if (i == 0 || strcmp(w.found.v[i], w.found.v[i - 1]) != 0)
+            strlist_push(arena, out, arena_strdup(arena, w.found.v[i]));
+    arena_free(w.tmp);
+    problems_free(&quiet);
 }
 
 /* ------------------------------------------------------------------- read */

@@ -20,12 +20,20 @@ bool is_tsx_path(const char *path);
  * file below, following symlinks that stay inside the directory named (a
  * link that leads out of it, to `/` or a sibling checkout, is not
  * followed), never the same directory twice.
- * `node_modules`, `.git` and build output (dist, build, out, coverage,
- * cdk.out, .serverless, .aws-sam, .next) are skipped, as are non-source
+ * `node_modules`, `.git`, `.terraform` and build output (dist, build, out,
+ * coverage, cdk.out, .serverless, .aws-sam, .next) are skipped, as are non-source
  * kinds. A file named explicitly is listed whatever its kind.
  * A path that does not exist or cannot be read adds a Problem. */
 void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
                 StrList *out, Problems *problems);
+
+/* The files below the directory `dir` whose path (relative to `dir`, or
+ * the name alone outside a git work tree) `want` accepts, found as
+ * walk_paths finds source files in a directory (git's listing in a work
+ * tree, the same folders skipped), as `dir`/path, sorted, pushed into `out`
+ * (strings in `arena`). A directory that cannot be read is passed over. */
+void walk_dir_files(const char *dir, bool (*want)(const char *path), Arena *arena,
+                    StrList *out);
 
 /* Run argv (searched on PATH, no shell) with stdin and stderr on /dev/null
  * and capture stdout into `*out` (in `a`, NUL-terminated). Returns -1 when
