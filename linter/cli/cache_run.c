@@ -24,9 +24,9 @@ Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n)
     return c;
 }
 
-bool cache_run_whole(const Cache *c, char *const *paths, size_t n)
+bool cache_run_whole(const Cache *c, const char *dir, char *const *paths, size_t n)
 {
-    if (!c || n > 1)
+    if (!c || dir || n > 1)
         return false;
     char *real = realpath(n ? paths[0] : ".", NULL);
     bool whole = real && !strcmp(real, cache_root(c));
@@ -45,8 +45,8 @@ void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
     if (stats) {
         CacheCounts k = cache_counts(c);
         fprintf(err,
-                "keylint: cache: %zu entries used, %zu missed (%zu of them ignored), "
-                "%zu written, %zu pruned\n",
+                "keylint: cache: %zu hits, %zu misses (%zu entries ignored), %zu written, "
+                "%zu pruned\n",
                 k.hits, k.misses, k.ignored, k.written, k.pruned);
     }
     cache_free(c);

@@ -14,9 +14,10 @@
 Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n);
 
 /* Whether a run on `paths` reads the whole project the cache is of: one
- * path (or none) that is its root. Such a run prunes the entries it did
- * not use. */
-bool cache_run_whole(const Cache *c, char *const *paths, size_t n);
+ * path (or none) that is its root, and the cache is the root's own (no
+ * `dir`: one given may be shared by several projects). Such a run prunes
+ * the entries it did not use. */
+bool cache_run_whole(const Cache *c, const char *dir, char *const *paths, size_t n);
 
 /* After the run: prune when `whole`; the notes on `err` unless `quiet`;
  * with `stats`, one line of counts. Frees the cache. */

@@ -1387,8 +1387,8 @@ relint:;
         rc = EXIT_USAGE;
     problems_free(&problems);
     cache_run_close(cache, stderr,
-                    !run.changed && !dump && cache_run_whole(cache, argv + optind,
-                                                             (size_t)(argc - optind)),
+                    !run.changed && !dump &&
+                        cache_run_whole(cache, cache_dir, argv + optind, (size_t)(argc - optind)),
                     run.quiet, run.stats);
     baseline_free(bl);
     project_free(p);

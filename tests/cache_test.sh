@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The cache between runs (--cache-dir, --no-cache): a run that reads
+# entries reports byte for byte what a run without the cache reports, cold,
+# warm, after a file is edited, after entries are truncated or corrupted,
+# after a configuration changes, without the pre-check, with two runs at
+# once; entries of deleted files are pruned; a cache directory that cannot
+# be made is a note and the run goes on.
+# Usage: cache_test.sh KEYLINT SOURCE_ROOT
+set -u
+
+keylint=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+unset KEYLINT_NO_CACHE # the other tests run without the cache
+export NO_COLOR=1
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$*" >&2; }
+has() { if [[ $2 == *"$3"* ]]; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+lacks() { if [[ $2 != *"$3"* ]]; then ok; else bad "$1: unexpected '$3' in: $2"; fi; }
+
+# The fixtures and the extraction inputs, in a project of their own.
+proj=$tmp/proj
+mkdir -p "$proj"
+cp -R "$root/fixtures" "$root/tests/extract" "$proj/"
+cache=$proj/.keylint-cache
+cd "$proj" || exit 1
+
+# same NAME ARGS...: the report of `keylint ARGS .` with the cache (in
+# $cache, the default) is the report without it, byte for byte, and so is
+# the exit code. Sets $err to the cached run's stderr (with --stats: the
+# cache's counts).
+same() {
+    local name=$1
+    shift
+    "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
+    local want_rc=$?
+    "$keylint" --stats "$@" . >"$tmp/got" 2>"$tmp/err"
+    local rc=$?
+    err=$(cat "$tmp/err")
+    if [ "$rc" -ne "$want_rc" ]; then
+        bad "$name: exit $rc, without the cache $want_rc"
+    elif ! cmp -s "$tmp/want" "$tmp/got"; then
+        bad "$name: the report differs from the one without the cache:"
+        diff "$tmp/want" "$tmp/got" | head -20 >&2
+    else
+        ok
+    fi
+}
+
+entries() { find "$cache" -name '*.json' | wc -l | tr -d ' '; }
+
+# --- cold, then warm ---------------------------------------------------------
+same cold
+has cold-counts "$err" "keylint: cache: 0 hits,"
+[ -f "$cache/.gitignore" ] && [ "$(grep -v '^#' "$cache/.gitignore")" = "*" ] && ok ||
+    bad "the cache directory has no .gitignore of '*'"
+[ -f "$cache/CACHEDIR.TAG" ] && ok || bad "the cache directory has no CACHEDIR.TAG"
+n=$(entries)
+[ "$n" -gt 100 ] && ok || bad "cold: $n entries written"
+same warm
+has warm-counts "$err" " 0 misses (0 entries ignored), 0 written"
+for fmt in sarif concise; do
+    same "warm-$fmt" -f "$fmt"
+done
+"$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
+"$keylint" -f json . >"$tmp/got" 2>/dev/null
+cmp -s "$tmp/want" "$tmp/got" && ok || bad "warm-json: the report differs"
+same warm-j1 -j1
+same warm-no-precheck --no-precheck
+same warm-no-precheck-again --no-precheck
+has no-precheck-counts "$err" " 0 misses"
+
+# --- one file edited: only it is parsed again ---------------------------------
+f=fixtures/magic-string/reported.ts
+printf '\nconst edited = { pk: `EDITED#${id}`, sk: "META" }; // an edit\n' >>"$f"
+same edited
+has edited-counts "$err" " 1 misses (0 entries ignored), 1 written"
+# an edit that keeps the size and changes one byte (same length, same
+# mtime second)
+sed -i 's/EDITED#/EDITEX#/' "$f"
+same edited-same-size
+has edited-same-size-counts "$err" " 1 misses"
+
+# --- entries truncated, corrupted, of another version or shape ----------------
+# five entries of parsed files: truncated, garbage, another keylint's, a
+# wrong shape inside the IR (a key that is a number), empty
+set -- $(grep -l '"extracted":\[{' "$cache"/*.json | head -5)
+[ $# -eq 5 ] && ok || bad "fewer than five entries with keys: $#"
+head -c 40 "$1" >"$tmp/t" && cat "$tmp/t" >"$1"
+printf '\1garbage' >"$2"
+sed -i 's/"keylint":"[^"]*"/"keylint":"0.0.0-other"/' "$3"
+sed -i 's/"extracted":\[/"extracted":[7,/' "$4"
+: >"$5"
+same damaged
+has damaged-note "$err" "note: cache entry ignored: not JSON"
+has damaged-version "$err" "cache entry ignored: written by another version of keylint"
+has damaged-shape "$err" "cache entry ignored: a list element of the wrong type"
+has damaged-counts "$err" " 5 misses (5 entries ignored), 5 written"
+same damaged-rewritten
+has damaged-rewritten-counts "$err" " 0 misses"
+
+# --- a configuration changes: its files are extracted again -------------------
+cfg=fixtures/mixed-separator/.keylint.yml
+[ -f "$cfg" ] || printf 'separator: "#"\n' >"$cfg"
+same config-before
+printf '\nkey-attributes:\n  pk: [ownerKey]\n' >>"$cfg"
+same config-changed
+lacks config-changed-counts "$err" " 0 misses"
+same config-changed-warm
+has config-changed-warm-counts "$err" " 0 misses"
+printf 'separator: "|"\n' >.keylint.yml
+same root-config
+lacks root-config-counts "$err" " 0 misses"
+rm .keylint.yml
+same root-config-removed
+
+# --- two runs at once --------------------------------------------------------
+rm -rf "$cache"
+"$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
+"$keylint" -f json . >"$tmp/a" 2>/dev/null &
+"$keylint" -f json . >"$tmp/b" 2>/dev/null &
+wait
+cmp -s "$tmp/want" "$tmp/a" && cmp -s "$tmp/want" "$tmp/b" && ok ||
+    bad "two runs at once: a report differs from the one without the cache"
+same after-two-runs
+has after-two-runs-counts "$err" " 0 misses (0 entries ignored)"
+lacks no-temporary-files "$(ls -a "$cache")" ".tmp."
+
+# --- deleted files: their entries pruned by a run over the whole project -------
+before=$(entries)
+rm fixtures/magic-string/reported.ts
+same deleted
+has deleted-counts "$err" "1 pruned"
+[ "$(entries)" -eq $((before - 1)) ] && ok || bad "deleted: $(entries) entries, $before before"
+# a run with --cache-dir (which may be shared) prunes nothing
+ls "$cache" >"$tmp/before"
+"$keylint" --stats --cache-dir "$cache" fixtures/scan >/dev/null 2>"$tmp/err"
+has part-counts "$(cat "$tmp/err")" "0 pruned"
+ls "$cache" | comm -23 "$tmp/before" - >"$tmp/gone"
+[ ! -s "$tmp/gone" ] && ok || bad "a run with --cache-dir pruned entries: $(cat "$tmp/gone")"
+
+# --- --cache-dir, and a directory that cannot be made -------------------------
+same cache-dir-cold --cache-dir "$tmp/elsewhere"
+has cache-dir-cold-counts "$err" "cache: 0 hits"
+same cache-dir-warm --cache-dir "$tmp/elsewhere"
+has cache-dir-warm-counts "$err" " 0 misses"
+: >"$tmp/a-file"
+same unwritable --cache-dir "$tmp/a-file/cache"
+has unwritable-note "$err" "note: cache directory cannot be made"
+# --no-cache and KEYLINT_NO_CACHE write nothing
+rm -rf "$cache"
+"$keylint" --no-cache . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "--no-cache made the cache directory"
+KEYLINT_NO_CACHE=1 "$keylint" . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "KEYLINT_NO_CACHE made the cache directory"
+
+printf 'cache: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
