@@ -258,7 +258,9 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
     char *sepv = scalar(sep_text);
     fputs("# keylint configuration (docs/configuration.md; editors can validate it\n"
           "# with docs/keylint.schema.json). Written by keylint --init from what the\n"
-          "# project's code shows: check each value, then commit it.\n\n",
+          "# project's code shows: check each value, then commit it. keylint's\n"
+          "# cache between runs, .keylint-cache/, holds a .gitignore of its own:\n"
+          "# nothing to add to yours.\n\n",
           out);
     fprintf(out, "# The character between the parts of a key (ORDER%cid): the one the\n"
                  "# project's keys use most.\n"
