@@ -597,7 +597,7 @@ static void r_ops(Rd *r, FileIR *ir, const json_t *a)
         const json_t *o = json_array_get(a, i);
         DataOp *op = &ir->ops.v[i];
         op->kind = (OpKind)g_int(r, o, "kind", 0, OP_TRANSACT_WRITE);
-        op->api = (OpApi)g_int(r, o, "api", 0, API_TOOLBOX);
+        op->api = (OpApi)g_int(r, o, "api", 0, API_SDK_PART);
         op->span = g_span(r, o, "span");
         op->callee = g_str(r, o, "callee");
         op->function = g_str(r, o, "function");
