@@ -182,6 +182,46 @@ static void ir_round_trip(void **state)
     fileir_free(copy);
 }
 
+/* A segment's parameter (a value passed to a helper) and fallback text
+ * (`${tenantId || 'SYSTEM'}`) are kept, also in a call's arguments:
+ * --dump-ir does not show them, so they are looked at here. */
+static void segments_keep_param_and_fallback(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
+    Seg *call = NULL;
+    for (size_t i = 0; i < ir->extracted.n && !call; i++)
+        for (size_t s = 0; s < ir->extracted.v[i].segs.n; s++)
+            if (ir->extracted.v[i].segs.v[s].nargs && ir->extracted.v[i].segs.v[s].args[0].n) {
+                call = &ir->extracted.v[i].segs.v[s];
+                break;
+            }
+    assert_non_null(call);
+    call->flags |= SEGF_ARG;
+    call->param = "tenant";
+    call->fallback = "SYSTEM";
+    call->args[0].v[0].fallback = "NONE";
+    Span where = call->span;
+    FileIR *copy = round_trip(ir, NULL);
+    const Seg *back = NULL;
+    for (size_t i = 0; i < copy->extracted.n && !back; i++)
+        for (size_t s = 0; s < copy->extracted.v[i].segs.n; s++)
+            if (!memcmp(&copy->extracted.v[i].segs.v[s].span, &where, sizeof where) &&
+                copy->extracted.v[i].segs.v[s].nargs) {
+                back = &copy->extracted.v[i].segs.v[s];
+                break;
+            }
+    assert_non_null(back);
+    assert_non_null(back->param);
+    assert_string_equal(back->param, "tenant");
+    assert_non_null(back->fallback);
+    assert_string_equal(back->fallback, "SYSTEM");
+    assert_non_null(back->args[0].v[0].fallback);
+    assert_string_equal(back->args[0].v[0].fallback, "NONE");
+    assert_null(back->args[0].v[0].param);
+    fileir_free(copy);
+}
+
 /* The display path is the reader's: a run from another directory. */
 static void ir_takes_the_path_given(void **state)
 {
@@ -356,6 +396,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ir_round_trip),
+        cmocka_unit_test(segments_keep_param_and_fallback),
         cmocka_unit_test(ir_takes_the_path_given),
         cmocka_unit_test(ir_keeps_bytes_that_are_not_utf8),
         cmocka_unit_test(ir_wrong_shapes_refused),

@@ -221,7 +221,7 @@ static bool read_problems(const json_t *j, const char *path, Problems *out)
         json_int_t kind, line, col;
         const char *msg;
         if (json_unpack((json_t *)e, "[IIIs]", &kind, &line, &col, &msg) != 0 || kind < 0 ||
-            kind > PROBLEM_NOTE || line < 0 || line > UINT32_MAX || col < 0 || col > UINT32_MAX)
+            kind >= PROBLEM_KIND_COUNT || line < 0 || line > UINT32_MAX || col < 0 || col > UINT32_MAX)
             return false;
     }
     for (size_t i = 0; i < json_array_size(j); i++) {

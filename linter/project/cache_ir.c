@@ -87,7 +87,8 @@ static void put_list(json_t *o, const char *k, const StrList *l)
     put_strs(o, k, l->v, l->n);
 }
 
-/* A segment: [kind, flags, text, name, span(, [args...])]. */
+/* A segment: [kind, flags, text, name, span(, [args...] or null(, param(,
+ * fallback)))], the trailing members left out when they are empty. */
 static json_t *w_segs(const SegList *l)
 {
     json_t *a = json_array();
@@ -95,12 +96,16 @@ static json_t *w_segs(const SegList *l)
         const Seg *s = &l->v[i];
         json_t *seg = json_pack("[iIooo]", (int)s->kind, (json_int_t)s->flags, w_str(s->text),
                                 w_str(s->name), w_span(s->span));
-        if (s->nargs) {
-            json_t *args = json_array();
+        if (s->nargs || s->param || s->fallback) {
+            json_t *args = s->nargs ? json_array() : json_null();
             for (size_t j = 0; j < s->nargs; j++)
                 json_array_append_new(args, w_segs(&s->args[j]));
             json_array_append_new(seg, args);
         }
+        if (s->param || s->fallback)
+            json_array_append_new(seg, w_str(s->param));
+        if (s->fallback)
+            json_array_append_new(seg, w_str(s->fallback));
         json_array_append_new(a, seg);
     }
     return a;
@@ -501,23 +506,25 @@ static SegList r_segs(Rd *r, const json_t *a, int depth)
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *e = json_array_get(a, i);
         size_t m = json_array_size(e);
-        if (m != 5 && m != 6) {
+        if (m < 5 || m > 8) {
             bad(r, "a segment of the wrong shape");
             break;
         }
         Seg *s = &l.v[i];
-        s->kind = (SegKind)r_int(r, json_array_get(e, 0), 0, SEG_UNKNOWN);
+        s->kind = (SegKind)r_int(r, json_array_get(e, 0), 0, SEG_KIND_COUNT - 1);
         s->flags = (uint32_t)r_int(r, json_array_get(e, 1), 0, UINT32_MAX);
         s->text = r_str(r, json_array_get(e, 2));
         s->name = r_str(r, json_array_get(e, 3));
         s->span = r_span(r, json_array_get(e, 4));
-        if (m == 6) {
-            const json_t *args = json_array_get(e, 5);
+        const json_t *args = json_array_get(e, 5);
+        if (args && !json_is_null(args)) {
             s->nargs = r_array(r, args, JSON_ARRAY);
             s->args = r_alloc(r, s->nargs, sizeof *s->args);
             for (size_t j = 0; j < s->nargs; j++)
                 s->args[j] = r_segs(r, json_array_get(args, j), depth + 1);
         }
+        s->param = r_str(r, json_array_get(e, 6));
+        s->fallback = r_str(r, json_array_get(e, 7));
     }
     return l;
 }
@@ -530,11 +537,11 @@ static KeyExprList r_keys(Rd *r, const json_t *a)
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *o = json_array_get(a, i);
         KeyExpr *k = &l.v[i];
-        k->role = (KeyRole)g_int(r, o, "role", 0, ROLE_KEY);
+        k->role = (KeyRole)g_int(r, o, "role", 0, KEY_ROLE_COUNT - 1);
         k->attr = g_str(r, o, "attr");
-        k->build = (KeyBuild)g_int(r, o, "build", 0, BUILD_OTHER);
-        k->site = (KeySite)g_int(r, o, "site", 0, SITE_ENTITY);
-        k->cond = (CondOp)g_int(r, o, "cond", 0, COND_GE);
+        k->build = (KeyBuild)g_int(r, o, "build", 0, KEY_BUILD_COUNT - 1);
+        k->site = (KeySite)g_int(r, o, "site", 0, KEY_SITE_COUNT - 1);
+        k->cond = (CondOp)g_int(r, o, "cond", 0, COND_OP_COUNT - 1);
         k->op = (int)g_int(r, o, "op", -1, INT32_MAX);
         k->span = g_span(r, o, "span");
         k->via = g_str(r, o, "via");
@@ -542,7 +549,7 @@ static KeyExprList r_keys(Rd *r, const json_t *a)
         k->attr_const = g_str(r, o, "attr_const");
         k->spread = g_bool(r, o, "spread");
         k->call_site = g_bool(r, o, "call_site");
-        k->named_by = (KeyNamedBy)g_int(r, o, "named_by", 0, NAMED_TABLE);
+        k->named_by = (KeyNamedBy)g_int(r, o, "named_by", 0, KEY_NAMED_BY_COUNT - 1);
         k->segs = r_segs(r, json_object_get(o, "segs"), 0);
     }
     return l;
@@ -596,15 +603,15 @@ static void r_ops(Rd *r, FileIR *ir, const json_t *a)
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *o = json_array_get(a, i);
         DataOp *op = &ir->ops.v[i];
-        op->kind = (OpKind)g_int(r, o, "kind", 0, OP_TRANSACT_WRITE);
-        op->api = (OpApi)g_int(r, o, "api", 0, API_SDK_PART);
+        op->kind = (OpKind)g_int(r, o, "kind", 0, OP_KIND_COUNT - 1);
+        op->api = (OpApi)g_int(r, o, "api", 0, OP_API_COUNT - 1);
         op->span = g_span(r, o, "span");
         op->callee = g_str(r, o, "callee");
         op->function = g_str(r, o, "function");
         op->table = g_str(r, o, "table");
         op->table_literal = g_bool(r, o, "table_literal");
         op->index = g_str(r, o, "index");
-        op->table_kind = (TableKind)g_int(r, o, "table_kind", 0, TABLE_HISTORY);
+        op->table_kind = (TableKind)g_int(r, o, "table_kind", 0, TABLE_KIND_COUNT - 1);
         op->key_condition = g_str(r, o, "key_condition");
         op->key_condition_span = g_span(r, o, "key_condition_span");
         op->key_condition_exact = g_bool(r, o, "key_condition_exact");
@@ -681,7 +688,7 @@ static void r_helpers(Rd *r, FileIR *ir, const json_t *a)
                 break;
             }
             h->fields.v[j].attr = r_str(r, json_array_get(f, 0));
-            h->fields.v[j].role = (KeyRole)r_int(r, json_array_get(f, 1), 0, ROLE_KEY);
+            h->fields.v[j].role = (KeyRole)r_int(r, json_array_get(f, 1), 0, KEY_ROLE_COUNT - 1);
             h->fields.v[j].value = r_segs(r, json_array_get(f, 2), 0);
         }
         h->sinks = r_keys(r, json_object_get(o, "sinks"));
@@ -705,7 +712,7 @@ static KeyAttr r_keyattr(Rd *r, const json_t *a)
         return k;
     }
     k.name = r_str(r, json_array_get(a, 0));
-    k.type = (AttrType)r_int(r, json_array_get(a, 1), 0, ATTR_B);
+    k.type = (AttrType)r_int(r, json_array_get(a, 1), 0, ATTR_TYPE_COUNT - 1);
     const json_t *u = json_array_get(a, 2);
     if (!json_is_boolean(u))
         bad(r, "a flag of the wrong type");
@@ -722,7 +729,7 @@ static TableIndex r_index(Rd *r, const json_t *o)
         return ix;
     }
     ix.name = g_str(r, o, "name");
-    ix.kind = (IndexKind)g_int(r, o, "kind", 0, INDEX_LOCAL);
+    ix.kind = (IndexKind)g_int(r, o, "kind", 0, INDEX_KIND_COUNT - 1);
     ix.pk = r_keyattr(r, json_object_get(o, "pk"));
     ix.sk = r_keyattr(r, json_object_get(o, "sk"));
     const json_t *pm = json_object_get(o, "pk_more"), *sm = json_object_get(o, "sk_more");
@@ -773,7 +780,7 @@ static FileTables *r_tables(Rd *r, const json_t *o)
         for (size_t j = 0; j < ni; j++)
             t->indexes.v[j] = r_index(r, json_array_get(ixs, j));
         t->indexes_open = g_bool(r, to, "indexes_open");
-        t->source = (TableSource)g_int(r, to, "source", 0, TSRC_TERRAFORM);
+        t->source = (TableSource)g_int(r, to, "source", 0, TSRC_COUNT - 1);
         t->path = g_path(r, to, "path");
         t->span = g_span(r, to, "span");
     }
@@ -891,7 +898,7 @@ FileIR *cache_ir_from_json(const json_t *j, const char *path, const char **why)
         ConstChoice *c = &ir->choices.v[i];
         c->span = r_span(&r, json_array_get(e, 0));
         c->attr = r_str(&r, json_array_get(e, 1));
-        c->role = (int)r_int(&r, json_array_get(e, 2), -1, ROLE_KEY);
+        c->role = (int)r_int(&r, json_array_get(e, 2), -1, KEY_ROLE_COUNT - 1);
         c->text = r_str(&r, json_array_get(e, 3));
     }
     ir->local_commands = r_strlist(&r, json_object_get(j, "local_commands"));
