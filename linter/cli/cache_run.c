@@ -38,8 +38,7 @@ void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
 {
     if (!c)
         return;
-    if (whole)
-        cache_prune(c);
+    cache_save(c, whole);
     if (!quiet)
         report_problems(err, cache_notes(c), true);
     if (stats) {

@@ -17,22 +17,48 @@
 #include "precheck.h"
 
 enum {
-    CACHE_FORMAT = 1,
+    CACHE_FORMAT = 2,
     /* entries ignored that get a note each; the rest are counted */
     NOTES_NAMED = 10,
+    /* a record: its name (hex), the length and hash of its entry */
+    NAME_LEN = 32,
+    RECORD_HEAD = NAME_LEN + 4 + 8,
 };
+
+/* The pack's first bytes: what it is and who wrote it; then a number
+ * that reads back only on a machine of the same byte order. */
+#define PACK_NAME "entries.pack"
+#define PACK_MAGIC "keylint cache between runs\n"
+#define PACK_ORDER 0x4b4c4332u
 
 /* An entry is the IR of one source file: far below this. */
 #define ENTRY_MAX ((size_t)256 << 20)
+/* The pack: every entry of a project. */
+#define PACK_MAX ((size_t)2 << 30)
+
+/* An entry of the pack read at the start of the run. */
+typedef struct Record {
+    const char *name;   /* NAME_LEN hex digits, in the pack's buffer, not terminated */
+    size_t off, len;    /* the entry's JSON in the buffer */
+    uint64_t hash;      /* hash_bytes of it */
+    bool used;          /* looked up this run (under lock) */
+    bool superseded;    /* written again this run (under lock) */
+} Record;
 
 struct Cache {
-    Arena *arena;       /* dir, root, the notes' strings, `used` */
-    const char *dir, *root;
+    Arena *arena;       /* dir, root, the notes' strings, the records */
+    const char *dir, *root, *pack;
     bool off;           /* nothing read nor written */
     bool no_write;      /* entries are read, none written */
     pthread_mutex_t lock;
     Problems notes;     /* under lock */
-    NameMap used;       /* entries looked up or written this run (under lock) */
+    char *buf;          /* the pack read at the start (malloc'd), NULL if none */
+    VEC(Record) old;    /* its records */
+    NameMap names;      /* record by name (its last) */
+    bool damaged;       /* the pack was not read whole: it is written again */
+    ReplaceFile out;    /* the new pack, opened at the first entry written (under lock) */
+    Arena *out_arena;
+    bool out_open;
     CacheCounts n;      /* under lock */
     bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
 };
@@ -91,6 +117,83 @@ static bool ensure_file(Arena *a, const char *dir, const char *name, const char 
     return file_replace(path, text, strlen(text), a, why);
 }
 
+/* The pack's whole cache dropped: a note, and it is written again. */
+static void pack_ignored(Cache *c, const char *why)
+{
+    note(c, c->pack, arena_printf(c->arena, "cache ignored: %s; written again", why));
+    c->damaged = true;
+    c->old.n = 0;
+}
+
+/* The pack ends inside a record: those before are read, and the pack is
+ * written again. */
+static void cut_short(Cache *c)
+{
+    note(c, c->pack, "cache cut short or damaged: the entries before the damage are read; "
+                     "written again");
+    c->damaged = true;
+}
+
+/* Read the pack (PACK_NAME in the directory) into c->buf and its records
+ * into c->old: a header of PACK_MAGIC, "format N keylint VERSION\n" and
+ * PACK_ORDER, then records of a NAME_LEN-byte name, the entry's length
+ * (uint32) and hash (uint64) and the entry. A pack that is not one, of
+ * another format or version, is ignored whole; one cut short or damaged
+ * keeps the records before the damage. */
+static void read_pack(Cache *c)
+{
+    c->pack = arena_printf(c->arena, "%s/%s", c->dir, PACK_NAME);
+    size_t len = 0;
+    FileRead how;
+    c->buf = file_read(c->pack, PACK_MAX, true, &len, &how);
+    if (!c->buf) {
+        if (!(how.status == FILE_READ_OPEN && how.err == ENOENT))
+            pack_ignored(c, how.status == FILE_READ_TOO_LARGE ? "too large" : "cannot be read");
+        return;
+    }
+    char head[128];
+    int hl = snprintf(head, sizeof head, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
+                      KEYLINT_VERSION);
+    size_t ml = strlen(PACK_MAGIC);
+    if (len < ml || memcmp(c->buf, PACK_MAGIC, ml)) {
+        pack_ignored(c, "not a cache keylint writes");
+        return;
+    }
+    uint32_t order = 0;
+    if (len < (size_t)hl + 4 || memcmp(c->buf, head, (size_t)hl) ||
+        (memcpy(&order, c->buf + hl, 4), order != PACK_ORDER)) {
+        pack_ignored(c, "written by another version of keylint");
+        return;
+    }
+    size_t at = (size_t)hl + 4;
+    while (at < len) {
+        uint32_t n;
+        uint64_t h;
+        if (len - at < RECORD_HEAD) {
+            cut_short(c);
+            return;
+        }
+        memcpy(&n, c->buf + at + NAME_LEN, 4);
+        memcpy(&h, c->buf + at + NAME_LEN + 4, 8);
+        if (n > ENTRY_MAX || len - at - RECORD_HEAD < n) {
+            cut_short(c);
+            return;
+        }
+        Record r = {.name = c->buf + at, .off = at + RECORD_HEAD, .len = n, .hash = h};
+        char name[NAME_LEN + 1];
+        memcpy(name, r.name, NAME_LEN);
+        name[NAME_LEN] = '\0';
+        size_t was;
+        if (namemap_get(&c->names, name, &was)) {
+            c->old.v[was] = r; /* written again later in the same pack */
+        } else {
+            VEC_PUSH(c->arena, &c->old, r);
+            namemap_put(c->arena, &c->names, arena_strdup(c->arena, name), c->old.n - 1);
+        }
+        at += RECORD_HEAD + n;
+    }
+}
+
 Cache *cache_open(const char *dir, const char *root)
 {
     Cache *c = calloc(1, sizeof *c);
@@ -122,6 +225,7 @@ Cache *cache_open(const char *dir, const char *root)
                                   why ? why : strerror(errno ? errno : EACCES)));
         c->no_write = true;
     }
+    read_pack(c);
     return c;
 }
 
@@ -129,6 +233,10 @@ void cache_free(Cache *c)
 {
     if (!c)
         return;
+    if (c->out_open)
+        replace_commit(&c->out, false);
+    arena_free(c->out_arena);
+    free(c->buf);
     problems_free(&c->notes);
     pthread_mutex_destroy(&c->lock);
     arena_free(c->arena);
@@ -156,7 +264,7 @@ bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len
         abort();
     char h[33];
     hash_hex(rel, strlen(rel), h);
-    snprintf(k->entry, sizeof k->entry, "%s.json", h);
+    snprintf(k->entry, sizeof k->entry, "%s", h);
     hash_hex(text, len, k->content);
     snprintf(k->config, sizeof k->config, "%016llx",
              (unsigned long long)extract_config_hash(f->config));
@@ -236,9 +344,12 @@ static bool read_problems(const json_t *j, const char *path, Problems *out)
 
 static void count(Cache *c, const CacheKey *k, size_t *counter)
 {
+    size_t i;
+    bool old = namemap_get(&c->names, k->entry, &i);
     pthread_mutex_lock(&c->lock);
     (*counter)++;
-    namemap_put(c->arena, &c->used, arena_strdup(c->arena, k->entry), 0);
+    if (old)
+        c->old.v[i].used = true;
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -266,20 +377,16 @@ static bool miss(Cache *c, const CacheKey *k)
 
 bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
 {
-    Arena *a = arena_new();
-    const char *path = arena_printf(a, "%s/%s", c->dir, k->entry);
-    size_t len = 0;
-    FileRead how;
-    char *buf = file_read(path, ENTRY_MAX, true, &len, &how);
-    arena_free(a);
-    if (!buf)
-        return how.status == FILE_READ_OPEN && how.err == ENOENT
-                   ? miss(c, k)
-                   : ignored(c, k, f, how.status == FILE_READ_TOO_LARGE ? "too large"
-                                                                        : "cannot be read");
+    size_t i;
+    if (!namemap_get(&c->names, k->entry, &i))
+        return miss(c, k);
+    const Record *rec = &c->old.v[i];
+    const char *buf = c->buf + rec->off;
+    size_t len = rec->len;
+    if (hash_bytes(buf, len) != rec->hash)
+        return ignored(c, k, f, "damaged (its hash differs)");
     json_error_t err;
     json_t *j = json_loadb(buf, len, 0, &err);
-    free(buf);
     if (!j)
         return ignored(c, k, f, "not JSON (truncated or corrupt)");
     bool hit = false;
@@ -339,6 +446,55 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
 
 /* ---- writing an entry ----------------------------------------------------- */
 
+/* The first write fails: a note, and none is written this run (under
+ * lock). */
+static bool cannot_write(Cache *c)
+{
+    if (!c->no_write)
+        problems_add_kind(&c->notes, PROBLEM_NOTE, c->dir, 0, 0,
+                          "cache cannot be written (%s): it is not, this run",
+                          replace_error(&c->out));
+    c->no_write = true;
+    if (c->out_open)
+        replace_commit(&c->out, false);
+    c->out_open = false;
+    return false;
+}
+
+/* The new pack open for writing, with its header (under lock). */
+static bool open_out(Cache *c)
+{
+    if (c->no_write)
+        return false;
+    if (c->out_open)
+        return true;
+    if (!c->out_arena)
+        c->out_arena = arena_new();
+    if (!replace_open(&c->out, c->pack, c->out_arena))
+        return cannot_write(c);
+    c->out_open = true;
+    c->out.no_sync = true; /* a lost pack costs a parse of each file, nothing else */
+    uint32_t order = PACK_ORDER;
+    if (fprintf(c->out.f, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
+                KEYLINT_VERSION) < 0 ||
+        fwrite(&order, 4, 1, c->out.f) != 1)
+        return cannot_write(c);
+    return true;
+}
+
+/* A record of the new pack (under lock). */
+static bool write_record(Cache *c, const char *name, const char *text, size_t n)
+{
+    uint32_t len = (uint32_t)n;
+    uint64_t h = hash_bytes(text, n);
+    if (n > ENTRY_MAX)
+        return false;
+    if (fwrite(name, NAME_LEN, 1, c->out.f) != 1 || fwrite(&len, 4, 1, c->out.f) != 1 ||
+        fwrite(&h, 8, 1, c->out.f) != 1 || (n && fwrite(text, n, 1, c->out.f) != 1))
+        return cannot_write(c);
+    return true;
+}
+
 static json_t *strs(const StrList *l)
 {
     json_t *a = json_array();
@@ -392,32 +548,53 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
         }
         json_object_set_new(o, "problems", probs);
     }
-    Arena *a = arena_new();
-    ReplaceFile rf;
-    bool ok = replace_open(&rf, arena_printf(a, "%s/%s", c->dir, k->entry), a);
-    if (ok) {
-        rf.no_sync = true; /* a lost entry costs a parse, nothing else */
-        ok = replace_commit(&rf, json_dumpf(o, rf.f, JSON_COMPACT) == 0);
-    }
+    char *entry = json_dumps(o, JSON_COMPACT);
     json_decref(o);
+    if (!entry)
+        return;
+    size_t n = strlen(entry);
+    size_t i;
+    bool old = namemap_get(&c->names, k->entry, &i);
+    pthread_mutex_lock(&c->lock);
+    bool ok = open_out(c) && write_record(c, k->entry, entry, n);
     if (ok) {
-        count(c, k, &c->n.written);
-    } else {
-        pthread_mutex_lock(&c->lock);
-        bool first = !c->no_write;
-        c->no_write = true;
-        pthread_mutex_unlock(&c->lock);
-        if (first)
-            note(c, c->dir,
-                 arena_printf(a, "cache entry %s cannot be written (%s): no more are, this run",
-                              k->entry, replace_error(&rf)));
+        c->n.written++;
+        if (old)
+            c->old.v[i].superseded = true;
     }
-    arena_free(a);
+    pthread_mutex_unlock(&c->lock);
+    free(entry);
 }
 
-void cache_prune(Cache *c)
+void cache_save(Cache *c, bool whole)
 {
     if (c->off || c->no_write)
+        return;
+    /* what the new pack keeps of the old one: entries this run used and
+     * did not write again; with `whole`, no other (files deleted or
+     * renamed) */
+    size_t dropped = 0;
+    for (size_t i = 0; i < c->old.n; i++)
+        dropped += !c->old.v[i].superseded && whole && !c->old.v[i].used;
+    if (!c->out_open && !c->damaged && !dropped)
+        return; /* nothing changed: the pack stays as it is */
+    if (!open_out(c))
+        return;
+    for (size_t i = 0; i < c->old.n; i++) {
+        const Record *r = &c->old.v[i];
+        if (r->superseded || (whole && !r->used))
+            continue;
+        if (!write_record(c, r->name, c->buf + r->off, r->len))
+            return;
+    }
+    c->out_open = false;
+    if (replace_commit(&c->out, true))
+        c->n.pruned = dropped;
+    else
+        cannot_write(c);
+    /* what earlier versions left: an entry per file, temporary files of
+     * a run that was killed */
+    if (!whole)
         return;
     DIR *d = opendir(c->dir);
     if (!d)
@@ -427,16 +604,14 @@ void cache_prune(Cache *c)
     struct dirent *e;
     while ((e = readdir(d))) {
         const char *name = e->d_name;
-        size_t n = strlen(name), had;
+        size_t n = strlen(name);
         const char *path = arena_printf(a, "%s/%s", c->dir, name);
         struct stat st;
         bool entry = n == 37 && !strcmp(name + 32, ".json");
-        bool stale_tmp = strstr(name, ".json.tmp.") && lstat(path, &st) == 0 &&
+        bool stale_tmp = strstr(name, ".tmp.") && lstat(path, &st) == 0 &&
                          S_ISREG(st.st_mode) && now - st.st_mtime > 24 * 3600;
-        if ((entry && !namemap_get(&c->used, name, &had)) || stale_tmp) {
-            if (unlink(path) == 0)
-                c->n.pruned++;
-        }
+        if (entry || stale_tmp)
+            unlink(path);
     }
     closedir(d);
     arena_free(a);

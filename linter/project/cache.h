@@ -77,11 +77,13 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck);
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
                  size_t len, size_t problems_from);
 
-/* Remove the entries this run did not use: for a run over the whole
- * project, whose files are all looked up, so that deleted and renamed
- * files leave nothing behind. Also temporary files older than a day
- * (left by a run that was killed). */
-void cache_prune(Cache *c);
+/* Write the pack again when an entry was written this run or the pack
+ * read was damaged (else nothing is written): the entries written, and
+ * the old entries not written again; with `whole` (a run over the whole
+ * project, whose files are all looked up) only those this run used, so
+ * that deleted and renamed files leave nothing behind, and temporary
+ * files older than a day (a run that was killed) are removed. */
+void cache_save(Cache *c, bool whole);
 
 /* How the run went: entries used, files parsed and entries written. */
 typedef struct CacheCounts {
