@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cache between runs (--cache-dir, --no-cache): a run that reads
+# The cache between runs (--cache, --cache-dir, --no-cache): a run that reads
 # entries reports byte for byte what a run without the cache reports, cold,
 # warm, after a file is edited, after entries are truncated or corrupted,
 # after a configuration changes, without the pre-check, with two runs at
@@ -37,7 +37,7 @@ same() {
     shift
     "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
     local want_rc=$?
-    "$keylint" --stats "$@" . >"$tmp/got" 2>"$tmp/err"
+    "$keylint" --cache --stats "$@" . >"$tmp/got" 2>"$tmp/err"
     local rc=$?
     err=$(cat "$tmp/err")
     if [ "$rc" -ne "$want_rc" ]; then
@@ -69,7 +69,7 @@ for fmt in sarif concise; do
     same "warm-$fmt" -f "$fmt"
 done
 "$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
-"$keylint" -f json . >"$tmp/got" 2>/dev/null
+"$keylint" --cache -f json . >"$tmp/got" 2>/dev/null
 cmp -s "$tmp/want" "$tmp/got" && ok || bad "warm-json: the report differs"
 same warm-j1 -j1
 same warm-no-precheck --no-precheck
@@ -143,8 +143,8 @@ same root-config-removed
 # --- two runs at once --------------------------------------------------------
 rm -rf "$cache"
 "$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
-"$keylint" -f json . >"$tmp/a" 2>/dev/null &
-"$keylint" -f json . >"$tmp/b" 2>/dev/null &
+"$keylint" --cache -f json . >"$tmp/a" 2>/dev/null &
+"$keylint" --cache -f json . >"$tmp/b" 2>/dev/null &
 wait
 cmp -s "$tmp/want" "$tmp/a" && cmp -s "$tmp/want" "$tmp/b" && ok ||
     bad "two runs at once: a report differs from the one without the cache"
@@ -173,12 +173,17 @@ has cache-dir-warm-counts "$err" " 0 misses"
 : >"$tmp/a-file"
 same unwritable --cache-dir "$tmp/a-file/cache"
 has unwritable-note "$err" "note: cache directory cannot be made"
-# --no-cache and KEYLINT_NO_CACHE write nothing
+# the cache is off by default; --no-cache and KEYLINT_NO_CACHE win over
+# --cache
 rm -rf "$cache"
-"$keylint" --no-cache . >/dev/null 2>&1
+"$keylint" . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "a run without --cache made the cache directory"
+"$keylint" --cache --no-cache . >/dev/null 2>&1
 [ ! -e "$cache" ] && ok || bad "--no-cache made the cache directory"
-KEYLINT_NO_CACHE=1 "$keylint" . >/dev/null 2>&1
+KEYLINT_NO_CACHE=1 "$keylint" --cache . >/dev/null 2>&1
 [ ! -e "$cache" ] && ok || bad "KEYLINT_NO_CACHE made the cache directory"
+"$keylint" --cache . >/dev/null 2>&1
+[ -f "$pack" ] && ok || bad "--cache wrote no pack"
 
 printf 'cache: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -61,14 +61,17 @@ static const char usage_text[] =
     "                        file needs what they define; the findings are\n"
     "                        the same, only syntax errors in those files are\n"
     "                        named then\n"
-    "      --cache-dir DIR   keep the cache between runs in DIR (default:\n"
+    "      --cache           keep a cache between runs (off by default: a\n"
+    "                        first run costs more than without it): what each\n"
+    "                        file's parse found, by its text, path,\n"
+    "                        configuration and keylint's version, so that an\n"
+    "                        unchanged file is not parsed again; the findings\n"
+    "                        are the same\n"
+    "      --cache-dir DIR   keep it in DIR (implies --cache; default:\n"
     "                        .keylint-cache/ in the project root, ignored by\n"
-    "                        git): what each file's parse found, by its text,\n"
-    "                        path, configuration and keylint's version, so\n"
-    "                        that an unchanged file is not parsed again; the\n"
-    "                        findings are the same\n"
-    "      --no-cache        neither read nor write the cache (also when\n"
-    "                        KEYLINT_NO_CACHE is set)\n"
+    "                        git)\n"
+    "      --no-cache        neither read nor write the cache, also with\n"
+    "                        --cache (so does a set KEYLINT_NO_CACHE)\n"
     "      --stats           after the summary, one line on stderr: the files\n"
     "                        found, parsed (how many only because a parsed file\n"
     "                        needs a name they define, how many held nothing\n"
@@ -947,6 +950,7 @@ int main(int argc, char **argv)
         OPT_NO_PRECHECK,
         OPT_BASELINE_PRUNE,
         OPT_STATS,
+        OPT_CACHE,
         OPT_NO_CACHE,
         OPT_CACHE_DIR,
     };
@@ -979,6 +983,7 @@ int main(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"no-precheck", no_argument, NULL, OPT_NO_PRECHECK},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"cache", no_argument, NULL, OPT_CACHE},
         {"no-cache", no_argument, NULL, OPT_NO_CACHE},
         {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
         {"help", no_argument, NULL, 'h'},
@@ -988,7 +993,7 @@ int main(int argc, char **argv)
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
     bool access_patterns = false, init = false, fix = false, fix_dry = false,
          unsafe_fixes = false;
-    bool precheck = true, no_cache = false;
+    bool precheck = true, no_cache = false, use_cache = false;
     const char *cache_dir = NULL;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
@@ -1032,11 +1037,15 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case OPT_CACHE:
+            use_cache = true;
+            break;
         case OPT_NO_CACHE:
             no_cache = true;
             break;
         case OPT_CACHE_DIR:
             cache_dir = optarg;
+            use_cache = true;
             break;
         case OPT_NO_PRECHECK:
             precheck = false;
@@ -1240,7 +1249,7 @@ int main(int argc, char **argv)
 
     bool fixed = false; /* --fix: the files were fixed, this is the run after */
     bool fix_failed = false;
-    Cache *cache = cache_run_open(cache_dir, no_cache, argv + optind, (size_t)(argc - optind));
+    Cache *cache = cache_run_open(cache_dir, no_cache || !use_cache, argv + optind, (size_t)(argc - optind));
 relint:;
     if (run.stats) /* the run after --fix: its own counts */
         memset(run.stats, 0, sizeof *run.stats);

@@ -3,11 +3,12 @@
  * parsing the file (docs/architecture.md, "A cache between runs").
  *
  * One JSON entry per file (jansson), named by a hash of the file's path
- * relative to the project root, in the cache directory
- * (`.keylint-cache/` in the project root by default, which holds a
- * `.gitignore` of `*` and a CACHEDIR.TAG). An entry holds:
+ * relative to the project root, all in one pack, `entries.pack`, in the
+ * cache directory (`.keylint-cache/` in the project root by default,
+ * which holds a `.gitignore` of `*` and a CACHEDIR.TAG): read once when
+ * the cache is opened, written once by cache_save. An entry holds:
  *
- *   {"format": 1, "keylint": VERSION, "path": "src/a.ts",
+ *   {"format": 2, "keylint": VERSION, "path": "src/a.ts",
  *    "content": HASH, "config": HASH,
  *    "set_aside": bool, "note": {...},     what the pre-check says, and
  *                                          the DeferNote when it sets the
@@ -29,11 +30,14 @@
  * cannot be read (not JSON, truncated, another format or keylint, a
  * wrong shape) is ignored with a note and written again; a directory
  * that cannot be written is a note, and the run goes on without the
- * cache. Entries are written to a temporary file and renamed (files.h),
- * so concurrent runs read an old entry or a new one, never half of one.
+ * cache. The pack is written to a temporary file and renamed (files.h),
+ * so concurrent runs read an old pack or a new one, never half of one;
+ * each entry carries a hash, and a pack cut short keeps the entries
+ * before the damage.
  *
- * A Cache is used by the extraction threads at once: its counters and
- * notes are behind a lock; the entries are one file each. */
+ * A Cache is used by the extraction threads at once: its counters,
+ * notes, the marks on the old pack's records and the new pack are behind
+ * a lock; the old pack is read only. */
 #ifndef KEYLINT_CACHE_H
 #define KEYLINT_CACHE_H
 
