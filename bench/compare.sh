@@ -14,8 +14,8 @@
 #          changed (--changed edits one file of the copy)
 #   BUILD  the build directory (default: build)
 #   RUNS   runs per command (default: 3)
-# keylint keeps nothing between runs yet (docs/architecture.md: the cache
-# planned), so its second run shows the file system's cache only.
+# keylint runs with --no-cache here, so its second run shows the file
+# system's cache only (the cache between runs: docs/performance.md).
 set -euo pipefail
 
 tree=${1:?usage: bench/compare.sh TREE [BUILD] [RUNS]}
@@ -76,15 +76,18 @@ row() { # row NAME SECONDS
 floor=$(seconds parse-only sh -c "'$parse_only' < '$work/list'")
 row "parse-only, 1 thread" "$floor"
 # the first run after the copy, then runs after it
-first=$( { t0=$(date +%s.%N); "$keylint" -j2 --exit-zero -f concise -o /dev/null "$work/tree" >/dev/null 2>&1 || true; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'; } )
+first=$( { t0=$(date +%s.%N); "$keylint" -j2 --no-cache --exit-zero -f concise -o /dev/null "$work/tree" >/dev/null 2>&1 || true; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'; } )
 row "keylint -j2, first run" "$first"
-row "keylint -j2, again (nothing changed)" "$(seconds warm "$keylint" -j2 --exit-zero -f concise -o /dev/null "$work/tree")"
-row "keylint -j1" "$(seconds j1 "$keylint" -j1 --exit-zero -f concise -o /dev/null "$work/tree")"
+row "keylint -j2, again (nothing changed)" "$(seconds warm "$keylint" -j2 --no-cache --exit-zero -f concise -o /dev/null "$work/tree")"
+row "keylint -j1" "$(seconds j1 "$keylint" -j1 --no-cache --exit-zero -f concise -o /dev/null "$work/tree")"
+# the cache between runs (in the work directory): written, then read
+row "keylint -j2, cache written (cold)" "$(seconds cold sh -c "rm -rf '$work/cache'; '$keylint' -j2 --cache-dir '$work/cache' --exit-zero -f concise -o /dev/null '$work/tree'")"
+row "keylint -j2, cache read (warm)" "$(seconds cached "$keylint" -j2 --cache-dir "$work/cache" --exit-zero -f concise -o /dev/null "$work/tree")"
 # --changed: a file with a data operation, edited (a line added)
 changed=$(grep -l -m1 'TableName' $(head -n 2000 "$work/list") 2>/dev/null | head -n 1 || true)
 if [ -n "$changed" ]; then
     printf '\n// edited\n' >>"$changed"
-    row "keylint -j2 --changed one file" "$(seconds changed "$keylint" -j2 --exit-zero -f concise -o /dev/null --changed "$changed")"
+    row "keylint -j2 --changed one file" "$(seconds changed "$keylint" -j2 --no-cache --exit-zero -f concise -o /dev/null --changed "$changed")"
     # the copy holds only source files: no .git, .keylint.yml or
     # package.json, so the project read around the file is its directory
     echo "  (the file: ${changed#"$work/tree/"}; the copy has no .git or package.json: its project is its directory)"

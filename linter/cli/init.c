@@ -3,10 +3,14 @@
 #include "init.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "keyfacts.h"
 #include "schema.h"
 
@@ -254,7 +258,9 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
     char *sepv = scalar(sep_text);
     fputs("# keylint configuration (docs/configuration.md; editors can validate it\n"
           "# with docs/keylint.schema.json). Written by keylint --init from what the\n"
-          "# project's code shows: check each value, then commit it.\n\n",
+          "# project's code shows: check each value, then commit it. keylint's\n"
+          "# cache between runs, .keylint-cache/, holds a .gitignore of its own:\n"
+          "# nothing to add to yours.\n\n",
           out);
     fprintf(out, "# The character between the parts of a key (ORDER%cid): the one the\n"
                  "# project's keys use most.\n"
@@ -297,4 +303,54 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
           out);
     write_app_overrides(out, a, p, dir);
     arena_free(a);
+}
+
+/* --init [DIR]: write DIR/.keylint.yml (default: the current directory)
+ * from an analysis of DIR under the defaults; never over an existing one. */
+int init_run(const char *config, int npaths, char **paths)
+{
+    if (npaths > 1 || config) {
+        fprintf(stderr, "keylint: error: --init takes at most one directory and no --config\n");
+        return 2;
+    }
+    const char *dir = npaths ? paths[0] : ".";
+    char *abs = realpath(dir, NULL);
+    struct stat st;
+    if (!abs || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "keylint: error: --init: %s is not a directory\n", dir);
+        free(abs);
+        return 2;
+    }
+    Arena *a = arena_new();
+    const char *target = arena_printf(a, "%s/.keylint.yml", abs);
+    int rc = 0;
+    if (access(target, F_OK) == 0) {
+        fprintf(stderr, "keylint: error: %s exists; --init never replaces a configuration\n",
+                target);
+        rc = 2;
+    } else {
+        Project *p = project_new(NULL);
+        p->drop_texts = true;
+        const char *one[] = {abs};
+        project_add_paths(p, one, 1);
+        project_analyze(p);
+        ReplaceFile rf;
+        bool ok = replace_open(&rf, target, a);
+        if (ok) {
+            init_write_config(rf.f, p, abs);
+            ok = replace_commit(&rf, !ferror(rf.f));
+        }
+        if (ok) {
+            fprintf(stderr, "keylint: wrote %s (%zu files read); check it and commit it\n",
+                    target, project_linted_files(p));
+        } else {
+            fprintf(stderr, "keylint: error: cannot write %s: %s\n", target,
+                    replace_error(&rf));
+            rc = 2;
+        }
+        project_free(p);
+    }
+    arena_free(a);
+    free(abs);
+    return rc;
 }

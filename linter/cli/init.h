@@ -13,4 +13,10 @@
  * relative to it. */
 void init_write_config(FILE *out, const Project *p, const char *dir);
 
+/* --init [DIR]: write DIR/.keylint.yml (the current directory when no
+ * path is given) from an analysis of DIR under the defaults, never over
+ * an existing one; `config` (--config) is refused. The exit code: 0, or
+ * 2 after a message on stderr. */
+int init_run(const char *config, int npaths, char **paths);
+
 #endif

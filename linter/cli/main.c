@@ -12,6 +12,7 @@
 
 #include "access.h"
 #include "baseline.h"
+#include "cache_run.h"
 #include "config_print.h"
 #include "init.h"
 #include "dumpir.h"
@@ -60,6 +61,17 @@ static const char usage_text[] =
     "                        file needs what they define; the findings are\n"
     "                        the same, only syntax errors in those files are\n"
     "                        named then\n"
+    "      --cache           keep a cache between runs (off by default: a\n"
+    "                        first run costs more than without it): what each\n"
+    "                        file's parse found, by its text, path,\n"
+    "                        configuration and keylint's version, so that an\n"
+    "                        unchanged file is not parsed again; the findings\n"
+    "                        are the same\n"
+    "      --cache-dir DIR   keep it in DIR (implies --cache; default:\n"
+    "                        .keylint-cache/ in the project root, ignored by\n"
+    "                        git)\n"
+    "      --no-cache        neither read nor write the cache, also with\n"
+    "                        --cache (so does a set KEYLINT_NO_CACHE)\n"
     "      --stats           after the summary, one line on stderr: the files\n"
     "                        found, parsed (how many only because a parsed file\n"
     "                        needs a name they define, how many held nothing\n"
@@ -169,56 +181,6 @@ static const char *closest_rule(const char *id, size_t n, char *buf, size_t size
         return "";
     snprintf(buf, size, "; did you mean '%s'?", best);
     return buf;
-}
-
-/* --init [DIR]: write DIR/.keylint.yml (default: the current directory)
- * from an analysis of DIR under the defaults; never over an existing one. */
-static int init_config(const char *config, int npaths, char **paths)
-{
-    if (npaths > 1 || config) {
-        fprintf(stderr, "keylint: error: --init takes at most one directory and no --config\n");
-        return EXIT_USAGE;
-    }
-    const char *dir = npaths ? paths[0] : ".";
-    char *abs = realpath(dir, NULL);
-    struct stat st;
-    if (!abs || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "keylint: error: --init: %s is not a directory\n", dir);
-        free(abs);
-        return EXIT_USAGE;
-    }
-    Arena *a = arena_new();
-    const char *target = arena_printf(a, "%s/.keylint.yml", abs);
-    int rc = EXIT_CLEAN;
-    if (access(target, F_OK) == 0) {
-        fprintf(stderr, "keylint: error: %s exists; --init never replaces a configuration\n",
-                target);
-        rc = EXIT_USAGE;
-    } else {
-        Project *p = project_new(NULL);
-        p->drop_texts = true;
-        const char *one[] = {abs};
-        project_add_paths(p, one, 1);
-        project_analyze(p);
-        ReplaceFile rf;
-        bool ok = replace_open(&rf, target, a);
-        if (ok) {
-            init_write_config(rf.f, p, abs);
-            ok = replace_commit(&rf, !ferror(rf.f));
-        }
-        if (ok) {
-            fprintf(stderr, "keylint: wrote %s (%zu files read); check it and commit it\n",
-                    target, project_linted_files(p));
-        } else {
-            fprintf(stderr, "keylint: error: cannot write %s: %s\n", target,
-                    replace_error(&rf));
-            rc = EXIT_USAGE;
-        }
-        project_free(p);
-    }
-    arena_free(a);
-    free(abs);
-    return rc;
 }
 
 /* --rule RULE=off|warning|error, in order: the last one for a rule wins,
@@ -438,6 +400,7 @@ static size_t scopes_setup(Project *p, const char *config, bool precheck, bool n
             q->threads = p->threads;
             q->drop_texts = p->drop_texts;
             q->prove_fixes = p->prove_fixes;
+            q->cache = p->cache;
         }
         s->p = q;
         q->precheck = false;
@@ -987,6 +950,9 @@ int main(int argc, char **argv)
         OPT_NO_PRECHECK,
         OPT_BASELINE_PRUNE,
         OPT_STATS,
+        OPT_CACHE,
+        OPT_NO_CACHE,
+        OPT_CACHE_DIR,
     };
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},
@@ -1017,6 +983,9 @@ int main(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"no-precheck", no_argument, NULL, OPT_NO_PRECHECK},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"cache", no_argument, NULL, OPT_CACHE},
+        {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+        {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -1024,7 +993,8 @@ int main(int argc, char **argv)
     const char *config = NULL, *dump = NULL, *print_cfg = NULL, *stdin_name = NULL;
     bool access_patterns = false, init = false, fix = false, fix_dry = false,
          unsafe_fixes = false;
-    bool precheck = true;
+    bool precheck = true, no_cache = false, use_cache = false;
+    const char *cache_dir = NULL;
     RuleOverrides overrides = {0};
     bool require_reason = false, changed = false;
     Run run = {.format = FMT_TEXT, .color = "auto", .fail_on = SEV_ERROR, .max_warnings = -1};
@@ -1066,6 +1036,16 @@ int main(int argc, char **argv)
                         optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case OPT_CACHE:
+            use_cache = true;
+            break;
+        case OPT_NO_CACHE:
+            no_cache = true;
+            break;
+        case OPT_CACHE_DIR:
+            cache_dir = optarg;
+            use_cache = true;
             break;
         case OPT_NO_PRECHECK:
             precheck = false;
@@ -1186,7 +1166,7 @@ int main(int argc, char **argv)
     }
 
     if (init)
-        return init_config(config, argc - optind, argv + optind);
+        return init_run(config, argc - optind, argv + optind);
 
     if (print_cfg) {
         Project *pc = project_new(config);
@@ -1269,11 +1249,13 @@ int main(int argc, char **argv)
 
     bool fixed = false; /* --fix: the files were fixed, this is the run after */
     bool fix_failed = false;
+    Cache *cache = cache_run_open(cache_dir, no_cache || !use_cache, argv + optind, (size_t)(argc - optind));
 relint:;
     if (run.stats) /* the run after --fix: its own counts */
         memset(run.stats, 0, sizeof *run.stats);
     run.seen = (SeenCounts){0}; /* and its own summary */
     Project *p = project_new(config);
+    p->cache = cache;
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
     p->prove_fixes = true; /* the reports carry the fixes */
@@ -1298,6 +1280,7 @@ relint:;
         if (!lint_stdin(p, stdin_name, &check)) {
             project_free(p);
             baseline_free(bl);
+            cache_run_close(cache, stderr, false, run.quiet, false);
             return EXIT_USAGE;
         }
         run.changed = true;
@@ -1326,6 +1309,7 @@ relint:;
     if (clash || !outputs_check_project(&outs, p)) {
         project_free(p);
         baseline_free(bl);
+        cache_run_close(cache, stderr, false, run.quiet, false);
         return EXIT_USAGE;
     }
 
@@ -1345,6 +1329,7 @@ relint:;
         print_problems_of(stderr, &problems, false);
         problems_free(&problems);
         baseline_free(bl);
+        cache_run_close(cache, stderr, false, run.quiet, false);
         project_free(p);
         return EXIT_USAGE;
     }
@@ -1363,6 +1348,7 @@ relint:;
                           : n ? EXIT_FINDINGS : EXIT_CLEAN;
             problems_free(&problems);
             baseline_free(bl);
+            cache_run_close(cache, stderr, false, run.quiet, false);
             project_free(p);
             return drc;
         }
@@ -1409,6 +1395,10 @@ relint:;
         ((fix_failed || problems_have(&problems, PROBLEM_INPUT)) && !run.exit_zero))
         rc = EXIT_USAGE;
     problems_free(&problems);
+    cache_run_close(cache, stderr,
+                    !run.changed && !dump &&
+                        cache_run_whole(cache, cache_dir, argv + optind, (size_t)(argc - optind)),
+                    run.quiet, run.stats);
     baseline_free(bl);
     project_free(p);
     return rc;

@@ -121,6 +121,7 @@ typedef enum ProblemKind {
     PROBLEM_INPUT,
     PROBLEM_CONFIG,
     PROBLEM_NOTE,
+    PROBLEM_KIND_COUNT /* not a kind: how many there are */
 } ProblemKind;
 
 typedef struct Problem {

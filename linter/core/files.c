@@ -309,7 +309,7 @@ bool replace_commit(ReplaceFile *r, bool ok)
         ok = false;
         e = errno;
     }
-    if (ok && r->tmp && fsync(fileno(r->f)) != 0 && errno != EINVAL) {
+    if (ok && r->tmp && !r->no_sync && fsync(fileno(r->f)) != 0 && errno != EINVAL) {
         ok = false;
         e = errno;
     }
@@ -332,7 +332,8 @@ bool replace_commit(ReplaceFile *r, bool ok)
         errno = r->err;
         return false;
     }
-    sync_dir_of(r->target);
+    if (!r->no_sync)
+        sync_dir_of(r->target);
     r->err = 0;
     return true;
 }

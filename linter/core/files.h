@@ -34,6 +34,10 @@ typedef struct ReplaceFile {
     const char *tmp;     /* NULL when written directly */
     const char *refused; /* replace_open refused: why (then errno is 0) */
     int err;             /* the errno of the last failure, 0 for none */
+    /* Set after replace_open: no fsync of the file nor of its directory
+     * (a cache between runs: a crash may lose an entry, or leave none
+     * whole, and the next run reads it as missing; never half of one). */
+    bool no_sync;
 } ReplaceFile;
 
 /* Open a replacement for `path`: strings live in `a`. False when it

@@ -236,3 +236,44 @@ void fileir_free(FileIR *ir)
     arena_free(ir->resolved);
     arena_free(ir->arena);
 }
+
+static void hash_field(StrBuf *b, const char *s)
+{
+    /* a unit separator between fields, and NULL apart from "" */
+    sb_append(b, s ? "\x1f" : "\x1e");
+    if (s)
+        sb_append(b, s);
+}
+
+static void hash_list(StrBuf *b, const StrList *l)
+{
+    sb_printf(b, "\x1d%zu", l->n);
+    for (size_t i = 0; i < l->n; i++)
+        hash_field(b, l->v[i]);
+}
+
+uint64_t extract_config_hash(const Config *cfg)
+{
+    if (!cfg)
+        return 0;
+    Arena *a = arena_new();
+    StrBuf b;
+    sb_init(&b, a);
+    hash_field(&b, cfg->separator);
+    hash_list(&b, &cfg->key_pk);
+    hash_list(&b, &cfg->key_sk);
+    hash_list(&b, &cfg->key_index_pk);
+    hash_list(&b, &cfg->key_index_sk);
+    sb_printf(&b, "\x1d%zu", cfg->wrappers.n);
+    for (size_t i = 0; i < cfg->wrappers.n; i++) {
+        const Wrapper *w = &cfg->wrappers.v[i];
+        sb_printf(&b, "\x1d%d", (int)w->operation);
+        const char *f[] = {w->call, w->table, w->index, w->key_condition, w->names,
+                           w->values, w->key, w->item};
+        for (size_t j = 0; j < sizeof f / sizeof *f; j++)
+            hash_field(&b, f[j]);
+    }
+    uint64_t h = hash_bytes(b.s ? b.s : "", b.len);
+    arena_free(a);
+    return h;
+}

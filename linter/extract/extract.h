@@ -32,5 +32,12 @@ FileIR *extract_file_pooled(const char *path, const char *text, size_t len, cons
                             bool compact);
 void fileir_free(FileIR *ir);
 
+/* A hash of every setting of `cfg` extraction (and the pre-check) reads:
+ * the separator, the configured key attribute names, the wrappers. Two
+ * configurations with the same hash extract any text alike (the cache
+ * between runs keys its entries by it). A setting extraction starts to
+ * read is added here. */
+uint64_t extract_config_hash(const Config *cfg);
+
 
 #endif

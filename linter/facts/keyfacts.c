@@ -281,6 +281,7 @@ const char *kf_hole_name(Arena *a, const Seg *s)
     case SEG_UNKNOWN:
         return s->text && s->text[0] ? s->text : "?";
     case SEG_TEXT:
+    case SEG_KIND_COUNT:
         break;
     }
     return s->text ? s->text : "";
@@ -774,6 +775,7 @@ const char *kf_role_noun(KeyRole r)
     case ROLE_INDEX_SK:
         return "index sort key";
     case ROLE_KEY:
+    case KEY_ROLE_COUNT:
         break;
     }
     return "key";

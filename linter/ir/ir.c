@@ -343,6 +343,8 @@ static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *
         case SEG_UNKNOWN:
             put(a, buf, len, cap, "{?}");
             break;
+        case SEG_KIND_COUNT:
+            break;
         }
     }
 }

@@ -18,6 +18,7 @@ typedef enum SegKind {
     SEG_REF,     /* a runtime value: identifier or member path ("order.status") */
     SEG_CALL,    /* a call whose result is part of the key */
     SEG_UNKNOWN, /* an expression extraction does not read (ternary, ...) */
+    SEG_KIND_COUNT /* not a kind: how many there are (readers bound values by it) */
 } SegKind;
 
 enum SegFlag {
@@ -82,6 +83,7 @@ typedef enum KeyRole {
     ROLE_INDEX_PK, /* an index (GSI/LSI) partition key */
     ROLE_INDEX_SK, /* an index sort key */
     ROLE_KEY,      /* a key-like value whose role is not known (helper returns) */
+    KEY_ROLE_COUNT /* not a role: how many there are */
 } KeyRole;
 
 typedef enum KeyBuild {
@@ -93,12 +95,14 @@ typedef enum KeyBuild {
     BUILD_CALL,     /* helper or framework call */
     BUILD_REF,      /* a variable with no known construction */
     BUILD_OTHER,
+    KEY_BUILD_COUNT /* not a construction: how many there are */
 } KeyBuild;
 
 typedef enum KeyNamedBy {
     NAMED_SPELLING, /* pk, GSI1SK, a configured name: a key by its name */
     NAMED_KEY_MAP,  /* a property of a primary-key map (Key, Keys, ExclusiveStartKey) */
     NAMED_TABLE,    /* a property of an item, a key when its table says so */
+    KEY_NAMED_BY_COUNT /* not a way: how many there are */
 } KeyNamedBy;
 
 typedef enum KeySite {
@@ -108,6 +112,7 @@ typedef enum KeySite {
     SITE_OBJECT,    /* an object literal with key attributes, not tied to a call */
     SITE_HELPER,    /* returned by a key helper function (its definition) */
     SITE_ENTITY,    /* an entity's key definition (Turbine defineEntity keys) */
+    KEY_SITE_COUNT /* not a site: how many there are */
 } KeySite;
 
 typedef enum CondOp {
@@ -119,6 +124,7 @@ typedef enum CondOp {
     COND_LE,
     COND_GT,
     COND_GE,
+    COND_OP_COUNT /* not an operator: how many there are */
 } CondOp;
 
 typedef struct KeyExpr {
@@ -182,6 +188,7 @@ typedef enum OpKind {
     OP_BATCH_WRITE,
     OP_TRANSACT_GET,
     OP_TRANSACT_WRITE,
+    OP_KIND_COUNT /* not a kind: how many there are */
 } OpKind;
 
 typedef enum OpApi {
@@ -199,6 +206,7 @@ typedef enum OpApi {
      * SDK parameters a branch chooses, or what a project's wrapper takes;
      * its keys are read, its table is not known */
     API_SDK_PART,
+    OP_API_COUNT /* not an API: how many there are */
 } OpApi;
 
 typedef enum TableKind {
@@ -206,6 +214,7 @@ typedef enum TableKind {
     TABLE_DATA,
     TABLE_COMMAND,
     TABLE_HISTORY,
+    TABLE_KIND_COUNT /* not a kind: how many there are */
 } TableKind;
 
 /* A table or index name as code gives it. Any of the parts may be set:

@@ -33,6 +33,7 @@ const char *model_cond_op(CondOp op)
         return ">=";
     case COND_EQ:
     case COND_NONE:
+    case COND_OP_COUNT:
         break;
     }
     return "=";

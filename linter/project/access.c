@@ -141,6 +141,7 @@ static bool writes_key(const FileIR *f, const KeyExpr *k)
         return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE &&
                !puts_items(f);
     case SITE_CONDITION:
+    case KEY_SITE_COUNT:
         break;
     }
     return false;

@@ -478,6 +478,28 @@ void defer_note_free(DeferNote *nt)
         arena_free(nt->a);
 }
 
+DeferNoteParts defer_note_parts(const DeferNote *nt)
+{
+    return (DeferNoteParts){nt->lits, nt->calls, nt->imports, nt->reexports,
+                            nt->default_import};
+}
+
+DeferNote *defer_note_from_parts(const DeferNoteParts *parts)
+{
+    Arena *a = arena_new();
+    DeferNote *nt = arena_alloc(a, sizeof *nt);
+    *nt = (DeferNote){.a = a, .default_import = parts->default_import};
+    for (size_t i = 0; i < parts->lits.n; i++)
+        strlist_push(a, &nt->lits, arena_strdup(a, parts->lits.v[i]));
+    for (size_t i = 0; i < parts->calls.n; i++)
+        note_call(nt, parts->calls.v[i], strlen(parts->calls.v[i]));
+    for (size_t i = 0; i < parts->imports.n; i++)
+        strlist_push(a, &nt->imports, arena_strdup(a, parts->imports.v[i]));
+    for (size_t i = 0; i < parts->reexports.n; i++)
+        strlist_push(a, &nt->reexports, arena_strdup(a, parts->reexports.v[i]));
+    return nt;
+}
+
 /* Does one of the specifiers, imported from file `from`, name a module
  * that defines or re-exports a helper building keys (`leads`)? */
 static bool imports_lead(ModuleMap *mods, size_t from, const StrList *specs, const bool *leads)

@@ -45,6 +45,14 @@
 typedef struct DeferNote DeferNote;
 DeferNote *defer_note(const char *text, size_t len);
 void defer_note_free(DeferNote *note);
+/* What a note holds, for the cache between runs (cache.h): the parts of
+ * `note` (pointing into it), and a note made of such parts (copied). */
+typedef struct DeferNoteParts {
+    StrList lits, calls, imports, reexports;
+    bool default_import;
+} DeferNoteParts;
+DeferNoteParts defer_note_parts(const DeferNote *note);
+DeferNote *defer_note_from_parts(const DeferNoteParts *parts);
 
 /* Extracts the files of `slots` (indexes into p->files), clearing their
  * `deferred` flag first is the caller's: project.c's extraction. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "cache.h"
 #include "defer.h"
 #include "syntax.h"
 #include "extract.h"
@@ -232,8 +233,10 @@ typedef struct Worker {
 
 /* Extract a file whose text is set (or read it first); `drop`: free a
  * text read from disk afterwards; `pool`: the calling thread's working
- * memory (or NULL). Touches only `f`. */
-static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool)
+ * memory (or NULL); `cache`: the cache between runs (or NULL), read
+ * before and written after. Touches only `f` (and the cache's entry of
+ * it). */
+static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool, Cache *cache)
 {
     /* a tree kept for a buffer is of a text this one replaces */
     if (!f->buffer)
@@ -245,6 +248,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     defer_note_free(f->note);
     f->note = NULL;
     f->skip = SKIP_NONE;
+    f->from_cache = false;
     if (!f->text) {
         uint64_t t0 = clock_ns();
         SourceSkip why;
@@ -255,21 +259,30 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     if (!f->text)
         return;
     uint64_t t0 = clock_ns();
-    /* Nothing extraction could find: set aside, unparsed (precheck.h). */
-    f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
-    if (f->deferred) {
-        f->note = defer_note(f->text, f->len);
-        if (drop) {
-            free(f->text);
-            f->text = NULL;
+    size_t problems_from = f->problems.items.n; /* those extraction makes */
+    /* an editor's buffer is never cached: it changes at every edit */
+    CacheKey key;
+    bool keyed = cache && !f->buffer && cache_key(cache, f, f->text, f->len, &key);
+    if (keyed && cache_load(cache, &key, f, precheck)) {
+        f->from_cache = true;
+    } else {
+        /* Nothing extraction could find: set aside, unparsed (precheck.h). */
+        f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
+        if (f->deferred) {
+            f->note = defer_note(f->text, f->len);
+        } else {
+            /* a buffer is extracted again at every edit: its IR is not
+             * compacted */
+            f->ir = extract_file_pooled(f->path, f->text, f->len, f->config, &f->problems,
+                                        f->reuse, pool, !f->buffer);
+            t0 += f->ir->parse_ns;
         }
-        f->extract_ns += clock_ns() - t0;
-        return;
+        if (keyed)
+            cache_store(cache, &key, f, f->text, f->len, problems_from);
     }
-    /* a buffer is extracted again at every edit: its IR is not compacted */
-    f->ir = extract_file_pooled(f->path, f->text, f->len, f->config, &f->problems, f->reuse,
-                                pool, !f->buffer);
-    f->extract_ns += clock_ns() - t0 - f->ir->parse_ns;
+    if (keyed)
+        cache_key_free(&key);
+    f->extract_ns += clock_ns() - t0;
     if (drop && !f->buffer) {
         free(f->text);
         f->text = NULL;
@@ -292,7 +305,7 @@ static void *worker_main(void *arg)
         } else if (i >= w->p->files.n) {
             break;
         }
-        extract_one(&w->p->files.v[i], w->p->drop_texts, w->precheck, pool);
+        extract_one(&w->p->files.v[i], w->p->drop_texts, w->precheck, pool, w->p->cache);
     }
     arena_pool_free(pool);
     return NULL;
@@ -313,7 +326,7 @@ static void extract_files(Project *p, size_t from, const size_t *slots, size_t n
         ArenaPool *pool = arena_pool_new();
         for (size_t i = 0; i < todo; i++)
             extract_one(&p->files.v[slots ? slots[i] : from + i], p->drop_texts, precheck,
-                        pool);
+                        pool, p->cache);
         arena_pool_free(pool);
         p->extract_wall_ns += clock_ns() - t0;
         if (!p->threads_used)
@@ -554,7 +567,7 @@ static const SourceFile *set_text(Project *p, const char *path, const char *text
     FileIR *prev = f->ir;
     FileIR *base = f->analysed ? f->analysed : f->ir_analysed ? prev : NULL;
     f->ir = NULL;
-    extract_one(f, false, false, NULL);
+    extract_one(f, false, false, NULL, NULL);
     f->same_code = base && f->ir && code_only_in_file(base) && code_only_in_file(f->ir) &&
                    base->code_hash == f->ir->code_hash;
     if (f->same_code && !f->analysed) {
@@ -575,7 +588,7 @@ void project_reload(Project *p, const char *path)
     f->text = NULL;
     f->len = 0;
     f->buffer = false;
-    extract_one(f, p->drop_texts, false, NULL);
+    extract_one(f, p->drop_texts, false, NULL, NULL);
     f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);

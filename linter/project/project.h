@@ -48,6 +48,9 @@ typedef struct SourceFile {
     int skip;            /* SourceSkip (walk.h) */
     bool parsed_late;
     uint64_t read_ns, extract_ns;
+    /* `ir` (or, set aside, `note`) came from the cache between runs
+     * (cache.h), not from a parse. */
+    bool from_cache;
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -88,6 +91,11 @@ typedef struct Project {
      * whose reports carry them. The language server proves a document's
      * fixes when it is asked for its code actions. */
     bool prove_fixes;
+    /* The cache between runs (cache.h): extraction reads each file's
+     * entry before parsing it and writes it after. The caller's (it
+     * outlives the project: a run may use several); NULL: none (the
+     * language server). */
+    struct Cache *cache;
     /* Tables (access-pattern rules), rebuilt by each analysis in
      * `analysis`: the table model of each configuration in use (schema
      * files plus tables in code), the project-wide access facts, and the

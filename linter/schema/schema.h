@@ -63,6 +63,7 @@ typedef enum AttrType {
     ATTR_S,
     ATTR_N,
     ATTR_B,
+    ATTR_TYPE_COUNT /* not a type: how many there are */
 } AttrType;
 
 /* A key attribute. `name` NULL: none (a table without sort key). */
@@ -76,6 +77,7 @@ typedef struct KeyAttr {
 typedef enum IndexKind {
     INDEX_GLOBAL,
     INDEX_LOCAL,
+    INDEX_KIND_COUNT /* not a kind: how many there are */
 } IndexKind;
 
 /* A global index's key may be made of up to this many HASH and as many
@@ -107,6 +109,7 @@ typedef enum TableSource {
     TSRC_DDB_LIB,        /* new TableClient (@ddb-lib/client) */
     TSRC_SST,            /* new Table (sst/constructs): primaryIndex, globalIndexes */
     TSRC_TERRAFORM,      /* resource "aws_dynamodb_table" / the dynamodb-table module */
+    TSRC_COUNT           /* not a source: how many there are */
 } TableSource;
 
 typedef struct TableDef {

@@ -1,0 +1,52 @@
+#include "cache_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n)
+{
+    const char *env = getenv("KEYLINT_NO_CACHE");
+    if (off || (env && env[0]))
+        return NULL;
+    Arena *a = arena_new();
+    const char *first = n ? paths[0] : ".";
+    const char *root = project_root_of(a, first);
+    if (!root) {
+        /* a path linted alone: its own directory */
+        char *r = realpath(first, NULL);
+        root = arena_strdup(a, r ? r : ".");
+        free(r);
+    }
+    Cache *c = cache_open(dir ? dir : arena_printf(a, "%s/.keylint-cache", root), root);
+    arena_free(a);
+    return c;
+}
+
+bool cache_run_whole(const Cache *c, const char *dir, char *const *paths, size_t n)
+{
+    if (!c || dir || n > 1)
+        return false;
+    char *real = realpath(n ? paths[0] : ".", NULL);
+    bool whole = real && !strcmp(real, cache_root(c));
+    free(real);
+    return whole;
+}
+
+void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
+{
+    if (!c)
+        return;
+    cache_save(c, whole);
+    if (!quiet)
+        report_problems(err, cache_notes(c), true);
+    if (stats) {
+        CacheCounts k = cache_counts(c);
+        fprintf(err,
+                "keylint: cache: %zu hits, %zu misses (%zu entries ignored), %zu written, "
+                "%zu pruned\n",
+                k.hits, k.misses, k.ignored, k.written, k.pruned);
+    }
+    cache_free(c);
+}

@@ -1,0 +1,26 @@
+/* The cache between runs on the command line (--no-cache, --cache-dir):
+ * which cache a run uses, and what it says at the end. */
+#ifndef KEYLINT_CACHE_RUN_H
+#define KEYLINT_CACHE_RUN_H
+
+#include <stdio.h>
+
+#include "cache.h"
+
+/* The cache of a run on `paths` (none: the current directory): `dir`
+ * (--cache-dir), else .keylint-cache/ in the project root of the first
+ * path (project_root_of; the path itself when it has none); NULL with
+ * `off` (--no-cache or KEYLINT_NO_CACHE set and not empty). */
+Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n);
+
+/* Whether a run on `paths` reads the whole project the cache is of: one
+ * path (or none) that is its root, and the cache is the root's own (no
+ * `dir`: one given may be shared by several projects). Such a run prunes
+ * the entries it did not use. */
+bool cache_run_whole(const Cache *c, const char *dir, char *const *paths, size_t n);
+
+/* After the run: prune when `whole`; the notes on `err` unless `quiet`;
+ * with `stats`, one line of counts. Frees the cache. */
+void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats);
+
+#endif

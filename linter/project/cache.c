@@ -1,0 +1,635 @@
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache_ir.h"
+#include "defer.h"
+#include "extract.h"
+#include "files.h"
+#include "precheck.h"
+
+enum {
+    CACHE_FORMAT = 2,
+    /* entries ignored that get a note each; the rest are counted */
+    NOTES_NAMED = 10,
+    /* a record: its name (hex), the length and hash of its entry */
+    NAME_LEN = 32,
+    RECORD_HEAD = NAME_LEN + 4 + 8,
+};
+
+/* The pack's first bytes: what it is and who wrote it; then a number
+ * that reads back only on a machine of the same byte order. */
+#define PACK_NAME "entries.pack"
+#define PACK_MAGIC "keylint cache between runs\n"
+#define PACK_ORDER 0x4b4c4332u
+
+/* An entry is the IR of one source file: far below this. */
+#define ENTRY_MAX ((size_t)256 << 20)
+/* The pack: every entry of a project. */
+#define PACK_MAX ((size_t)2 << 30)
+
+/* An entry of the pack read at the start of the run. */
+typedef struct Record {
+    const char *name;   /* NAME_LEN hex digits, in the pack's buffer, not terminated */
+    size_t off, len;    /* the entry's JSON in the buffer */
+    uint64_t hash;      /* hash_bytes of it */
+    bool used;          /* looked up this run (under lock) */
+    bool superseded;    /* written again this run (under lock) */
+} Record;
+
+struct Cache {
+    Arena *arena;       /* dir, root, the notes' strings, the records */
+    const char *dir, *root, *pack;
+    bool off;           /* nothing read nor written */
+    bool no_write;      /* entries are read, none written */
+    pthread_mutex_t lock;
+    Problems notes;     /* under lock */
+    char *buf;          /* the pack read at the start (malloc'd), NULL if none */
+    VEC(Record) old;    /* its records */
+    NameMap names;      /* record by name (its last) */
+    bool damaged;       /* the pack was not read whole: it is written again */
+    ReplaceFile out;    /* the new pack, opened at the first entry written (under lock) */
+    Arena *out_arena;
+    bool out_open;
+    CacheCounts n;      /* under lock */
+    bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
+};
+
+/* A 128-bit hash of s[0..n), as 32 hex digits: two independent 64-bit
+ * hashes (hash_bytes, FNV-1a), each over the length and the bytes. */
+static void hash_hex(const void *s, size_t n, char out[33])
+{
+    uint64_t fnv = 0xcbf29ce484222325u ^ n;
+    const unsigned char *p = s;
+    for (size_t i = 0; i < n; i++)
+        fnv = (fnv ^ p[i]) * 0x100000001b3u;
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)hash_bytes(s, n),
+             (unsigned long long)fnv);
+}
+
+static void note(Cache *c, const char *path, const char *msg)
+{
+    pthread_mutex_lock(&c->lock);
+    problems_add_kind(&c->notes, PROBLEM_NOTE, path, 0, 0, "%s", msg);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* mkdir -p */
+static bool make_dirs(Arena *a, const char *dir)
+{
+    char *d = arena_strdup(a, dir);
+    for (char *s = d + 1;; s++) {
+        if (*s == '/' || !*s) {
+            char was = *s;
+            *s = '\0';
+            if (mkdir(d, 0777) != 0 && errno != EEXIST)
+                return false;
+            *s = was;
+            if (!was)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return false;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return false;
+    }
+    return true;
+}
+
+/* Write dir/name with `text` unless it exists. */
+static bool ensure_file(Arena *a, const char *dir, const char *name, const char *text,
+                        const char **why)
+{
+    const char *path = arena_printf(a, "%s/%s", dir, name);
+    if (access(path, F_OK) == 0)
+        return true;
+    return file_replace(path, text, strlen(text), a, why);
+}
+
+/* The pack's whole cache dropped: a note, and it is written again. */
+static void pack_ignored(Cache *c, const char *why)
+{
+    note(c, c->pack, arena_printf(c->arena, "cache ignored: %s; written again", why));
+    c->damaged = true;
+    c->old.n = 0;
+}
+
+/* The pack ends inside a record: those before are read, and the pack is
+ * written again. */
+static void cut_short(Cache *c)
+{
+    note(c, c->pack, "cache cut short or damaged: the entries before the damage are read; "
+                     "written again");
+    c->damaged = true;
+}
+
+/* Read the pack (PACK_NAME in the directory) into c->buf and its records
+ * into c->old: a header of PACK_MAGIC, "format N keylint VERSION\n" and
+ * PACK_ORDER, then records of a NAME_LEN-byte name, the entry's length
+ * (uint32) and hash (uint64) and the entry. A pack that is not one, of
+ * another format or version, is ignored whole; one cut short or damaged
+ * keeps the records before the damage. */
+static void read_pack(Cache *c)
+{
+    c->pack = arena_printf(c->arena, "%s/%s", c->dir, PACK_NAME);
+    size_t len = 0;
+    FileRead how;
+    c->buf = file_read(c->pack, PACK_MAX, true, &len, &how);
+    if (!c->buf) {
+        if (!(how.status == FILE_READ_OPEN && how.err == ENOENT))
+            pack_ignored(c, how.status == FILE_READ_TOO_LARGE ? "too large" : "cannot be read");
+        return;
+    }
+    char head[128];
+    int hl = snprintf(head, sizeof head, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
+                      KEYLINT_VERSION);
+    size_t ml = strlen(PACK_MAGIC);
+    if (len < ml || memcmp(c->buf, PACK_MAGIC, ml)) {
+        pack_ignored(c, "not a cache keylint writes");
+        return;
+    }
+    uint32_t order = 0;
+    if (len < (size_t)hl + 4 || memcmp(c->buf, head, (size_t)hl) ||
+        (memcpy(&order, c->buf + hl, 4), order != PACK_ORDER)) {
+        pack_ignored(c, "written by another version of keylint");
+        return;
+    }
+    size_t at = (size_t)hl + 4;
+    while (at < len) {
+        uint32_t n;
+        uint64_t h;
+        if (len - at < RECORD_HEAD) {
+            cut_short(c);
+            return;
+        }
+        memcpy(&n, c->buf + at + NAME_LEN, 4);
+        memcpy(&h, c->buf + at + NAME_LEN + 4, 8);
+        if (n > ENTRY_MAX || len - at - RECORD_HEAD < n) {
+            cut_short(c);
+            return;
+        }
+        Record r = {.name = c->buf + at, .off = at + RECORD_HEAD, .len = n, .hash = h};
+        char name[NAME_LEN + 1];
+        memcpy(name, r.name, NAME_LEN);
+        name[NAME_LEN] = '\0';
+        size_t was;
+        if (namemap_get(&c->names, name, &was)) {
+            c->old.v[was] = r; /* written again later in the same pack */
+        } else {
+            VEC_PUSH(c->arena, &c->old, r);
+            namemap_put(c->arena, &c->names, arena_strdup(c->arena, name), c->old.n - 1);
+        }
+        at += RECORD_HEAD + n;
+    }
+}
+
+Cache *cache_open(const char *dir, const char *root)
+{
+    Cache *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->arena = arena_new();
+    c->dir = arena_strdup(c->arena, dir);
+    c->root = arena_strdup(c->arena, root);
+    pthread_mutex_init(&c->lock, NULL);
+    problems_init(&c->notes);
+    const char *why = NULL;
+    if (!make_dirs(c->arena, dir)) {
+        note(c, dir, arena_printf(c->arena, "cache directory cannot be made (%s): the run "
+                                            "goes on without the cache",
+                                  strerror(errno)));
+        c->off = true;
+        return c;
+    }
+    /* git, and backup tools (https://bford.info/cachedir/), pass it by */
+    if (!ensure_file(c->arena, dir, ".gitignore",
+                     "# written by keylint: its cache between runs (--cache-dir)\n*\n", &why) ||
+        !ensure_file(c->arena, dir, "CACHEDIR.TAG",
+                     "Signature: 8a477f597d28d172789f06886806bc55\n"
+                     "# This file is a cache directory tag created by keylint.\n",
+                     &why) ||
+        access(dir, W_OK) != 0) {
+        note(c, dir, arena_printf(c->arena, "cache directory cannot be written (%s): "
+                                            "entries are read, none written",
+                                  why ? why : strerror(errno ? errno : EACCES)));
+        c->no_write = true;
+    }
+    read_pack(c);
+    return c;
+}
+
+void cache_free(Cache *c)
+{
+    if (!c)
+        return;
+    if (c->out_open)
+        replace_commit(&c->out, false);
+    arena_free(c->out_arena);
+    free(c->buf);
+    problems_free(&c->notes);
+    pthread_mutex_destroy(&c->lock);
+    arena_free(c->arena);
+    free(c);
+}
+
+const char *cache_root(const Cache *c)
+{
+    return c->root;
+}
+
+bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len, CacheKey *k)
+{
+    if (c->off)
+        return false;
+    const char *abs = f->abspath ? f->abspath : f->path;
+    size_t rl = strlen(c->root);
+    const char *rel = abs;
+    if (!strcmp(c->root, "/") && abs[0] == '/')
+        rel = abs + 1;
+    else if (!strncmp(abs, c->root, rl) && abs[rl] == '/')
+        rel = abs + rl + 1;
+    k->rel = strdup(rel);
+    if (!k->rel)
+        abort();
+    char h[33];
+    hash_hex(rel, strlen(rel), h);
+    snprintf(k->entry, sizeof k->entry, "%s", h);
+    hash_hex(text, len, k->content);
+    snprintf(k->config, sizeof k->config, "%016llx",
+             (unsigned long long)extract_config_hash(f->config));
+    return true;
+}
+
+void cache_key_free(CacheKey *k)
+{
+    free(k->rel);
+    k->rel = NULL;
+}
+
+/* ---- reading an entry ----------------------------------------------------- */
+
+static StrList note_list(Arena *a, const json_t *j, bool *ok)
+{
+    StrList l = {0};
+    if (j && !json_is_array(j))
+        *ok = false;
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        const char *s = json_string_value(json_array_get(j, i));
+        if (!s)
+            *ok = false;
+        else
+            strlist_push(a, &l, s);
+    }
+    return l;
+}
+
+/* The DeferNote an entry holds; NULL and *why when it is of the wrong
+ * shape. */
+static DeferNote *read_note(const json_t *j, const char **why)
+{
+    if (!json_is_object(j)) {
+        *why = "no pre-check note";
+        return NULL;
+    }
+    Arena *a = arena_new();
+    bool ok = true;
+    DeferNoteParts parts = {
+        .lits = note_list(a, json_object_get(j, "lits"), &ok),
+        .calls = note_list(a, json_object_get(j, "calls"), &ok),
+        .imports = note_list(a, json_object_get(j, "imports"), &ok),
+        .reexports = note_list(a, json_object_get(j, "reexports"), &ok),
+        .default_import = json_is_true(json_object_get(j, "default_import")),
+    };
+    DeferNote *nt = ok ? defer_note_from_parts(&parts) : NULL;
+    arena_free(a);
+    if (!nt)
+        *why = "a pre-check note of the wrong shape";
+    return nt;
+}
+
+/* The problems an entry holds, added to `out` under `path`; false when
+ * they are of the wrong shape (then none is added). */
+static bool read_problems(const json_t *j, const char *path, Problems *out)
+{
+    if (j && !json_is_array(j))
+        return false;
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        const json_t *e = json_array_get(j, i);
+        json_int_t kind, line, col;
+        const char *msg;
+        if (json_unpack((json_t *)e, "[IIIs]", &kind, &line, &col, &msg) != 0 || kind < 0 ||
+            kind >= PROBLEM_KIND_COUNT || line < 0 || line > UINT32_MAX || col < 0 || col > UINT32_MAX)
+            return false;
+    }
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        const json_t *e = json_array_get(j, i);
+        problems_add_kind(out, (ProblemKind)json_integer_value(json_array_get(e, 0)), path,
+                          (uint32_t)json_integer_value(json_array_get(e, 1)),
+                          (uint32_t)json_integer_value(json_array_get(e, 2)), "%s",
+                          json_string_value(json_array_get(e, 3)));
+    }
+    return true;
+}
+
+static void count(Cache *c, const CacheKey *k, size_t *counter)
+{
+    size_t i;
+    bool old = namemap_get(&c->names, k->entry, &i);
+    pthread_mutex_lock(&c->lock);
+    (*counter)++;
+    if (old)
+        c->old.v[i].used = true;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* An entry that is not what keylint writes: a note (the first few by
+ * name), and a miss; the entry is written again. */
+static bool ignored(Cache *c, const CacheKey *k, const SourceFile *f, const char *why)
+{
+    pthread_mutex_lock(&c->lock);
+    size_t n = c->n.ignored++;
+    pthread_mutex_unlock(&c->lock);
+    if (n < NOTES_NAMED) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cache entry ignored: %s (%s); written again", why, k->entry);
+        note(c, f->path, msg);
+    }
+    count(c, k, &c->n.misses);
+    return false;
+}
+
+static bool miss(Cache *c, const CacheKey *k)
+{
+    count(c, k, &c->n.misses);
+    return false;
+}
+
+bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
+{
+    size_t i;
+    if (!namemap_get(&c->names, k->entry, &i))
+        return miss(c, k);
+    const Record *rec = &c->old.v[i];
+    const char *buf = c->buf + rec->off;
+    size_t len = rec->len;
+    if (hash_bytes(buf, len) != rec->hash)
+        return ignored(c, k, f, "damaged (its hash differs)");
+    json_error_t err;
+    json_t *j = json_loadb(buf, len, 0, &err);
+    if (!j)
+        return ignored(c, k, f, "not JSON (truncated or corrupt)");
+    bool hit = false;
+    const char *why = NULL;
+    const json_t *set_aside = json_object_get(j, "set_aside");
+    if (!json_is_object(j))
+        why = "not a JSON object";
+    else if (json_integer_value(json_object_get(j, "format")) != CACHE_FORMAT)
+        why = "of another format";
+    else if (!json_is_string(json_object_get(j, "keylint")) ||
+             strcmp(json_string_value(json_object_get(j, "keylint")), KEYLINT_VERSION))
+        why = "written by another version of keylint";
+    else if (!json_is_string(json_object_get(j, "path")) ||
+             strcmp(json_string_value(json_object_get(j, "path")), k->rel))
+        why = "written for another path";
+    else if (!json_is_string(json_object_get(j, "content")) ||
+             !json_is_string(json_object_get(j, "config")) || !json_is_boolean(set_aside))
+        why = "of the wrong shape";
+    else if (strcmp(json_string_value(json_object_get(j, "content")), k->content) ||
+             strcmp(json_string_value(json_object_get(j, "config")), k->config))
+        ; /* the file or its configuration changed: an ordinary miss */
+    else if (precheck && json_is_true(set_aside)) {
+        DeferNote *nt = read_note(json_object_get(j, "note"), &why);
+        if (nt) {
+            f->deferred = true;
+            f->note = nt;
+            hit = true;
+        }
+    } else if (json_object_get(j, "ir")) {
+        FileIR *ir = cache_ir_from_json(json_object_get(j, "ir"), f->path, &why);
+        Problems probs;
+        problems_init(&probs);
+        if (ir && !read_problems(json_object_get(j, "problems"), f->path, &probs))
+            why = "problems of the wrong shape";
+        if (ir && !why) {
+            for (size_t i = 0; i < probs.items.n; i++) {
+                const Problem *p = &probs.items.v[i];
+                problems_add_kind(&f->problems, p->kind, f->path, p->line, p->col, "%s",
+                                  p->message);
+            }
+            f->ir = ir;
+            f->deferred = false;
+            hit = true;
+        } else {
+            fileir_free(ir);
+        }
+        problems_free(&probs);
+    }
+    json_decref(j);
+    if (why)
+        return ignored(c, k, f, why);
+    if (!hit)
+        return miss(c, k);
+    count(c, k, &c->n.hits);
+    return true;
+}
+
+/* ---- writing an entry ----------------------------------------------------- */
+
+/* The first write fails: a note, and none is written this run (under
+ * lock). */
+static bool cannot_write(Cache *c)
+{
+    if (!c->no_write)
+        problems_add_kind(&c->notes, PROBLEM_NOTE, c->dir, 0, 0,
+                          "cache cannot be written (%s): it is not, this run",
+                          replace_error(&c->out));
+    c->no_write = true;
+    if (c->out_open)
+        replace_commit(&c->out, false);
+    c->out_open = false;
+    return false;
+}
+
+/* The new pack open for writing, with its header (under lock). */
+static bool open_out(Cache *c)
+{
+    if (c->no_write)
+        return false;
+    if (c->out_open)
+        return true;
+    if (!c->out_arena)
+        c->out_arena = arena_new();
+    if (!replace_open(&c->out, c->pack, c->out_arena))
+        return cannot_write(c);
+    c->out_open = true;
+    c->out.no_sync = true; /* a lost pack costs a parse of each file, nothing else */
+    uint32_t order = PACK_ORDER;
+    if (fprintf(c->out.f, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
+                KEYLINT_VERSION) < 0 ||
+        fwrite(&order, 4, 1, c->out.f) != 1)
+        return cannot_write(c);
+    return true;
+}
+
+/* A record of the new pack (under lock). */
+static bool write_record(Cache *c, const char *name, const char *text, size_t n)
+{
+    uint32_t len = (uint32_t)n;
+    uint64_t h = hash_bytes(text, n);
+    if (n > ENTRY_MAX)
+        return false;
+    if (fwrite(name, NAME_LEN, 1, c->out.f) != 1 || fwrite(&len, 4, 1, c->out.f) != 1 ||
+        fwrite(&h, 8, 1, c->out.f) != 1 || (n && fwrite(text, n, 1, c->out.f) != 1))
+        return cannot_write(c);
+    return true;
+}
+
+static json_t *strs(const StrList *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++)
+        json_array_append_new(a, json_string(l->v[i]));
+    return a;
+}
+
+static json_t *note_json(const DeferNote *nt)
+{
+    DeferNoteParts p = defer_note_parts(nt);
+    json_t *o = json_object();
+    json_object_set_new(o, "lits", strs(&p.lits));
+    json_object_set_new(o, "calls", strs(&p.calls));
+    json_object_set_new(o, "imports", strs(&p.imports));
+    json_object_set_new(o, "reexports", strs(&p.reexports));
+    json_object_set_new(o, "default_import", json_boolean(p.default_import));
+    return o;
+}
+
+void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
+                 size_t len, size_t problems_from)
+{
+    if (c->off || c->no_write)
+        return;
+    json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s}", "format", CACHE_FORMAT, "keylint",
+                          KEYLINT_VERSION, "path", k->rel, "content", k->content, "config",
+                          k->config);
+    if (!o)
+        return; /* a path that is not UTF-8: not cached */
+    /* the pre-check's answer, whether this run asked it or not */
+    bool set_aside = f->deferred || !extract_may_find(text, len, f->config);
+    json_object_set_new(o, "set_aside", json_boolean(set_aside));
+    if (set_aside) {
+        DeferNote *made = f->note ? NULL : defer_note(text, len);
+        json_t *nj = note_json(f->note ? f->note : made);
+        defer_note_free(made);
+        if (!nj) {
+            json_decref(o);
+            return;
+        }
+        json_object_set_new(o, "note", nj);
+    }
+    if (f->ir) {
+        json_object_set_new(o, "ir", cache_ir_to_json(f->ir));
+        json_t *probs = json_array();
+        for (size_t i = problems_from; i < f->problems.items.n; i++) {
+            const Problem *p = &f->problems.items.v[i];
+            json_array_append_new(probs, json_pack("[iiis]", (int)p->kind, (int)p->line,
+                                                   (int)p->col, p->message));
+        }
+        json_object_set_new(o, "problems", probs);
+    }
+    char *entry = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!entry)
+        return;
+    size_t n = strlen(entry);
+    size_t i;
+    bool old = namemap_get(&c->names, k->entry, &i);
+    pthread_mutex_lock(&c->lock);
+    bool ok = open_out(c) && write_record(c, k->entry, entry, n);
+    if (ok) {
+        c->n.written++;
+        if (old)
+            c->old.v[i].superseded = true;
+    }
+    pthread_mutex_unlock(&c->lock);
+    free(entry);
+}
+
+void cache_save(Cache *c, bool whole)
+{
+    if (c->off || c->no_write)
+        return;
+    /* what the new pack keeps of the old one: entries this run used and
+     * did not write again; with `whole`, no other (files deleted or
+     * renamed) */
+    size_t dropped = 0;
+    for (size_t i = 0; i < c->old.n; i++)
+        dropped += !c->old.v[i].superseded && whole && !c->old.v[i].used;
+    if (!c->out_open && !c->damaged && !dropped)
+        return; /* nothing changed: the pack stays as it is */
+    if (!open_out(c))
+        return;
+    for (size_t i = 0; i < c->old.n; i++) {
+        const Record *r = &c->old.v[i];
+        if (r->superseded || (whole && !r->used))
+            continue;
+        if (!write_record(c, r->name, c->buf + r->off, r->len))
+            return;
+    }
+    c->out_open = false;
+    if (replace_commit(&c->out, true))
+        c->n.pruned = dropped;
+    else
+        cannot_write(c);
+    /* what earlier versions left: an entry per file, temporary files of
+     * a run that was killed */
+    if (!whole)
+        return;
+    DIR *d = opendir(c->dir);
+    if (!d)
+        return;
+    Arena *a = arena_new();
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *name = e->d_name;
+        size_t n = strlen(name);
+        const char *path = arena_printf(a, "%s/%s", c->dir, name);
+        struct stat st;
+        bool entry = n == 37 && !strcmp(name + 32, ".json");
+        bool stale_tmp = strstr(name, ".tmp.") && lstat(path, &st) == 0 &&
+                         S_ISREG(st.st_mode) && now - st.st_mtime > 24 * 3600;
+        if (entry || stale_tmp)
+            unlink(path);
+    }
+    closedir(d);
+    arena_free(a);
+}
+
+CacheCounts cache_counts(const Cache *c)
+{
+    return c->n;
+}
+
+const Problems *cache_notes(Cache *c)
+{
+    if (!c->counted && c->n.ignored > NOTES_NAMED) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%zu more cache entries ignored (not named); written again",
+                 c->n.ignored - NOTES_NAMED);
+        note(c, c->dir, msg);
+    }
+    c->counted = true;
+    return &c->notes;
+}

@@ -1,0 +1,102 @@
+/* The cache between runs: what extraction leaves of each file, kept on
+ * disk so that the next run on an unchanged file reads it instead of
+ * parsing the file (docs/architecture.md, "A cache between runs").
+ *
+ * One JSON entry per file (jansson), named by a hash of the file's path
+ * relative to the project root, all in one pack, `entries.pack`, in the
+ * cache directory (`.keylint-cache/` in the project root by default,
+ * which holds a `.gitignore` of `*` and a CACHEDIR.TAG): read once when
+ * the cache is opened, written once by cache_save. An entry holds:
+ *
+ *   {"format": 2, "keylint": VERSION, "path": "src/a.ts",
+ *    "content": HASH, "config": HASH,
+ *    "set_aside": bool, "note": {...},     what the pre-check says, and
+ *                                          the DeferNote when it sets the
+ *                                          file aside
+ *    "ir": {...}, "problems": [...]}       the FileIR (cache_ir.h), with
+ *                                          its FileTables, and the notes
+ *                                          extraction made, once parsed
+ *
+ * and is used only when the file's text (after the byte-order mark), its
+ * path, keylint's version and every setting extraction reads
+ * (extract_config_hash of the Config after overrides) are those it was
+ * written for. The pre-check's answer is stored rather than keyed: it
+ * depends on the text and the configuration only, so a run with the
+ * pre-check and one without share the entry (a file set aside keeps its
+ * note; a run that parses it adds the IR).
+ *
+ * Nothing of resolution or the facts is kept: they run over every file
+ * at every run, so findings cannot depend on the cache. An entry that
+ * cannot be read (not JSON, truncated, another format or keylint, a
+ * wrong shape) is ignored with a note and written again; a directory
+ * that cannot be written is a note, and the run goes on without the
+ * cache. The pack is written to a temporary file and renamed (files.h),
+ * so concurrent runs read an old pack or a new one, never half of one;
+ * each entry carries a hash, and a pack cut short keeps the entries
+ * before the damage.
+ *
+ * A Cache is used by the extraction threads at once: its counters,
+ * notes, the marks on the old pack's records and the new pack are behind
+ * a lock; the old pack is read only. */
+#ifndef KEYLINT_CACHE_H
+#define KEYLINT_CACHE_H
+
+#include "project.h"
+
+typedef struct Cache Cache;
+
+/* The cache in directory `dir` for the project whose root is `root`
+ * (absolute: the entries name paths relative to it). Creates the
+ * directory with its .gitignore; when that fails the cache is off (every
+ * lookup misses, nothing is written) and a note says why. Never NULL. */
+Cache *cache_open(const char *dir, const char *root);
+void cache_free(Cache *c);
+/* The root it was opened with. */
+const char *cache_root(const Cache *c);
+
+/* What a file's entry is looked up by: computed once per extraction from
+ * its text, and used by both cache_load and cache_store. */
+typedef struct CacheKey {
+    char *rel;        /* malloc'd: the path relative to the root */
+    char entry[48];   /* the entry's file name */
+    char content[33]; /* hash of the text */
+    char config[17];  /* extract_config_hash */
+} CacheKey;
+
+/* The key of `f` whose text (text, len) is read; false when the cache is
+ * off. Free with cache_key_free. */
+bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len,
+               CacheKey *k);
+void cache_key_free(CacheKey *k);
+
+/* Fill `f` from its entry: with `precheck` and a file the pre-check sets
+ * aside, f->deferred and f->note; else f->ir and the problems extraction
+ * made (added to f->problems). False (f untouched) when there is no
+ * entry fit for it. */
+bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck);
+
+/* Write the entry of `f`, just extracted (f->ir) or set aside (f->note)
+ * from (text, len); `problems_from`: the first of f->problems that
+ * extraction made. */
+void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
+                 size_t len, size_t problems_from);
+
+/* Write the pack again when an entry was written this run or the pack
+ * read was damaged (else nothing is written): the entries written, and
+ * the old entries not written again; with `whole` (a run over the whole
+ * project, whose files are all looked up) only those this run used, so
+ * that deleted and renamed files leave nothing behind, and temporary
+ * files older than a day (a run that was killed) are removed. */
+void cache_save(Cache *c, bool whole);
+
+/* How the run went: entries used, files parsed and entries written. */
+typedef struct CacheCounts {
+    size_t hits, misses, written, ignored, pruned;
+} CacheCounts;
+CacheCounts cache_counts(const Cache *c);
+
+/* The notes: entries ignored (the first few by name, then how many
+ * more), a directory or an entry that could not be written. */
+const Problems *cache_notes(Cache *c);
+
+#endif

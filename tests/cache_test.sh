@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The cache between runs (--cache, --cache-dir, --no-cache): a run that reads
+# entries reports byte for byte what a run without the cache reports, cold,
+# warm, after a file is edited, after entries are truncated or corrupted,
+# after a configuration changes, without the pre-check, with two runs at
+# once; entries of deleted files are pruned; a cache directory that cannot
+# be made is a note and the run goes on.
+# Usage: cache_test.sh KEYLINT SOURCE_ROOT
+set -u
+
+keylint=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+unset KEYLINT_NO_CACHE # the other tests run without the cache
+export NO_COLOR=1
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$*" >&2; }
+has() { if [[ $2 == *"$3"* ]]; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+lacks() { if [[ $2 != *"$3"* ]]; then ok; else bad "$1: unexpected '$3' in: $2"; fi; }
+
+# The fixtures and the extraction inputs, in a project of their own.
+proj=$tmp/proj
+mkdir -p "$proj"
+cp -R "$root/fixtures" "$root/tests/extract" "$proj/"
+cache=$proj/.keylint-cache
+cd "$proj" || exit 1
+
+# same NAME ARGS...: the report of `keylint ARGS .` with the cache (in
+# $cache, the default) is the report without it, byte for byte, and so is
+# the exit code. Sets $err to the cached run's stderr (with --stats: the
+# cache's counts).
+same() {
+    local name=$1
+    shift
+    "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
+    local want_rc=$?
+    "$keylint" --cache --stats "$@" . >"$tmp/got" 2>"$tmp/err"
+    local rc=$?
+    err=$(cat "$tmp/err")
+    if [ "$rc" -ne "$want_rc" ]; then
+        bad "$name: exit $rc, without the cache $want_rc"
+    elif ! cmp -s "$tmp/want" "$tmp/got"; then
+        bad "$name: the report differs from the one without the cache:"
+        diff "$tmp/want" "$tmp/got" | head -20 >&2
+    else
+        ok
+    fi
+}
+
+pack=$cache/entries.pack
+# the files the pack has an entry for (an entry is a JSON object that
+# starts with its format, keylint's version and the file's path)
+entries() { grep -ao '{"format":[0-9]*,"keylint":"[^"]*","path":"[^"]*"' "$pack" | sort -u | wc -l | tr -d ' '; }
+
+# --- cold, then warm ---------------------------------------------------------
+same cold
+has cold-counts "$err" "keylint: cache: 0 hits,"
+[ -f "$cache/.gitignore" ] && [ "$(grep -v '^#' "$cache/.gitignore")" = "*" ] && ok ||
+    bad "the cache directory has no .gitignore of '*'"
+[ -f "$cache/CACHEDIR.TAG" ] && ok || bad "the cache directory has no CACHEDIR.TAG"
+n=$(entries)
+[ "$n" -gt 100 ] && ok || bad "cold: $n entries written"
+same warm
+has warm-counts "$err" " 0 misses (0 entries ignored), 0 written"
+for fmt in sarif concise; do
+    same "warm-$fmt" -f "$fmt"
+done
+"$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
+"$keylint" --cache -f json . >"$tmp/got" 2>/dev/null
+cmp -s "$tmp/want" "$tmp/got" && ok || bad "warm-json: the report differs"
+same warm-j1 -j1
+same warm-no-precheck --no-precheck
+same warm-no-precheck-again --no-precheck
+has no-precheck-counts "$err" " 0 misses"
+
+# --- one file edited: only it is parsed again ---------------------------------
+f=fixtures/magic-string/reported.ts
+printf '\nconst edited = { pk: `EDITED#${id}`, sk: "META" }; // an edit\n' >>"$f"
+same edited
+has edited-counts "$err" " 1 misses (0 entries ignored), 1 written"
+# an edit that keeps the size and changes one byte (same length, same
+# mtime second)
+sed -i 's/EDITED#/EDITEX#/' "$f"
+same edited-same-size
+has edited-same-size-counts "$err" " 1 misses"
+
+# --- the pack damaged, cut short, of another version, foreign ---------------
+# one byte of an entry of a parsed file changed: that entry is ignored
+python3 - "$pack" <<'PY' || bad "no entry with keys to damage"
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+i = b.index(b'"extracted":[{')
+b[i + 1] = ord('X')
+open(p, 'wb').write(b)
+PY
+same damaged
+has damaged-note "$err" "note: cache entry ignored: damaged (its hash differs)"
+has damaged-counts "$err" " 1 misses (1 entries ignored), 1 written"
+same damaged-rewritten
+has damaged-rewritten-counts "$err" " 0 misses"
+# cut short: the entries before the cut are used, the others parsed again
+size=$(stat -c %s "$pack")
+truncate -s $((size / 2)) "$pack"
+same cut-short
+has cut-short-note "$err" "cache cut short or damaged"
+lacks cut-short-hits "$err" "cache: 0 hits"
+lacks cut-short-misses "$err" " 0 misses"
+same cut-short-rewritten
+has cut-short-rewritten-counts "$err" " 0 misses (0 entries ignored), 0 written"
+# another keylint's, a file that is no pack, an empty file
+sed -i '2s/keylint [^ ]*$/keylint 0.0.0-other/' "$pack"
+same other-version
+has other-version-note "$err" "cache ignored: written by another version of keylint; written again"
+has other-version-counts "$err" "cache: 0 hits"
+printf '\1garbage' >"$pack"
+same foreign
+has foreign-note "$err" "cache ignored: not a cache keylint writes; written again"
+: >"$pack"
+same empty
+has empty-note "$err" "cache ignored: not a cache keylint writes"
+same empty-rewritten
+has empty-rewritten-counts "$err" " 0 misses (0 entries ignored), 0 written"
+
+# --- a configuration changes: its files are extracted again -------------------
+cfg=fixtures/mixed-separator/.keylint.yml
+[ -f "$cfg" ] || printf 'separator: "#"\n' >"$cfg"
+same config-before
+printf '\nkey-attributes:\n  pk: [ownerKey]\n' >>"$cfg"
+same config-changed
+lacks config-changed-counts "$err" " 0 misses"
+same config-changed-warm
+has config-changed-warm-counts "$err" " 0 misses"
+printf 'separator: "|"\n' >.keylint.yml
+same root-config
+lacks root-config-counts "$err" " 0 misses"
+rm .keylint.yml
+same root-config-removed
+
+# --- two runs at once --------------------------------------------------------
+rm -rf "$cache"
+"$keylint" --no-cache -f json . >"$tmp/want" 2>/dev/null
+"$keylint" --cache -f json . >"$tmp/a" 2>/dev/null &
+"$keylint" --cache -f json . >"$tmp/b" 2>/dev/null &
+wait
+cmp -s "$tmp/want" "$tmp/a" && cmp -s "$tmp/want" "$tmp/b" && ok ||
+    bad "two runs at once: a report differs from the one without the cache"
+same after-two-runs
+has after-two-runs-counts "$err" " 0 misses (0 entries ignored)"
+lacks no-temporary-files "$(ls -a "$cache")" ".tmp."
+
+# --- deleted files: their entries pruned by a run over the whole project -------
+before=$(entries)
+rm fixtures/magic-string/reported.ts
+same deleted
+has deleted-counts "$err" "1 pruned"
+[ "$(entries)" -eq $((before - 1)) ] && ok || bad "deleted: $(entries) entries, $before before"
+# a run with --cache-dir (which may be shared) prunes nothing
+before=$(entries)
+printf '\nconst more = { pk: `MORE#${id}` };\n' >>fixtures/scan/client_class.ts
+"$keylint" --stats --cache-dir "$cache" fixtures/scan >/dev/null 2>"$tmp/err"
+has part-counts "$(cat "$tmp/err")" "0 pruned"
+[ "$(entries)" -ge "$before" ] && ok || bad "a run with --cache-dir: $(entries) entries, $before before"
+
+# --- --cache-dir, and a directory that cannot be made -------------------------
+same cache-dir-cold --cache-dir "$tmp/elsewhere"
+has cache-dir-cold-counts "$err" "cache: 0 hits"
+same cache-dir-warm --cache-dir "$tmp/elsewhere"
+has cache-dir-warm-counts "$err" " 0 misses"
+: >"$tmp/a-file"
+same unwritable --cache-dir "$tmp/a-file/cache"
+has unwritable-note "$err" "note: cache directory cannot be made"
+# the cache is off by default; --no-cache and KEYLINT_NO_CACHE win over
+# --cache
+rm -rf "$cache"
+"$keylint" . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "a run without --cache made the cache directory"
+"$keylint" --cache --no-cache . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "--no-cache made the cache directory"
+KEYLINT_NO_CACHE=1 "$keylint" --cache . >/dev/null 2>&1
+[ ! -e "$cache" ] && ok || bad "KEYLINT_NO_CACHE made the cache directory"
+"$keylint" --cache . >/dev/null 2>&1
+[ -f "$pack" ] && ok || bad "--cache wrote no pack"
+
+printf 'cache: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

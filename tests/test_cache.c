@@ -1,0 +1,408 @@
+/* The cache between runs: an IR written as JSON and read back is the IR
+ * (cache_ir.h), and an entry of the wrong shape is refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_ir.h"
+#include "case_dirs.h"
+#include "config.h"
+#include "defer.h"
+#include "dumpir.h"
+#include "extract.h"
+#include "tables.h"
+
+static const char *const SOURCE =
+    "import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "import { save } from './repo';\n"
+    "import * as keys from './keys';\n"
+    "import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';\n"
+    "export * from './more';\n"
+    "export { a as b } from './other';\n"
+    "// keylint-disable-next-line magic-string\n"
+    "export const ORDER = 'ORDER#';\n"
+    "const Prefix = { USER: 'USER#' } as const;\n"
+    "export let Legacy = 'LEGACY#';\n"
+    "export function orderPk(tenant: string, id: string) { return `${ORDER}${tenant}#${id}`; }\n"
+    "export const gsiKeys = (e: string, id: string) => ({ GSI1PK: `E#${e}`, GSI1SK: id });\n"
+    "function put(prefix: string, id: string) {\n"
+    "  return client.send(new PutCommand({ TableName: process.env.TABLE ?? 'app',\n"
+    "    Item: { pk: `${prefix}${id}`, sk: admin ? 'ADMIN' : 'USER' } }));\n"
+    "}\n"
+    "export async function list(tenant: string) {\n"
+    "  Legacy = tenant;\n"
+    "  save('USER#', tenant);\n"
+    "  keys.write('ITEM#', tenant);\n"
+    "  put('ORDER#', tenant);\n"
+    "  await client.send(new UpdateCommand({ TableName: 'app', Key: { pk: orderPk(tenant, "
+    "hash(tenant.toUpperCase())), sk: 'A' },\n"
+    "    UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'status' } }));\n"
+    "  return client.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1',\n"
+    "    KeyConditionExpression: '#pk = :pk and begins_with(#sk, :sk)',\n"
+    "    FilterExpression: 'attribute_exists(x)', ScanIndexForward: false,\n"
+    "    ExpressionAttributeNames: { '#pk': 'GSI1PK', '#sk': 'GSI1SK' },\n"
+    "    ExpressionAttributeValues: { ':pk': `${Prefix.USER}${tenant}`, ':sk': 'X#' } }));\n"
+    "}\n"
+    "const table = new Table(this, 'Orders', { partitionKey: { name: 'pk', type: "
+    "AttributeType.STRING }, sortKey: { name: 'sk', type: AttributeType.STRING } });\n"
+    "table.addGlobalSecondaryIndex({ indexName: 'GSI1', partitionKey: { name: 'GSI1PK', type: "
+    "AttributeType.STRING }, projectionType: ProjectionType.INCLUDE, nonKeyAttributes: ['a'] "
+    "});\n"
+    "props.table.addGlobalSecondaryIndex({ indexName: 'GSI9', partitionKey: { name: 'x', type: "
+    "AttributeType.STRING } });\n"
+    "fn.addEnvironment('TABLE', table.tableName);\n";
+
+static FileIR *extract(const char *path, const char *text, size_t len)
+{
+    Config *cfg = config_default();
+    Problems probs;
+    problems_init(&probs);
+    FileIR *ir = extract_file(path, text, len, cfg, &probs);
+    problems_free(&probs);
+    config_free(cfg);
+    return ir;
+}
+
+static char *dumped(const FileIR *ir)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    dump_ir(f, ir);
+    fclose(f);
+    return buf;
+}
+
+/* ir -> JSON -> ir', and ir' -> JSON again: the same JSON, the same
+ * --dump-ir; the copy owns all it points to (ASan: the original is
+ * freed first). Returns the copy. */
+static FileIR *round_trip(FileIR *ir, json_t **json_out)
+{
+    json_t *j = cache_ir_to_json(ir);
+    assert_non_null(j);
+    /* through its text, as the cache writes it */
+    char *text = json_dumps(j, JSON_COMPACT);
+    assert_non_null(text);
+    json_error_t err;
+    json_t *back = json_loads(text, 0, &err);
+    assert_non_null(back);
+    free(text);
+    char *before = dumped(ir);
+    const char *why = NULL;
+    FileIR *copy = cache_ir_from_json(back, ir->path, &why);
+    if (!copy)
+        fail_msg("%s: %s", ir->path, why);
+    json_decref(back);
+    fileir_free(ir);
+    char *after = dumped(copy);
+    assert_string_equal(after, before);
+    json_t *again = cache_ir_to_json(copy);
+    if (!json_equal(j, again)) {
+        char *a = json_dumps(j, JSON_INDENT(1)), *b = json_dumps(again, JSON_INDENT(1));
+        fail_msg("not the same JSON:\n%s\n---\n%s", a, b);
+    }
+    json_decref(again);
+    free(before);
+    free(after);
+    if (json_out)
+        *json_out = j;
+    else
+        json_decref(j);
+    return copy;
+}
+
+static void ir_round_trip(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
+    /* what the source holds, so that a part the JSON drops shows */
+    assert_true(ir->extracted.n >= 4);
+    assert_true(ir->ops.n >= 3);
+    assert_true(ir->reexports.n == 2);
+    assert_true(ir->tables && ir->tables->set.tables.n == 1);
+    json_t *j = NULL;
+    FileIR *copy = round_trip(ir, &j);
+
+    /* every part is in the JSON and back in the IR */
+    const char *parts[] = {"extracted", "ops", "imports", "reexports", "consts", "helpers",
+                           "comments", "mutated", "choices", "tables"};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        const json_t *v = json_object_get(j, parts[i]);
+        if (!v || (json_is_array(v) && !json_array_size(v)))
+            fail_msg("nothing under \"%s\"", parts[i]);
+    }
+    json_decref(j);
+    assert_true(copy->mutated.n >= 1);
+    assert_true(copy->choices.n >= 1);
+    /* segments with call arguments (nested lists) */
+    bool nested = false;
+    for (size_t i = 0; i < copy->extracted.n; i++)
+        for (size_t s = 0; s < copy->extracted.v[i].segs.n; s++)
+            nested |= copy->extracted.v[i].segs.v[s].nargs > 0;
+    assert_true(nested);
+    /* data operations with their parameters */
+    bool params = false;
+    for (size_t i = 0; i < copy->ops.n; i++) {
+        const OpParams *p = op_params(&copy->ops.v[i]);
+        if (p && p->names.n && p->filter && p->has_index) {
+            params = true;
+            assert_string_equal(op_param_name(p, "#pk"), "GSI1PK");
+        }
+    }
+    assert_true(params);
+    /* helpers: parameters by name, returned objects of keys */
+    const HelperDef *h = fileir_helper(copy, "orderPk", true);
+    assert_non_null(h);
+    assert_int_equal(h->nparams, 2);
+    size_t at;
+    assert_true(namemap_get(&h->param_names, "id", &at) && at == 1);
+    const HelperDef *g = fileir_helper(copy, "gsiKeys", true);
+    assert_non_null(g);
+    assert_int_equal(g->fields.n, 2);
+    /* lookups by name through the maps rebuilt */
+    assert_non_null(fileir_const(copy, "ORDER", true));
+    assert_null(fileir_const(copy, "Prefix.USER", true));
+    assert_non_null(fileir_const(copy, "Prefix.USER", false));
+    assert_non_null(fileir_import(copy, "save"));
+    assert_null(fileir_import(copy, "b"));
+    /* tables in code: indexes on the table and on another's, bindings;
+     * their paths are the file's */
+    const FileTables *ft = copy->tables;
+    assert_int_equal(ft->set.tables.v[0].indexes.n, 1);
+    assert_string_equal(ft->set.tables.v[0].indexes.v[0].projection, "INCLUDE");
+    assert_string_equal(ft->set.tables.v[0].path, "src/orders.ts");
+    assert_int_equal(ft->index_calls.n, 1);
+    assert_int_equal(ft->set.env.n, 1);
+    fileir_free(copy);
+}
+
+/* A segment's parameter (a value passed to a helper) and fallback text
+ * (`${tenantId || 'SYSTEM'}`) are kept, also in a call's arguments:
+ * --dump-ir does not show them, so they are looked at here. */
+static void segments_keep_param_and_fallback(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
+    Seg *call = NULL;
+    for (size_t i = 0; i < ir->extracted.n && !call; i++)
+        for (size_t s = 0; s < ir->extracted.v[i].segs.n; s++)
+            if (ir->extracted.v[i].segs.v[s].nargs && ir->extracted.v[i].segs.v[s].args[0].n) {
+                call = &ir->extracted.v[i].segs.v[s];
+                break;
+            }
+    assert_non_null(call);
+    call->flags |= SEGF_ARG;
+    call->param = "tenant";
+    call->fallback = "SYSTEM";
+    call->args[0].v[0].fallback = "NONE";
+    Span where = call->span;
+    FileIR *copy = round_trip(ir, NULL);
+    const Seg *back = NULL;
+    for (size_t i = 0; i < copy->extracted.n && !back; i++)
+        for (size_t s = 0; s < copy->extracted.v[i].segs.n; s++)
+            if (!memcmp(&copy->extracted.v[i].segs.v[s].span, &where, sizeof where) &&
+                copy->extracted.v[i].segs.v[s].nargs) {
+                back = &copy->extracted.v[i].segs.v[s];
+                break;
+            }
+    assert_non_null(back);
+    assert_non_null(back->param);
+    assert_string_equal(back->param, "tenant");
+    assert_non_null(back->fallback);
+    assert_string_equal(back->fallback, "SYSTEM");
+    assert_non_null(back->args[0].v[0].fallback);
+    assert_string_equal(back->args[0].v[0].fallback, "NONE");
+    assert_null(back->args[0].v[0].param);
+    fileir_free(copy);
+}
+
+/* The display path is the reader's: a run from another directory. */
+static void ir_takes_the_path_given(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
+    json_t *j = cache_ir_to_json(ir);
+    fileir_free(ir);
+    const char *why = NULL;
+    FileIR *moved = cache_ir_from_json(j, "../app/src/orders.ts", &why);
+    assert_non_null(moved);
+    assert_string_equal(moved->path, "../app/src/orders.ts");
+    assert_string_equal(moved->tables->set.tables.v[0].path, "../app/src/orders.ts");
+    assert_string_equal(moved->tables->set.env.v[0].path, "../app/src/orders.ts");
+    fileir_free(moved);
+    json_decref(j);
+}
+
+/* A text that is not UTF-8 (a segment's text cut inside a character)
+ * goes through JSON as its bytes. */
+static void ir_keeps_bytes_that_are_not_utf8(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("a.ts", "const x = 1;\n", 13);
+    KeyExpr k = {.role = ROLE_PK, .attr = "pk", .op = -1};
+    seglist_push(ir->arena, &k.segs, (Seg){.kind = SEG_TEXT, .text = "A\xC3#\xff"});
+    VEC_PUSH(ir->arena, &ir->extracted, k);
+    FileIR *copy = round_trip(ir, NULL);
+    assert_string_equal(copy->extracted.v[0].segs.v[0].text, "A\xC3#\xff");
+    fileir_free(copy);
+}
+
+/* Entries of the wrong shape are refused, saying why. */
+static void ir_wrong_shapes_refused(void **state)
+{
+    (void)state;
+    FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
+    json_t *good = cache_ir_to_json(ir);
+    fileir_free(ir);
+    struct {
+        const char *member;
+        json_t *value;
+        const char *why;
+    } cases[] = {
+        {"extracted", json_integer(7), "a list of the wrong type"},
+        {"code_hash", json_string("xyz"), "no code hash"},
+        {"ops", json_pack("[{s:i}]", "kind", 99), "a number out of range"},
+        {"imports", json_pack("[[s]]", "a"), "an import of the wrong shape"},
+        {"consts", json_pack("[{s:[[i]]}]", "value", 1), "a segment of the wrong shape"},
+        {"helpers", json_pack("[{s:s}]", "name", "h"), NULL}, /* a bare helper is fine */
+        {"tables", json_pack("{s:[{s:i}]}", "tables", "pk", 1),
+         "a key attribute of the wrong shape"},
+        {"comments", json_pack("[[{s:i}, s]]", "hex", 1, "x"), "a span of the wrong shape"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *j = json_deep_copy(good);
+        json_object_set_new(j, cases[i].member, cases[i].value);
+        const char *why = NULL;
+        FileIR *back = cache_ir_from_json(j, "src/orders.ts", &why);
+        if (cases[i].why) {
+            if (back)
+                fail_msg("%s: read", cases[i].member);
+            assert_string_equal(why, cases[i].why);
+        } else {
+            assert_non_null(back);
+        }
+        fileir_free(back);
+        json_decref(j);
+    }
+    /* segments nested without end (a call's arguments) */
+    json_t *deep = json_array();
+    for (int d = 0; d < 100; d++) {
+        json_t *seg = json_pack("[iisn[iiiiii][o]]", 2, 0, "f", 0, 0, 0, 0, 0, 0, deep);
+        deep = json_pack("[o]", seg);
+    }
+    json_t *j = json_deep_copy(good);
+    json_object_set_new(j, "extracted", json_pack("[{s:o}]", "segs", deep));
+    const char *why = NULL;
+    assert_null(cache_ir_from_json(j, "src/orders.ts", &why));
+    assert_string_equal(why, "segments nested too deep");
+    json_decref(j);
+    why = NULL;
+    json_t *one = json_integer(1);
+    assert_null(cache_ir_from_json(one, "x.ts", &why));
+    assert_non_null(why);
+    json_decref(one);
+    json_decref(good);
+}
+
+/* Every input of tests/extract goes through JSON unchanged. */
+static void extract_cases_round_trip(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    char **dirs = case_dirs("tests/extract", &n);
+    assert_non_null(dirs);
+    size_t files = 0;
+    for (size_t i = 0; i < n; i++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "tests/extract/%s", dirs[i]);
+        DIR *d = opendir(dir);
+        assert_non_null(d);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            const char *dot = strrchr(e->d_name, '.');
+            if (!dot || (strcmp(dot, ".ts") && strcmp(dot, ".tsx") && strcmp(dot, ".js")))
+                continue;
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            FILE *f = fopen(path, "rb");
+            assert_non_null(f);
+            char *text = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&text, &len);
+            int c;
+            while ((c = fgetc(f)) != EOF)
+                fputc(c, m);
+            fclose(m);
+            fclose(f);
+            fileir_free(round_trip(extract(path, text, len), NULL));
+            free(text);
+            files++;
+        }
+        closedir(d);
+    }
+    case_dirs_free(dirs, n);
+    assert_true(files > 20);
+}
+
+/* A pre-check note made of its parts is the note. */
+static void defer_note_round_trip(void **state)
+{
+    (void)state;
+    const char *t = "import persist from './p';\nexport * from './q';\n"
+                    "const KEY_PREFIX = 'ORDER#';\nsave(x); save(y); other as alias;\n";
+    DeferNote *nt = defer_note(t, strlen(t));
+    DeferNoteParts p = defer_note_parts(nt);
+    assert_true(p.lits.n == 1 && p.calls.n >= 1 && p.imports.n == 1 && p.reexports.n == 1);
+    assert_true(p.default_import);
+    DeferNote *back = defer_note_from_parts(&p);
+    DeferNoteParts q = defer_note_parts(back);
+    assert_int_equal(q.lits.n, p.lits.n);
+    assert_int_equal(q.calls.n, p.calls.n);
+    for (size_t i = 0; i < p.calls.n; i++)
+        assert_string_equal(q.calls.v[i], p.calls.v[i]);
+    assert_string_equal(q.lits.v[0], "ORDER#");
+    assert_string_equal(q.imports.v[0], "./p");
+    assert_string_equal(q.reexports.v[0], "./q");
+    assert_true(q.default_import);
+    defer_note_free(nt);
+    defer_note_free(back);
+}
+
+/* The configuration's hash changes with what extraction reads, not with
+ * what it does not (a rule's severity). */
+static void config_hash_follows_extraction(void **state)
+{
+    (void)state;
+    Config *a = config_default(), *b = config_default();
+    assert_true(extract_config_hash(a) == extract_config_hash(b));
+    b->max_key_components = 9;
+    assert_true(extract_config_hash(a) == extract_config_hash(b));
+    b->separator = "|";
+    assert_true(extract_config_hash(a) != extract_config_hash(b));
+    b->separator = a->separator;
+    strlist_push(b->arena, &b->key_sk, "sortKey");
+    assert_true(extract_config_hash(a) != extract_config_hash(b));
+    config_free(a);
+    config_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ir_round_trip),
+        cmocka_unit_test(segments_keep_param_and_fallback),
+        cmocka_unit_test(ir_takes_the_path_given),
+        cmocka_unit_test(ir_keeps_bytes_that_are_not_utf8),
+        cmocka_unit_test(ir_wrong_shapes_refused),
+        cmocka_unit_test(extract_cases_round_trip),
+        cmocka_unit_test(defer_note_round_trip),
+        cmocka_unit_test(config_hash_follows_extraction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
