@@ -130,6 +130,9 @@ static json_t *w_keys(const KeyExprList *l)
         put_bool(o, "spread", k->spread);
         put_bool(o, "call_site", k->call_site);
         put_int(o, "named_by", k->named_by);
+        put_str(o, "arg_of", k->arg_of);
+        put_int(o, "arg_index", (int)k->arg_index);
+        put_str(o, "when", k->when);
         json_object_set_new(o, "segs", w_segs(&k->segs));
         json_array_append_new(a, o);
     }
@@ -230,6 +233,13 @@ static json_t *w_helpers(const FileIR *ir)
                                                     w_segs(&h->fields.v[j].value)));
         json_object_set_new(o, "fields", fields);
         json_object_set_new(o, "sinks", w_keys(&h->sinks));
+        json_t *uses = json_array();
+        for (size_t j = 0; j < h->param_uses.n; j++) {
+            const ParamUse *u = &h->param_uses.v[j];
+            json_array_append_new(uses, json_pack("[iioi]", (int)u->param, (int)u->site,
+                                                  w_str(u->callee), (int)u->arg));
+        }
+        json_object_set_new(o, "param_uses", uses);
         put_bool(o, "exported", h->exported);
         put_span(o, "span", h->span);
         json_array_append_new(a, o);
@@ -550,6 +560,9 @@ static KeyExprList r_keys(Rd *r, const json_t *a)
         k->spread = g_bool(r, o, "spread");
         k->call_site = g_bool(r, o, "call_site");
         k->named_by = (KeyNamedBy)g_int(r, o, "named_by", 0, KEY_NAMED_BY_COUNT - 1);
+        k->arg_of = g_str(r, o, "arg_of");
+        k->arg_index = (unsigned)g_int(r, o, "arg_index", 0, INT32_MAX);
+        k->when = g_str(r, o, "when");
         k->segs = r_segs(r, json_object_get(o, "segs"), 0);
     }
     return l;
@@ -692,6 +705,21 @@ static void r_helpers(Rd *r, FileIR *ir, const json_t *a)
             h->fields.v[j].value = r_segs(r, json_array_get(f, 2), 0);
         }
         h->sinks = r_keys(r, json_object_get(o, "sinks"));
+        const json_t *uses = json_object_get(o, "param_uses");
+        size_t nu = r_array(r, uses, JSON_ARRAY);
+        R_VEC(r, &h->param_uses, nu);
+        for (size_t j = 0; j < nu && !r->why; j++) {
+            const json_t *u = json_array_get(uses, j);
+            if (json_array_size(u) != 4) {
+                bad(r, "a helper's parameter use of the wrong shape");
+                break;
+            }
+            h->param_uses.v[j].param = (unsigned)r_int(r, json_array_get(u, 0), 0, INT32_MAX);
+            h->param_uses.v[j].site =
+                (KeySite)r_int(r, json_array_get(u, 1), 0, KEY_SITE_COUNT - 1);
+            h->param_uses.v[j].callee = r_str(r, json_array_get(u, 2));
+            h->param_uses.v[j].arg = (unsigned)r_int(r, json_array_get(u, 3), 0, INT32_MAX);
+        }
         h->exported = g_bool(r, o, "exported");
         h->span = g_span(r, o, "span");
         if (!h->name)
