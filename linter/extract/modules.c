@@ -412,8 +412,49 @@ static long via_packages(ModuleMap *m, const char *spec)
     return hit >= 0 ? hit : probe(m, arena_printf(m->a, "%s/src/%s", best->dir, sub));
 }
 
+/* `require('/opt/dynamodb')`, `/opt/nodejs/utils`: a module of an AWS
+ * Lambda layer, which the runtime mounts at /opt (Node.js layers under
+ * /opt/nodejs). The project file whose path ends in the rest of the
+ * specifier (with an extension or /index), when exactly one does, or
+ * exactly one of those under a directory named like a layer. */
+static long via_layer(ModuleMap *m, const char *spec)
+{
+    const char *rest = spec + strlen("/opt/");
+    if (!strncmp(rest, "nodejs/", 7))
+        rest += 7;
+    if (!strncmp(rest, "node_modules/", 13))
+        return via_packages(m, rest + 13);
+    static const char *const suffixes[] = {
+        ".js", ".ts", ".mjs", ".cjs", "/index.js", "/index.ts", "/index.mjs"};
+    size_t rl = strlen(rest);
+    long hit = -1, layer_hit = -1;
+    size_t hits = 0, layer_hits = 0;
+    for (size_t i = 0; i < m->n && rl; i++) {
+        const char *path = m->abspaths[i];
+        size_t pl = strlen(path);
+        for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
+            size_t sl = strlen(suffixes[k]);
+            if (pl < rl + sl + 1 || strcmp(path + pl - sl, suffixes[k]) ||
+                strncmp(path + pl - sl - rl, rest, rl) || path[pl - sl - rl - 1] != '/')
+                continue;
+            hit = (long)i;
+            hits++;
+            if (strstr(path, "layer") || strstr(path, "Layer")) {
+                layer_hit = (long)i;
+                layer_hits++;
+            }
+            break;
+        }
+    }
+    if (hits == 1)
+        return hit;
+    return layer_hits == 1 ? layer_hit : -1;
+}
+
 static long resolve(ModuleMap *m, size_t from, const char *spec)
 {
+    if (!strncmp(spec, "/opt/", 5))
+        return via_layer(m, spec);
     if (spec[0] == '.' || spec[0] == '/')
         return probe(m, join(m->a, m->dirs[from], spec));
     long hit = via_paths(m, from, spec);
