@@ -474,11 +474,8 @@ static const char *constant_partition(Arena *a, const Item *it)
     const char *c = partition_canon(it);
     if (!it->pt.tok || !c || strstr(c, "{}") || !it->st.tok || !it->st.id_after)
         return NULL;
-    while (*c && !isalnum((unsigned char)*c))
-        c++;
-    size_t n = strlen(c);
-    while (n && !isalnum((unsigned char)c[n - 1]))
-        n--;
+    size_t n;
+    c = model_trim_separators(c, &n);
     return n > strlen(it->pt.tok) ? arena_strndup(a, c, n) : NULL;
 }
 
@@ -490,11 +487,8 @@ static const char *constant_sort(Arena *a, const Item *it)
     const char *c = it->sort_canon;
     if (!it->st.tok || !c || strstr(c, "{}"))
         return NULL;
-    while (*c && !isalnum((unsigned char)*c))
-        c++;
-    size_t n = strlen(c);
-    while (n && !isalnum((unsigned char)c[n - 1]))
-        n--;
+    size_t n;
+    c = model_trim_separators(c, &n);
     for (size_t i = 0; i < n; i++) /* not a literal id (`MEMBER#alice`, `TASK#0001`) */
         if (islower((unsigned char)c[i]) || isdigit((unsigned char)c[i]))
             return NULL;

@@ -28,6 +28,9 @@ bool model_entity_written(const MEntity *e);
 size_t model_table_entities(const DesignModel *m, size_t t);
 /* Whether the entity writes the key that puts it in index `ix`. */
 bool model_entity_in_index(const MEntity *e, const MIndex *ix);
+/* `text` without the separators around it (`#SYSTEM#SETTING#` ->
+ * `SYSTEM#SETTING`): where that starts, and its length in *n. */
+const char *model_trim_separators(const char *text, size_t *n);
 /* How a shape's condition reads (MShape.when): the last name of a path
  * (`dto.parentAlbumId` -> parentAlbumId), else the condition as written,
  * up to 40 bytes; NULL for NULL. In `a`. */

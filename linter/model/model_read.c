@@ -80,3 +80,14 @@ size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out,
     }
     return n;
 }
+
+const char *model_trim_separators(const char *text, size_t *n)
+{
+    while (*text && !isalnum((unsigned char)*text))
+        text++;
+    size_t l = strlen(text);
+    while (l && !isalnum((unsigned char)text[l - 1]))
+        l--;
+    *n = l;
+    return text;
+}
