@@ -27,7 +27,9 @@ and each finding is matched to the labels by (path, rule, line), exactly:
 Per rule and severity: a finding counts at the level keylint reported it
 (a rule at error level reports a warning where it cannot point at its
 evidence: mutable-key-field on an entity it does not know); a label it does
-not report, at the rule's default severity with no configuration. --record appends one line per repository and rule
+not report, at the level of that rule's findings in the repository when they
+all have one (missing-tenant where multi-tenancy is only inferred reports
+warnings), else at the rule's default severity with no configuration. --record appends one line per repository and rule
 to bench/realcode/first-scores.tsv, for repositories that have no line
 there yet: the first score is never rewritten, later scores go beside it
 (blind-scores.tsv, with --record-later).
@@ -139,6 +141,16 @@ def main():
             lines = found[(f['path'].removeprefix('./'), f['rule'])]
             if lines.get(f['line']) != 'error':
                 lines[f['line']] = f['severity']
+        # a label not reported counts at the level of the rule's findings in
+        # this repository when they all have one (missing-tenant where
+        # multi-tenancy is inferred: warnings), else at the rule's default
+        levels = collections.defaultdict(set)
+        for f in findings:
+            levels[f['rule']].add(f['severity'])
+
+        def unreported_level(rule):
+            return next(iter(levels[rule])) if len(levels[rule]) == 1 else severity.get(rule, '?')
+
         score = collections.defaultdict(lambda: collections.Counter())
         labelled = set()
         for r in rows:
@@ -146,7 +158,7 @@ def main():
             for l in r['lines']:
                 labelled.add((r['path'], r['rule'], l))
             hit = [got[l] for l in r['lines'] if l in got]
-            sev = 'error' if 'error' in hit else hit[0] if hit else severity.get(r['rule'], '?')
+            sev = 'error' if 'error' in hit else hit[0] if hit else unreported_level(r['rule'])
             s = score[(r['rule'], sev)]
             if r['verdict'] == 'TP':
                 if hit:
