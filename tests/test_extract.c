@@ -248,6 +248,12 @@ static const char *describe(Arena *a, const FileIR *ir)
                   op->callee, op->table ? op->table : "-", op->index ? op->index : "-",
                   op->key_condition ? op->key_condition : "-", op->function ? op->function : "-",
                   op->sets.n);
+        for (size_t j = 0; j < op->sets.n; j++) {
+            sb_printf(&b, "  set %s ", op->sets.v[j]);
+            if (j < op->set_values.n)
+                describe_segs(&b, &(SegList){.v = &op->set_values.v[j], .n = 1});
+            sb_append(&b, "\n");
+        }
     }
     for (size_t i = 0; i < ir->imports.n; i++)
         sb_printf(&b, "import %s %s %s\n", ir->imports.v[i].local, ir->imports.v[i].imported,

@@ -24,8 +24,12 @@ and each finding is matched to the labels by (path, rule, line), exactly:
       from the rule docs without seeing keylint's source; those verdicts,
       in blind/adjudicated-COMMIT.tsv, are counted apart as adjTP / adjFP
       and shown with --show, never as labels)
-Per rule, and per severity (errors, warnings: the rule's default severity
-with no configuration). --record appends one line per repository and rule
+Per rule and severity: a finding counts at the level keylint reported it
+(a rule at error level reports a warning where it cannot point at its
+evidence: mutable-key-field on an entity it does not know); a label it does
+not report, at the level of that rule's findings in the repository when they
+all have one (missing-tenant where multi-tenancy is only inferred reports
+warnings), else at the rule's default severity with no configuration. --record appends one line per repository and rule
 to bench/realcode/first-scores.tsv, for repositories that have no line
 there yet: the first score is never rewritten, later scores go beside it
 (blind-scores.tsv, with --record-later).
@@ -133,7 +137,7 @@ def main():
         if not os.path.isdir(d):
             print(f'{repo}: no checkout in {args.clones}', file=sys.stderr)
             continue
-        found = collections.defaultdict(set)
+        found = collections.defaultdict(dict)
         findings = keylint_findings(keylint, d)
         # OWNER+NAME.scope: a repository too large to label whole is labelled
         # under these path prefixes (one a line); findings elsewhere are not
@@ -145,15 +149,29 @@ def main():
             findings = [f for f in findings
                         if any(f['path'].removeprefix('./').startswith(p) for p in scope)]
         for f in findings:
-            found[(f['path'].removeprefix('./'), f['rule'])].add(f['line'])
+            # the line's level: error when any finding of the rule there is one
+            lines = found[(f['path'].removeprefix('./'), f['rule'])]
+            if lines.get(f['line']) != 'error':
+                lines[f['line']] = f['severity']
+        # a label not reported counts at the level of the rule's findings in
+        # this repository when they all have one (missing-tenant where
+        # multi-tenancy is inferred: warnings), else at the rule's default
+        levels = collections.defaultdict(set)
+        for f in findings:
+            levels[f['rule']].add(f['severity'])
+
+        def unreported_level(rule):
+            return next(iter(levels[rule])) if len(levels[rule]) == 1 else severity.get(rule, '?')
+
         score = collections.defaultdict(lambda: collections.Counter())
         labelled = set()
         for r in rows:
-            got = found.get((r['path'], r['rule']), set())
+            got = found.get((r['path'], r['rule']), {})
             for l in r['lines']:
                 labelled.add((r['path'], r['rule'], l))
-            hit = any(l in got for l in r['lines'])
-            s = score[r['rule']]
+            hit = [got[l] for l in r['lines'] if l in got]
+            sev = 'error' if 'error' in hit else hit[0] if hit else unreported_level(r['rule'])
+            s = score[(r['rule'], sev)]
             if r['verdict'] == 'TP':
                 if hit:
                     s['TP'] += 1
@@ -170,10 +188,11 @@ def main():
         for f in findings:
             key = (f['path'].removeprefix('./'), f['rule'], f['line'])
             if key not in labelled:
-                score[f['rule']]['unlabelled'] += 1
+                s = score[(f['rule'], f['severity'])]
+                s['unlabelled'] += 1
                 verdict = adjudicated.get((repo, *key))
                 if verdict in ('TP', 'FP'):
-                    score[f['rule']]['adj' + verdict] += 1
+                    s['adj' + verdict] += 1
                 if args.show and verdict != 'TP':
                     print(f'{"ADJ-FP" if verdict == "FP" else "UNLAB "} {f["rule"]:24} {repo}:{key[0]}:{key[2]}'
                           f'  {"(disputed) " if verdict == "DISPUTED" else ""}{f["message"][:100]}')
@@ -188,11 +207,10 @@ def main():
     print(f'{"rule":26} {"sev":8} {"TP":>4} {"FN":>4} {"FP":>4} {"near":>5} {"unlab":>6} {"adjTP":>5} {"adjFP":>5}'
           f'  recall  precision(labelled)')
     bysev = collections.defaultdict(collections.Counter)
-    for r in rules:
-        c = tot[r]
+    for r, sev in rules:
+        c = tot[(r, sev)]
         rec = c['TP'] / (c['TP'] + c['FN']) if c['TP'] + c['FN'] else float('nan')
         prec = c['TP'] / (c['TP'] + c['FP']) if c['TP'] + c['FP'] else float('nan')
-        sev = severity.get(r, '?')
         bysev[sev].update(c)
         print(f'{r:26} {sev:8} {c["TP"]:4} {c["FN"]:4} {c["FP"]:4} {c["near"]:5} {c["unlabelled"]:6} {c["adjTP"]:5}'
               f' {c["adjFP"]:5}  {rec:6.2f}  {prec:6.2f}')
@@ -224,8 +242,8 @@ def main():
             for repo, s in per_repo.items():
                 if args.record and repo in seen:
                     continue  # the first score stays the first
-                for r, c in sorted(s.items()):
-                    f.write(f'{datetime.date.today()}\t{commit}\t{repo}\t{r}\t{severity.get(r, "?")}\t'
+                for (r, sev), c in sorted(s.items()):
+                    f.write(f'{datetime.date.today()}\t{commit}\t{repo}\t{r}\t{sev}\t'
                             f'{c["TP"]}\t{c["FP"]}\t{c["FN"]}\t{c["near"]}\t{c["unlabelled"]}\n')
 
 

@@ -201,74 +201,27 @@ static void request_items(Ex *x, SynNode objn, int op)
     }
 }
 
-/* Whether `text` holds `word` as a whole component (`AGG#HASHTAG#` holds
- * `HASHTAG`): bounded by the text's ends or by characters that are not
- * letters, digits or `_`. */
-static bool holds_word(const char *text, const char *word)
+/* The value `SET #referrer = :referrer` writes: `:referrer` in
+ * ExpressionAttributeValues (`values`) when it is one variable, call or
+ * literal text; else a SEG_UNKNOWN segment. Resolution compares it with
+ * the operation's own key (`Key: { PK: `Ltd#${referrer}` }`, `Key:
+ * rateKey(userId, action)` with `SET #action = :action`, `Key: { pk:
+ * `AGG#HASHTAG#${q}` }` with `SET #type = 'HASHTAG'`): an upsert that
+ * writes the attribute the value its key already has moves nothing. */
+static Seg set_value(Ex *x, SynNode values, const char *placeholder)
 {
-    size_t wl = strlen(word);
-    if (!wl)
-        return false;
-    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
-        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool right = !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
-        if (left && right)
-            return true;
-    }
-    return false;
-}
-
-/* Whether key segment `s` is the value `val`: the same variable or call;
- * for a key helper's call (`Key: rateKey(userId, action)`), one of the
- * values passed to it (the helper builds the key from it, perhaps
- * upper-cased: `symbol` passed, `symbol.toUpperCase()` SET); for a text
- * value (`'HASHTAG'`), a component of the key's text (`AGG#HASHTAG#`). */
-static bool seg_holds(const Seg *s, const Seg *val, bool in_call)
-{
-    uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
-    if (val->kind == SEG_TEXT)
-        return s->kind == SEG_TEXT && holds_word(s->text, val->text);
-    if (s->kind == val->kind && !strcmp(s->text, val->text) &&
-        (in_call || (s->flags & cased) == (val->flags & cased)) && !s->nargs && !val->nargs)
-        return true;
-    if (s->kind != SEG_CALL)
-        return false;
-    for (size_t i = 0; i < s->nargs; i++)
-        if (s->args[i].n == 1 && seg_holds(&s->args[i].v[0], val, true) &&
-            !s->args[i].v[0].nargs)
-            return true;
-    return false;
-}
-
-/* `SET #referrer = :referrer` where `:referrer` (ExpressionAttributeValues
- * `values`) is a value the operation's own table key holds (`Key: { PK:
- * `Ltd#${referrer}` }`, `Key: rateKey(userId, action)` with `SET #action =
- * :action`, `Key: { pk: `AGG#HASHTAG#${q}` }` with `SET #type = 'HASHTAG'`):
- * an upsert that writes the attribute the value its key already has,
- * which moves nothing. */
-static bool sets_key_value(Ex *x, SynNode values, const char *placeholder, int op)
-{
+    Seg none = {.kind = SEG_UNKNOWN, .text = ""};
     if (!placeholder || !is(values, "object"))
-        return false;
+        return none;
     SynNode v = ex_find_prop(x, values, placeholder);
     if (syn_null(v))
-        return false;
+        return none;
     SegList segs = {0};
     ex_expr_segs(x, unwrap(v), &segs, 0);
     if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL &&
                         !(segs.v[0].kind == SEG_TEXT && ex_plain_literal(x, unwrap(v)))))
-        return false;
-    const Seg *val = &segs.v[0];
-    for (size_t k = 0; k < x->ir->extracted.n; k++) {
-        const KeyExpr *key = &x->ir->extracted.v[k];
-        bool helper_keys = key->role == ROLE_KEY && key->build == BUILD_CALL;
-        if (key->op != op || (key->role != ROLE_PK && key->role != ROLE_SK && !helper_keys))
-            continue;
-        for (size_t j = 0; j < key->segs.n; j++)
-            if (seg_holds(&key->segs.v[j], val, false))
-                return true;
-    }
-    return false;
+        return none;
+    return segs.v[0];
 }
 
 /* The parameters of an SDK command or DocumentClient call. */
@@ -332,8 +285,9 @@ static void params_object(Ex *x, SynNode objn, int op)
             x->ir->ops.v[op].update_span = nspan(unwrap(ue));
             for (size_t i = 0; i < targets.n; i++) {
                 const char *attr = ex_map_name(x, names, targets.v[i]);
-                if (!sets_key_value(x, values, placeholders.v[i], op))
-                    strlist_push(x->a, &x->ir->ops.v[op].sets, attr);
+                strlist_push(x->a, &x->ir->ops.v[op].sets, attr);
+                seglist_push(x->a, &x->ir->ops.v[op].set_values,
+                             set_value(x, values, placeholders.v[i]));
                 /* `SET GSI1PK = :gsi1pk`: the index key it writes */
                 if (placeholders.v[i] && is(values, "object"))
                     ex_update_set_key(x, attr, ex_find_prop(x, values, placeholders.v[i]), op);

@@ -430,15 +430,16 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
      * have none, and these flatten every key of the file */
     const char **op_entities = NULL, **op_sk_entities = NULL;
     for (size_t i = 0; i < file->ops.n && !op_entities; i++) {
-        if (file->ops.v[i].sets.n) {
+        if (fileir_op_sets(file, i)->n) {
             op_entities = kf_op_entities(a, file);
             op_sk_entities = kf_op_sk_entities(a, file, true);
         }
     }
     for (size_t i = 0; i < file->ops.n; i++) {
         const DataOp *op = &file->ops.v[i];
-        for (size_t j = 0; j < op->sets.n; j++)
-            VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, op->sets.v[j]),
+        const StrList *sets = fileir_op_sets(file, i);
+        for (size_t j = 0; j < sets->n; j++)
+            VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, sets->v[j]),
                                                     op_entities[i], op_sk_entities[i],
                                                     file->path, op->update_span,
                                                     op->table}));

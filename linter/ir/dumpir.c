@@ -128,10 +128,11 @@ void dump_ir(FILE *out, const FileIR *ir)
             fputs(" condition=", out);
             quoted(out, o->key_condition);
         }
-        if (o->sets.n) {
+        const StrList *sets = fileir_op_sets(ir, i);
+        if (sets->n) {
             fputs(" sets=", out);
-            for (size_t j = 0; j < o->sets.n; j++)
-                fprintf(out, "%s%s", j ? "," : "", o->sets.v[j]);
+            for (size_t j = 0; j < sets->n; j++)
+                fprintf(out, "%s%s", j ? "," : "", sets->v[j]);
         }
         fputc('\n', out);
     }

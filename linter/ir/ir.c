@@ -252,6 +252,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         op->index = copy_str(c, op->index);
         op->key_condition = copy_str(c, op->key_condition);
         op->sets = copy_strlist(c, &ir->ops.v[i].sets);
+        op->set_values = copy_seglist(c, &ir->ops.v[i].set_values);
         op_params_copy(c, &op->params, &ir->ops.v[i].params);
     }
     COPY_VEC(c, &o->choices, &ir->choices);
@@ -410,4 +411,44 @@ bool attr_is_deferred(const char *name)
 const char *attr_deferred_const(Arena *a, const char *name)
 {
     return attr_is_deferred(name) ? arena_strndup(a, name + 1, strlen(name) - 2) : NULL;
+}
+
+const StrList *fileir_op_sets(const FileIR *ir, size_t op)
+{
+    return ir->op_sets ? &ir->op_sets[op] : &ir->ops.v[op].sets;
+}
+
+static bool holds_word(const char *text, const char *word)
+{
+    size_t wl = strlen(word);
+    if (!wl)
+        return false;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+static bool holds_value(const Seg *s, const Seg *val, bool in_call)
+{
+    uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
+    if (val->kind == SEG_TEXT)
+        return s->kind == SEG_TEXT && holds_word(s->text, val->text);
+    if (s->kind == val->kind && !strcmp(s->text, val->text) &&
+        (in_call || (s->flags & cased) == (val->flags & cased)) && !s->nargs && !val->nargs)
+        return true;
+    if (s->kind != SEG_CALL)
+        return false;
+    for (size_t i = 0; i < s->nargs; i++)
+        if (s->args[i].n == 1 && !s->args[i].v[0].nargs && holds_value(&s->args[i].v[0], val, true))
+            return true;
+    return false;
+}
+
+bool seg_holds_value(const Seg *s, const Seg *val)
+{
+    return holds_value(s, val, (s->flags & SEGF_ARG) != 0);
 }

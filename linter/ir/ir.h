@@ -263,10 +263,15 @@ typedef struct DataOp {
      * (no escapes, no substitutions): a clause's offset in key_condition
      * is its place in the source. */
     bool key_condition_exact;
-    /* Attributes an UpdateExpression sets; not those an upsert sets to
-     * the value its own Key holds (`Key: { pk: `Ltd#${referrer}` }` with
-     * `SET #referrer = :referrer`, :referrer being `referrer`). */
+    /* Attributes an UpdateExpression sets, and beside each (set_values,
+     * as many segments as sets) the one value it SETs when that is a
+     * variable, a call or literal text, else a SEG_UNKNOWN segment. Which
+     * of them move the item is known once keys are resolved
+     * (fileir_op_sets): not those an upsert sets to the value its own Key
+     * holds (`Key: { pk: `Ltd#${referrer}` }` with `SET #referrer =
+     * :referrer`, :referrer being `referrer`). */
     StrList sets;
+    SegList set_values;
     Span update_span;      /* the UpdateExpression's value, when it has one */
     OpParams params;       /* its parameters object, as names */
 } DataOp;
@@ -390,6 +395,10 @@ typedef struct FileIR {
     KeyExprList keys;
     /* The helpers those keys call (in `resolved`). */
     VEC(HelperUse) helper_uses;
+    /* Per data operation (ops.n lists, in `resolved`; NULL before
+     * resolution): the attributes its UpdateExpression sets to another
+     * value than its resolved key holds (fileir_op_sets). */
+    StrList *op_sets;
     /* Each call of a helper those keys inline, in the order resolution
      * met them (in `resolved`). */
     VEC(HelperCall) helper_calls;
@@ -484,6 +493,20 @@ bool fileir_may_reach_helper(const FileIR *ir, const char *name);
 FileIR *fileir_copy(Copier *c, const FileIR *ir);
 SegList copy_seglist(Copier *c, const SegList *l);
 KeyExprList copy_keys(Copier *c, const KeyExprList *l);
+
+/* The attributes data operation `op` of `ir` changes: once resolved,
+ * ops.v[op].sets without those an upsert sets to the value its own key
+ * holds; before, all of them. */
+const StrList *fileir_op_sets(const FileIR *ir, size_t op);
+
+/* Whether key segment `s` is the value `val` an update SETs: the same
+ * variable or call (of the same case, unless `s` is passed to a helper:
+ * `symbol` passed, `symbol.toUpperCase()` SET); for a call that is not
+ * inlined (`Key: rateKey(userId, action)`), one of the values passed to
+ * it; for text (`'HASHTAG'`), a whole component of the key's text
+ * (`AGG#HASHTAG#`: bounded by its ends or by characters that are not
+ * letters, digits or `_`). */
+bool seg_holds_value(const Seg *s, const Seg *val);
 
 /* Segment list helpers (arena-backed). */
 void seglist_push(Arena *a, SegList *l, Seg s);

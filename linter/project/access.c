@@ -236,8 +236,9 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
     for (size_t i = 0; i < f->ops.n; i++) {
         if (f->ops.v[i].api == API_MBC_COMMAND || f->ops.v[i].api == API_MBC_HISTORY)
             p->versioned = true;
-        for (size_t j = 0; j < f->ops.v[i].sets.n; j++)
-            strlist_push_once(a, &p->updated, &updated, f->ops.v[i].sets.v[j]);
+        const StrList *sets = fileir_op_sets(f, i);
+        for (size_t j = 0; j < sets->n; j++)
+            strlist_push_once(a, &p->updated, &updated, sets->v[j]);
     }
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];

@@ -182,6 +182,7 @@ static json_t *w_ops(const FileIR *ir)
         put_span(o, "key_condition_span", op->key_condition_span);
         put_bool(o, "key_condition_exact", op->key_condition_exact);
         put_list(o, "sets", &op->sets);
+        json_object_set_new(o, "set_values", w_segs(&op->set_values));
         put_span(o, "update_span", op->update_span);
         json_object_set_new(o, "params", w_params(&op->params));
         json_array_append_new(a, o);
@@ -629,6 +630,7 @@ static void r_ops(Rd *r, FileIR *ir, const json_t *a)
         op->key_condition_span = g_span(r, o, "key_condition_span");
         op->key_condition_exact = g_bool(r, o, "key_condition_exact");
         op->sets = r_strlist(r, json_object_get(o, "sets"));
+        op->set_values = r_segs(r, json_object_get(o, "set_values"), 0);
         op->update_span = g_span(r, o, "update_span");
         op->params = r_params(r, json_object_get(o, "params"));
     }

@@ -690,6 +690,54 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
     free(uses);
 }
 
+/* Whether the value `val` (one segment, as extraction read it) that
+ * operation `op` SETs is one its own key holds once resolved: its
+ * partition or sort key, or an attribute of its Key map (`Key:
+ * newsSourceKey(symbol, hour, source)` whose helper spells
+ * `AGG#NEWS_SOURCE#` with `SET #type = 'NEWS_SOURCE'`). */
+static bool key_holds(Ctx *c, size_t file, const Seg *val, size_t op)
+{
+    if (val->kind == SEG_UNKNOWN)
+        return false;
+    /* a constant's text is compared with the key's (a call is not
+     * inlined: that would count it among the file's helper calls) */
+    SegList in = {.v = (Seg *)val, .n = 1, .cap = 1}, out = {0};
+    if (val->kind == SEG_REF)
+        resolve_list(c, file, &in, &out, 0, NULL, NULL, 0);
+    else
+        out = in;
+    if (out.n != 1)
+        return false;
+    const FileIR *ir = c->ir;
+    for (size_t k = 0; k < ir->keys.n; k++) {
+        const KeyExpr *key = &ir->keys.v[k];
+        if (key->op < 0 || (size_t)key->op != op ||
+            (key->role != ROLE_PK && key->role != ROLE_SK &&
+             !(key->role == ROLE_KEY && key->site == SITE_READ)))
+            continue;
+        for (size_t j = 0; j < key->segs.n; j++)
+            if (seg_holds_value(&key->segs.v[j], &out.v[0]))
+                return true;
+    }
+    return false;
+}
+
+/* The attributes each operation of the file moves (FileIR.op_sets): those
+ * its UpdateExpression SETs to another value than its key holds. */
+static StrList *op_sets(Ctx *c, size_t file)
+{
+    const FileIR *ir = c->ir;
+    StrList *l = arena_alloc(c->a, ir->ops.n * sizeof *l);
+    memset(l, 0, ir->ops.n * sizeof *l);
+    for (size_t o = 0; o < ir->ops.n; o++) {
+        const DataOp *op = &ir->ops.v[o];
+        for (size_t j = 0; j < op->sets.n; j++)
+            if (j >= op->set_values.n || !key_holds(c, file, &op->set_values.v[j], o))
+                strlist_push(c->a, &l[o], op->sets.v[j]);
+    }
+    return l;
+}
+
 void resolve_project(ResolveFile *files, size_t n)
 {
     resolve_project_some(files, n, n);
@@ -741,6 +789,10 @@ void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
         }
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
+        ir->op_sets = NULL;
+        for (size_t o = 0; o < ir->ops.n && !ir->op_sets; o++)
+            if (ir->ops.v[o].sets.n)
+                ir->op_sets = op_sets(&c, f);
     }
     modmap_free(r.mods);
     arena_free(r.scratch);
