@@ -486,7 +486,7 @@ static bool type_descriptor(Ex *x, SynNode v)
 /* An object that declares attribute types, not values: SST's `fields: {
  * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`, a validation schema's
  * `z.object({ PK: z.string().min(1), entityType: z.literal('order') })`:
- * every property a type. */
+ * every key attribute a type, every text a type's name. */
 static bool attribute_types(Ex *x, SynNode obj)
 {
     static const char *const types[] = {"string", "number", "binary", "S", "N", "B", NULL};
@@ -498,8 +498,17 @@ static bool attribute_types(Ex *x, SynNode obj)
             continue;
         SynNode value = syn_prop_value(x->syn, p);
         const char *v;
-        if (ex_string_value(x, value, &v) ? !name_in(v, types) : !type_descriptor(x, value))
-            return false;
+        if (ex_string_value(x, value, &v)) {
+            if (!name_in(v, types))
+                return false;
+        } else if (!type_descriptor(x, value)) {
+            /* `subject: subjectSchema` beside `PK: z.string()`: only the
+             * key attributes must be types */
+            const char *name = ex_prop_name(x, p);
+            if (!name || key_role_for_name(x->cfg, name) >= 0)
+                return false;
+            continue;
+        }
         any = true;
     }
     return any;
