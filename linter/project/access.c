@@ -1124,7 +1124,9 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
                                 where(a, via->path, via->span));
             return hit;
         }
-        if (!hit) {
+        /* `process.env.COURSES_TABLE || 'DemoProject-Courses'`: the code
+         * names the table it means; no guess from the variable's name */
+        if (!hit && !(r.literal && *r.literal)) {
             const TableDef *t = table_by_env_name(m, r.env);
             if (t) {
                 *how = arena_printf(a, "table guessed from the name of environment "
