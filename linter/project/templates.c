@@ -40,11 +40,7 @@ static bool template_name(const char *path)
         if (!strcmp(name, *n))
             return true;
     size_t l = strlen(name); /* Terraform: main.tf, dynamodb.tf, ... */
-    if (l > 3 && !strcmp(name + l - 3, ".tf"))
-        return true;
-    /* CloudFormation under any name (realtime-stack.yaml, infra/db.yml):
-     * read when its text defines a table (may_define_table) */
-    return (l > 5 && !strcmp(name + l - 5, ".yaml")) || (l > 4 && !strcmp(name + l - 4, ".yml"));
+    return l > 3 && !strcmp(name + l - 3, ".tf");
 }
 
 /* Whether `rel` (a path below the directory searched) is in a hidden
