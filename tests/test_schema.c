@@ -668,6 +668,14 @@ static void test_names_match(void **state)
     assert_false(table_names_match("${stage}-payment-events-${brand}", ""));
     assert_true(table_names_match("a-x-b-y-c", "a-${p}-b-${q}-c"));
     assert_false(table_names_match("a-x-y-c", "a-${p}-b-${q}-c"));
+    /* two names with deploy-time parts: the literal ends both write agree */
+    assert_false(table_names_match("BayonCoAgent-RealtimeConnections-${}", "BayonCoAgent-${Environment}"));
+    assert_true(table_names_match("BayonCoAgent-RealtimeConnections-${}",
+                                  "BayonCoAgent-RealtimeConnections-${Environment}"));
+    assert_false(table_names_match("${}-app-users", "${Stage}-users"));
+    assert_true(table_names_match("app-${stage}-users", "${AWS::StackName}-users"));
+    assert_false(table_names_match("app-connections-${}", "${stage}-payment-events-${brand}"));
+    assert_true(table_names_match("${}-payment-events-${}", "${stage}-payment-events-${brand}"));
     TableDef t = {.id = "AppTable", .name = "app-table"};
     assert_string_equal(table_label(A, &t), "AppTable (app-table)");
     t.name = "${AWS::StackName}-app";

@@ -323,7 +323,11 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
     bool some = is(tern, "ternary_expression") &&
                 (is(none, "undefined") || is(none, "null") ||
                  (is(none, "identifier") && ex_text_eq(x, none, "undefined")));
-    while (n > 0) {
+    /* a conditional is split once: `email = email ? email.trim() : email`
+     * names itself in a branch, and following it again would never end */
+    SynNode split[16];
+    size_t nsplit = 0;
+    for (unsigned steps = 0; n > 0 && steps < 64; steps++) {
         SynNode e = stack[--n];
         /* `let pk; if (a) pk = ...; else pk = ...;`: the value of each branch */
         SynNode id = unwrap(ex_attribute_value(x, e));
@@ -341,6 +345,13 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
             }
         }
         SynNode u = key_conditional(x, e);
+        bool again = false;
+        for (size_t i = 0; i < nsplit && !again; i++)
+            again = syn_eq(split[i], u);
+        if (again)
+            continue;
+        if (!syn_null(u) && nsplit < sizeof split / sizeof *split)
+            split[nsplit++] = u;
         if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
             stack[n++] = field(u, "alternative");
             stack[n++] = field(u, "consequence");

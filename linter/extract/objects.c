@@ -440,8 +440,53 @@ bool ex_positional_query(Ex *x, SynNode call)
     return true;
 }
 
+static bool name_in(const char *name, const char *const *list)
+{
+    for (; name && *list; list++)
+        if (!strcmp(name, *list))
+            return true;
+    return false;
+}
+
+/* A value that describes a type instead of holding one: a schema
+ * library's builder chain (`z.string().min(1)`, `yup.string().required()`,
+ * `Type.String()`, valibot's `string()`), or a constructor used as a type
+ * (`{ pk: String }`). */
+static bool type_descriptor(Ex *x, SynNode v)
+{
+    static const char *const ctors[] = {"String", "Number", "Boolean", "Date", "Object",
+                                        "Array", "Buffer", NULL};
+    static const char *const builders[] = {
+        "string", "number", "boolean", "bigint", "literal", "enum", "nativeEnum", "date",
+        "object", "array", "union", "any", "unknown", "optional", "nullable", "String",
+        "Number", "Boolean", "Literal", "Union", "Optional", "Array", "Object", "Enum", NULL};
+    v = unwrap(v);
+    if (is(v, "identifier"))
+        return name_in(ex_ntext(x, v), ctors);
+    /* down the chain to its first call: `z.string()` of `z.string().min(1)` */
+    while (is(v, "call_expression")) {
+        SynNode fn = unwrap(field(v, "function"));
+        if (is(fn, "identifier"))
+            return name_in(ex_ntext(x, fn), builders);
+        if (!is(fn, "member_expression"))
+            return false;
+        SynNode obj = unwrap(field(fn, "object"));
+        if (is(obj, "call_expression")) {
+            v = obj;
+            continue;
+        }
+        /* `z.string`, `z.coerce.string`: a namespace's builder */
+        while (is(obj, "member_expression"))
+            obj = unwrap(field(obj, "object"));
+        return is(obj, "identifier") && name_in(ex_ntext(x, field(fn, "property")), builders);
+    }
+    return false;
+}
+
 /* An object that declares attribute types, not values: SST's `fields: {
- * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`. */
+ * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`, a validation schema's
+ * `z.object({ PK: z.string().min(1), entityType: z.literal('order') })`:
+ * every key attribute a type, every text a type's name. */
 static bool attribute_types(Ex *x, SynNode obj)
 {
     static const char *const types[] = {"string", "number", "binary", "S", "N", "B", NULL};
@@ -451,21 +496,24 @@ static bool attribute_types(Ex *x, SynNode obj)
         SynNode p = syn_child(x->syn, obj, i);
         if (!is(p, "pair"))
             continue;
+        SynNode value = syn_prop_value(x->syn, p);
         const char *v;
-        if (!ex_string_value(x, syn_prop_value(x->syn, p), &v))
-            return false;
-        bool type = false;
-        for (const char *const *t = types; *t && !type; t++)
-            type = !strcmp(v, *t);
-        if (!type)
-            return false;
+        if (ex_string_value(x, value, &v)) {
+            if (!name_in(v, types))
+                return false;
+        } else if (!type_descriptor(x, value)) {
+            /* `subject: subjectSchema` beside `PK: z.string()`: only the
+             * key attributes must be types */
+            const char *name = ex_prop_name(x, p);
+            if (!name || key_role_for_name(x->cfg, name) >= 0)
+                return false;
+            continue;
+        }
         any = true;
     }
     return any;
 }
 
-/* An object literal no data operation read: its key attributes, at the
- * site its use says (extract_int.h). */
 /* A map of codes (`{ US: 'USD', PK: 'PKR', SK: 'EUR', ... }`): at least
  * LOOKUP_MAP_ENTRIES properties that are no key attributes, and every
  * value a plain string. Its `PK` is one more code, not a key. */
@@ -560,6 +608,8 @@ static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
     return NULL;
 }
 
+/* An object literal no data operation read: its key attributes, at the
+ * site its use says (extract_int.h). */
 void ex_object_keys(Ex *x, SynNode n)
 {
     /* at least one key attribute whose value is built here, or two */

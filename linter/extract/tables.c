@@ -1209,6 +1209,31 @@ static void visit_ternary(T *t, SynNode n)
 /* A CloudFormation resource written in code (serverless.ts `resources:
  * { Resources: { Orders: { Type: 'AWS::DynamoDB::Table', Properties } } }`,
  * templates built as objects): the template reader's table. */
+/* Whether `obj` is what a test expects (`expect(x).toMatchObject({ Type:
+ * 'AWS::DynamoDB::Table', ... })`, `expect.objectContaining(...)`): an
+ * assertion about a template, not a template. */
+static bool in_assertion(T *t, SynNode obj)
+{
+    static const char *const asserts[] = {"expect", "toMatchObject", "toEqual", "toStrictEqual",
+                                          "toContainEqual", "objectContaining", "toHaveProperty",
+                                          "hasResourceProperties", "hasResource", NULL};
+    SynNode n = obj;
+    for (int up = 0; up < 16 && !syn_null(n); up++, n = syn_parent(t->syn, n)) {
+        if (syn_is_function(n) || is(n, "expression_statement") || is(n, "program"))
+            return false;
+        if (!is(n, "call_expression"))
+            continue;
+        SynNode fn = unwrap(field(n, "function"));
+        const char *name = is(fn, "member_expression") ? ntext(t, field(fn, "property"))
+                         : is(fn, "identifier")        ? ntext(t, fn)
+                                                       : NULL;
+        for (const char *const *a = asserts; name && *a; a++)
+            if (!strcmp(name, *a))
+                return true;
+    }
+    return false;
+}
+
 static void cfn_resource(T *t, SynNode obj)
 {
     const char *type;
@@ -1216,7 +1241,7 @@ static void cfn_resource(T *t, SynNode obj)
         (strcmp(type, "AWS::DynamoDB::Table") && strcmp(type, "AWS::DynamoDB::GlobalTable")))
         return;
     SynNode props = follow(t, find_prop(t, obj, "Properties"));
-    if (!is(props, "object"))
+    if (!is(props, "object") || in_assertion(t, obj))
         return;
     SynNode pair = syn_parent(t->syn, obj);
     TableDef tb = {.source = TSRC_CLOUDFORMATION, .path = path_of(t), .span = syn_span(obj)};

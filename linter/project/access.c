@@ -1125,7 +1125,9 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
                                 where(a, via->path, via->span));
             return hit;
         }
-        if (!hit) {
+        /* `process.env.COURSES_TABLE || 'DemoProject-Courses'`: the code
+         * names the table it means; no guess from the variable's name */
+        if (!hit && !(r.literal && *r.literal)) {
             const TableDef *t = table_by_env_name(m, r.env);
             if (t) {
                 *how = arena_printf(a, "table guessed from the name of environment "
@@ -1143,6 +1145,16 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
     if (r.literal) {
         const TableDef *t;
         size_t c = tables_named(m, r.literal, &t);
+        if (c == 1 && r.env && t->name && strstr(t->name, "${")) {
+            /* `process.env.POSTS_TABLE || 'aws-devops-dev-posts'` and a
+             * table named `${prefix}-posts`: the fallback fits the
+             * pattern, which does not prove it is that table */
+            *how = arena_printf(a, "table guessed: the fallback TableName '%s' of environment "
+                                   "variable %s fits the name %s",
+                                r.literal, r.env, t->name);
+            *guessed = true;
+            return t;
+        }
         if (c == 1) {
             *how = arena_printf(a, "table found through TableName '%s'", r.literal);
             return t;

@@ -217,6 +217,16 @@ bool table_names_match(const char *a, const char *b)
     size_t m = la < lb ? la : lb;
     if (strcmp(sa + la - m, sb + lb - m))
         return false;
+    /* both with deploy-time parts: a part stands for a stage or a stack,
+     * not for words of the name (`BayonCoAgent-${env}` is not
+     * `BayonCoAgent-RealtimeConnections-${env}`): literal ends both
+     * written must be the same */
+    if (wa && wb && ((pa && pb && pa != pb) || (la && lb && la != lb)))
+        return false;
+    /* ... and the text between one's parts is written in the other
+     * (`${stage}-payment-events-${brand}` is not `app-connections-${x}`) */
+    if (wa && wb && (!holds_middle(a, b) || !holds_middle(b, a)))
+        return false;
     /* a wildcard-free name must be long enough to hold both literal ends */
     if (!wa && pb + (wb ? strlen(lit_suffix(b)) : 0) > strlen(a))
         return false;
