@@ -422,6 +422,197 @@ static void seed_literals_are_instances(void **state)
     arena_free(a);
 }
 
+/* A sort key that extends another shape of its partition with a word of
+ * its own (`ROLE#{roleId}#SLOT#{slotId}` beside `ROLE#{roleId}` under
+ * `EVENT#{eventId}`) names its own entity, SLOT, as do seed data's literal
+ * ids of it; `begins_with ROLE#` returns both, `begins_with
+ * ROLE#{roleId}#SLOT#` the slots only. */
+static void hierarchical_sort_keys_apart(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "events.ts",
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "import { v4 as uuidv4 } from 'uuid';\n"
+        "export const createEvent = (d: any, eventId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: 'PROFILE' } }));\n"
+        "export async function createRole(d: any, eventId: string) {\n"
+        "  const roleId = uuidv4();\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: `ROLE#${roleId}` } }));\n"
+        "}\n"
+        "export async function createSlot(d: any, eventId: string, roleId: string) {\n"
+        "  const slotId = uuidv4();\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`,\n"
+        "    SK: `ROLE#${roleId}#SLOT#${slotId}` } }));\n"
+        "}\n"
+        "export const rolesAndSlots = (d: any, eventId: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',\n"
+        "    ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':sk': 'ROLE#' } }));\n"
+        "export const slotsOf = (d: any, eventId: string, roleId: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',\n"
+        "    ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':sk': `ROLE#${roleId}#SLOT#` } }));\n",
+        "seed.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export async function seed(d: any) {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'PROFILE' } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'ROLE#role-1' } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'EVENT#evt-1', SK: 'ROLE#role-1#SLOT#slot-1' } }));\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "EVENT, ROLE, SLOT");
+    const MShape *cell[8];
+    assert_int_equal(model_cell_shapes(entity(m, "ROLE"), "SK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "ROLE#{roleId}");
+    assert_int_equal(model_cell_shapes(entity(m, "SLOT"), "SK", cell, 8), 1);
+    assert_string_equal(cell[0]->text, "ROLE#{roleId}#SLOT#{slotId}");
+    assert_int_equal(entity(m, "SLOT")->writes.n, 2);
+    assert_string_equal(returned(a, query_at(m, 15)), "ROLE, SLOT");
+    assert_string_equal(returned(a, query_at(m, 18)), "SLOT");
+    model_free(m);
+    arena_free(a);
+}
+
+/* A query whose key is a value (`ORG_STATUS#${status}`) returns the items
+ * that write constants of its prefix: a create's `ORG_STATUS#PENDING` and
+ * an update's `SET GSI1PK = :gsi1pk` of `ORG_STATUS#APPROVED`. */
+static void values_match_written_constants(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "orgs.ts",
+        "import { PutCommand, UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const register = (d: any, orgId: string, at: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `ORG#${orgId}`, SK: 'PROFILE',\n"
+        "    GSI1PK: 'ORG_STATUS#PENDING', GSI1SK: `${at}#${orgId}` } }));\n"
+        "export const approve = (d: any, orgId: string) =>\n"
+        "  d.send(new UpdateCommand({ TableName: 'app', Key: { PK: `ORG#${orgId}`, SK: 'PROFILE' },\n"
+        "    UpdateExpression: 'SET #s = :s, GSI1PK = :gsi1pk',\n"
+        "    ExpressionAttributeNames: { '#s': 'status' },\n"
+        "    ExpressionAttributeValues: { ':s': 'APPROVED', ':gsi1pk': 'ORG_STATUS#APPROVED' } }));\n"
+        "export const queue = (d: any, status: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk',\n"
+        "    ExpressionAttributeValues: { ':pk': `ORG_STATUS#${status}` } }));\n"
+        "export const orgsAfter = (d: any, status: string, at: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', IndexName: 'GSI1',\n"
+        "    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :sk)',\n"
+        "    ExpressionAttributeValues: { ':pk': `OTHER#${status}`, ':sk': at } }));\n",
+        "tenants.ts",
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const order = (d: any, tenantId: string, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `TENANT#${tenantId}`, SK: `ORDER#${id}` } }));\n"
+        "export const rate = (d: any, currency: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: 'TENANT#SYSTEM', SK: `RATE#${currency}` } }));\n"
+        "export const ofTenant = (d: any, tenantId: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :pk',\n"
+        "    ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}` } }));\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(names(a, m), "ORDER, ORG, RATE");
+    /* a value shape answers first: the constant partition is not a tenant's */
+    const MQuery *of_tenant = NULL;
+    for (size_t i = 0; i < m->queries.n; i++)
+        if (strstr(m->queries.v[i].site.path, "tenants.ts"))
+            of_tenant = &m->queries.v[i];
+    assert_string_equal(returned(a, of_tenant), "ORDER");
+    assert_string_equal(shapes(a, entity(m, "ORG"), "GSI1PK"), "ORG_STATUS#APPROVED | ORG_STATUS#PENDING");
+    assert_string_equal(returned(a, query_at(m, 11)), "ORG");
+    assert_string_equal(returned(a, query_at(m, 14)), "");
+    model_free(m);
+    arena_free(a);
+}
+
+/* A value a local kept (`const eventId = uuidv4()`) is named by the local,
+ * not by the call that made it. */
+static void values_named_by_their_locals(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "events.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "import { v4 as uuidv4 } from 'uuid';\n"
+        "export async function createEvent(d: any, eventDate: string) {\n"
+        "  const eventId = uuidv4();\n"
+        "  const createdAt = new Date().toISOString();\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: `EVENT#${eventId}`, SK: 'PROFILE',\n"
+        "    GSI1PK: `DATE#${eventDate}`, GSI1SK: `${createdAt}#${eventId}` } }));\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    assert_string_equal(shapes(a, entity(m, "EVENT"), "PK"), "EVENT#{eventId}");
+    assert_string_equal(shapes(a, entity(m, "EVENT"), "GSI1SK"), "{createdAt}#{eventId}");
+    model_free(m);
+    arena_free(a);
+}
+
+/* A project's query function that takes the key condition and its values
+ * as arguments: its callers are the access patterns, not the query inside
+ * it, whose key condition is a parameter. */
+static void wrapper_queries_are_their_callers(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "lib/db.ts",
+        "import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "declare const client: DynamoDBDocumentClient;\n"
+        "export async function putItem(tableName: string, item: Record<string, unknown>) {\n"
+        "  await client.send(new PutCommand({ TableName: tableName, Item: item }));\n"
+        "}\n"
+        "export async function queryItems(tableName: string, keyConditionExpression: string,\n"
+        "    values: Record<string, unknown>, options?: { indexName?: string }) {\n"
+        "  const r = await client.send(new QueryCommand({ TableName: tableName,\n"
+        "    KeyConditionExpression: keyConditionExpression, ExpressionAttributeValues: values,\n"
+        "    ...(options?.indexName ? { IndexName: options.indexName } : {}) }));\n"
+        "  return r.Items ?? [];\n"
+        "}\n",
+        "events.ts",
+        "import { putItem, queryItems } from './lib/db';\n"
+        "export const createRole = (eventId: string, roleId: string) =>\n"
+        "  putItem('app', { PK: `EVENT#${eventId}`, SK: `ROLE#${roleId}` });\n"
+        "export const roles = (eventId: string) =>\n"
+        "  queryItems('app', 'PK = :pk AND begins_with(SK, :sk)', { ':pk': `EVENT#${eventId}`, ':sk': 'ROLE#' });\n",
+        "infra.ts", INFRA, NULL);
+    assert_int_equal(m->queries.n, 1);
+    assert_non_null(strstr(m->queries.v[0].site.path, "events.ts"));
+    model_free(m);
+    arena_free(a);
+}
+
+/* Seed data's literal ids on an attribute where the entity writes no shape
+ * with values (a seeded GSI2PK `ORG#org-demo-1`) are drawn as the one
+ * shape with values of that prefix the table's items write
+ * (`ORG#{orgId}`). */
+static void seed_literals_take_the_value_shape(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    DesignModel *m = model_of(
+        "users.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const org = (d: any, orgId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `ORG#${orgId}`, SK: 'PROFILE' } }));\n"
+        "export const user = (d: any, userId: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `USER#${userId}`, SK: 'PROFILE' } }));\n",
+        "seed.ts",
+        "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export async function seed(d: any) {\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#user-1', SK: 'PROFILE',\n"
+        "    GSI1PK: 'ORG#org-demo-1', GSI1SK: 'USER#user-1' } }));\n"
+        "  await d.send(new PutCommand({ TableName: 'app', Item: { PK: 'USER#user-2', SK: 'PROFILE',\n"
+        "    GSI1PK: 'ORG#org-demo-2', GSI1SK: 'USER#user-2' } }));\n"
+        "}\n",
+        "infra.ts", INFRA, NULL);
+    const MEntity *u = entity(m, "USER");
+    assert_string_equal(shapes(a, u, "GSI1PK"), "ORG#{orgId}");
+    assert_string_equal(shapes(a, u, "GSI1SK"), "USER#{userId}");
+    const MShape *cell[8];
+    assert_int_equal(model_cell_shapes(u, "GSI1PK", cell, 8), 1);
+    assert_int_equal(cell[0]->uses, 2);
+    model_free(m);
+    arena_free(a);
+}
+
 static void same_sort_name_in_two_partitions(void **state)
 {
     (void)state;
@@ -910,6 +1101,11 @@ int main(void)
         cmocka_unit_test(conditional_keys_and_lookups),
         cmocka_unit_test(seed_literals_are_instances),
         cmocka_unit_test(same_sort_name_in_two_partitions),
+        cmocka_unit_test(hierarchical_sort_keys_apart),
+        cmocka_unit_test(values_match_written_constants),
+        cmocka_unit_test(values_named_by_their_locals),
+        cmocka_unit_test(wrapper_queries_are_their_callers),
+        cmocka_unit_test(seed_literals_take_the_value_shape),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(no_table_definition),

@@ -29,12 +29,15 @@
 /* ---- shapes ---------------------------------------------------------------- */
 
 /* How a value reads in a shape: the last name of its path ("tenantId" of
- * "dto.tenantId"), a call's callee with "()", "?" for what is not read. */
+ * "dto.tenantId"), the local a call's value was kept in (`const eventId =
+ * uuidv4()`: eventId), else its callee with "()", "?" for what is not read. */
 static void hole_text(StrBuf *b, Arena *a, const Seg *s)
 {
     const char *name = NULL;
     if (s->kind == SEG_REF && s->text)
         name = kf_last_component(a, s->text);
+    else if (s->kind == SEG_CALL && s->name && !(s->flags & SEGF_HELPER))
+        name = kf_last_component(a, s->name);
     else if (s->kind == SEG_CALL && s->text)
         name = arena_printf(a, "%s()", kf_last_component(a, s->text));
     sb_append(b, "{");
@@ -565,15 +568,58 @@ static void item_name(Builder *b, Item *it, const NameMap *kinds, const StrList 
     }
 }
 
-/* Name every item: the sort key tokens of each partition first. */
+/* The sort key shapes of the items of one partition (model_child_word). */
+typedef struct Beside {
+    Arena *a;
+    const char *partition; /* Item.partition_shape */
+    NameMap shapes;        /* "partition\nsort" */
+} Beside;
+
+static bool beside(void *ctx, const char *sibling)
+{
+    Beside *x = ctx;
+    size_t k;
+    return namemap_get(&x->shapes, arena_printf(x->a, "%s\n%s", x->partition, sibling), &k);
+}
+
+/* Name every item: the sort key tokens of each partition first (a sort
+ * key that extends another of its partition, ROLE#{r}#SLOT#{s} beside
+ * ROLE#{r}, is named by its last word). */
 static void name_items(Builder *b)
 {
     NameMap kinds = {0};
     VEC(StrList) lists = {0};
     NameMap constants = {0}, seen = {0}; /* item_name's */
+    Beside sorts = {b->a, NULL, {0}};    /* "partition\nsort" of every item */
     for (size_t i = 0; i < b->items.n; i++) {
         Item *it = &b->items.v[i];
         item_tokens(b, it);
+        if (it->partition_shape && it->sort_canon)
+            namemap_put(b->a, &sorts.shapes,
+                        arena_printf(b->a, "%s\n%s", it->partition_shape, it->sort_canon), 0);
+    }
+    StrList child = {0}, word = {0}; /* sort shapes so named, and their names */
+    for (size_t i = 0; i < b->items.n; i++) { /* ROLE#{r}#SLOT#{s} beside ROLE#{r}: a SLOT */
+        Item *it = &b->items.v[i];
+        sorts.partition = it->partition_shape;
+        const char *w = it->partition_shape && it->st.id_after
+                            ? model_child_word(b->a, it->sort_canon, it->st.tok, beside, &sorts)
+                            : NULL;
+        if (w && !strlist_has(&child, it->sort_canon)) {
+            strlist_push(b->a, &child, it->sort_canon);
+            strlist_push(b->a, &word, w);
+        }
+        if (w)
+            it->st.tok = w;
+    }
+    for (size_t i = 0; i < b->items.n; i++) { /* and its literal ids (seed data's) */
+        Item *it = &b->items.v[i];
+        for (size_t c = 0; it->sort_canon && c < child.n; c++)
+            if (model_literal_of(it->sort_canon, child.v[c]))
+                it->st.tok = word.v[c];
+    }
+    for (size_t i = 0; i < b->items.n; i++) {
+        Item *it = &b->items.v[i];
         const char *whole = constant_partition(b->a, it);
         const char *pc = partition_canon(it);
         size_t k;
@@ -965,45 +1011,6 @@ static bool starts_with_value(const char *canon)
     return !strncmp(canon, "{}", 2);
 }
 
-/* Whether text t[0..) (no values) matches shape pattern w, each "{}" one
- * character or more; with `prefix`, whether t is the start of some text
- * that does. Bounded: the patterns are keys. */
-static bool glob(const char *t, const char *w, bool prefix, int depth)
-{
-    if (depth > 64)
-        return true; /* too many values to tell: do not rule it out */
-    while (*t) {
-        if (!*w)
-            return false;
-        if (w[0] == '{' && w[1] == '}') {
-            for (const char *r = t + 1;; r++) {
-                if (glob(r, w + 2, prefix, depth + 1))
-                    return true;
-                if (!*r)
-                    return prefix;
-            }
-        }
-        if (*t != *w)
-            return false;
-        t++;
-        w++;
-    }
-    return prefix || !*w;
-}
-
-/* Whether literal shape `lit` is an id that shape `w` (with values) holds:
- * it matches w, and has a lower case letter or a digit (an enumerated
- * value, `ORG_STATUS#APPROVED`, stays a shape of its own). */
-static bool literal_of(const char *lit, const char *w)
-{
-    if (strstr(lit, "{}") || !strstr(w, "{}") || !glob(lit, w, false, 0))
-        return false;
-    for (const char *p = lit; *p; p++)
-        if (islower((unsigned char)*p) || isdigit((unsigned char)*p))
-            return true;
-    return false;
-}
-
 /* Mark each entity's literal ids of its written shapes (MShape.example). */
 static void mark_examples(DesignModel *m)
 {
@@ -1014,61 +1021,25 @@ static void mark_examples(DesignModel *m)
             for (size_t j = 0; j < en->shapes.n && !s->example && !s->fallback; j++) {
                 const MShape *t = &en->shapes.v[j];
                 s->example = j != i && t->written && !strcmp(t->attr, s->attr) &&
-                             literal_of(s->canon, t->canon);
+                             model_literal_of(s->canon, t->canon);
             }
         }
     }
 }
 
-/* The literal runs of a shape between its values: "A#{}#B" -> "A#", "#B". */
-static size_t runs_of(const char *canon, const char **at, size_t *len, size_t max)
-{
-    size_t n = 0;
-    for (const char *p = canon; n < max;) {
-        const char *h = strstr(p, "{}");
-        at[n] = p;
-        len[n++] = h ? (size_t)(h - p) : strlen(p);
-        if (!h)
-            break;
-        p = h + 2;
-    }
-    return n;
-}
-
-/* Whether a key of shape `q` (a query's value) names items of shape `w`
- * (written): structurally, not only on the literal start and end as
- * unmatched-query compares them. A literal q must match w with values for
- * its holes; a q with values must have w's literal runs, run by run (with
- * begins_with, up to its last, a start of w's). */
-static bool shape_matches(const char *q, const char *w, bool prefix)
-{
-    if (!strstr(q, "{}"))
-        return glob(q, w, prefix, 0);
-    enum { MAX_RUNS = 32 };
-    const char *qa[MAX_RUNS], *wa[MAX_RUNS];
-    size_t ql[MAX_RUNS], wl[MAX_RUNS];
-    size_t qn = runs_of(q, qa, ql, MAX_RUNS), wn = runs_of(w, wa, wl, MAX_RUNS);
-    if (qn > wn || (!prefix && qn != wn))
-        return false;
-    for (size_t i = 0; i + 1 < qn; i++)
-        if (ql[i] != wl[i] || strncmp(qa[i], wa[i], ql[i]))
-            return false;
-    size_t last = qn - 1;
-    if (prefix)
-        return ql[last] <= wl[last] && !strncmp(qa[last], wa[last], ql[last]);
-    return ql[last] == wl[last] && !strncmp(qa[last], wa[last], ql[last]);
-}
-
 /* Whether entity `e` writes attribute `attr` with a shape that `c` can
  * match (shape_matches); a written shape that starts with a value answers
  * only a condition that does too: the entity's own prefix is not known.
- * With `loose` (for sort-key conditions only: a partition key that is one
- * value names no kind of item), a shape that is one value and nothing else
- * (`SK: executiveBriefId`, built elsewhere) answers every condition, as a
- * write whose value could be anything matches every query for
- * unmatched-query.
+ * A constant written (`ORG_STATUS#PENDING`) answers a condition with
+ * values (`ORG_STATUS#{status}`) from level MATCH_CONSTANTS on: when no
+ * shape with values does. At MATCH_LOOSE (for sort-key conditions only: a
+ * partition key that is one value names no kind of item), a shape that is
+ * one value and nothing else (`SK: executiveBriefId`, built elsewhere)
+ * answers every condition, as a write whose value could be anything
+ * matches every query for unmatched-query.
  * *has_attr: it writes the attribute at all. */
-static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, bool loose,
+enum { MATCH_SHAPES, MATCH_CONSTANTS, MATCH_LOOSE };
+static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, int level,
                            bool *has_attr)
 {
     *has_attr = false;
@@ -1079,11 +1050,13 @@ static bool entity_answers(const MEntity *e, const char *attr, const MCond *c, b
         *has_attr = true;
         if (!c || !c->canon || (c->op != COND_EQ && c->op != COND_BEGINS_WITH))
             return true;
-        if (loose && !strcmp(s->canon, "{}"))
+        if (level >= MATCH_LOOSE && !strcmp(s->canon, "{}"))
             return true;
+        if (level < MATCH_CONSTANTS && !strstr(s->canon, "{}") && strstr(c->canon, "{}"))
+            continue;
         if (starts_with_value(s->canon) && !starts_with_value(c->canon))
             continue;
-        if (shape_matches(c->canon, s->canon, c->op == COND_BEGINS_WITH))
+        if (model_shape_matches(c->canon, s->canon, c->op == COND_BEGINS_WITH))
             return true;
     }
     return false;
@@ -1095,7 +1068,7 @@ static const MCond *query_pk(const MQuery *q)
     return q->conds.n ? &q->conds.v[0] : NULL;
 }
 
-static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *e, bool loose)
+static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *e, int level)
 {
     const MTable *t = m->tables.v[q->table].known ? &m->tables.v[q->table] : NULL;
     if (t && e->table != q->table && m->tables.v[e->table].known)
@@ -1110,24 +1083,46 @@ static bool query_returns(const DesignModel *m, const MQuery *q, const MEntity *
     if (q->kind == OP_SCAN) {
         if (!ipk)
             return true;
-        return entity_answers(e, ipk, NULL, false, &has);
+        return entity_answers(e, ipk, NULL, MATCH_SHAPES, &has);
     }
     const MCond *pk = query_pk(q);
     if (!pk)
         return false;
-    if (ipk && strcmp(ipk, pk->attr) && !entity_answers(e, ipk, NULL, false, &has))
+    if (ipk && strcmp(ipk, pk->attr) && !entity_answers(e, ipk, NULL, MATCH_SHAPES, &has))
         return false;
-    if (!entity_answers(e, pk->attr, pk, false, &has))
+    if (!entity_answers(e, pk->attr, pk, level > MATCH_CONSTANTS ? MATCH_CONSTANTS : level, &has))
         return false;
     for (size_t i = 1; i < q->conds.n; i++) {
         const MCond *c = &q->conds.v[i];
-        if (!entity_answers(e, c->attr, c, loose, &has) && has)
+        if (!entity_answers(e, c->attr, c, level, &has) && has)
             return false;
     }
     return true;
 }
 
-static void collect_queries(Builder *b, const SourceFile *sf)
+/* The functions a project's code calls with a key condition and its
+ * values (API_SDK_PART, `queryItems(TABLE(), 'PK = :pk', {...})`): its
+ * own data-access wrappers, by last name. */
+static void collect_wrappers(Builder *b, NameMap *out)
+{
+    for (size_t i = 0; i < b->p->files.n; i++) {
+        const FileIR *f = b->p->files.v[i].removed ? NULL : b->p->files.v[i].ir;
+        for (size_t o = 0; f && o < f->ops.n; o++)
+            if (f->ops.v[o].api == API_SDK_PART && f->ops.v[o].callee)
+                namemap_put(b->a, out, kf_last_component(b->a, f->ops.v[o].callee), 0);
+    }
+}
+
+/* A query of a wrapper whose callers are read (collect_wrappers) with the
+ * key condition they pass: its callers are the access patterns. */
+static bool wrapper_query(Builder *b, const NameMap *wrappers, const DataOp *op, size_t nconds)
+{
+    size_t k;
+    return !nconds && op->api != API_SDK_PART && op->function &&
+           namemap_get(wrappers, kf_last_component(b->a, op->function), &k);
+}
+
+static void collect_queries(Builder *b, const SourceFile *sf, const NameMap *wrappers)
 {
     const FileIR *f = sf->ir;
     const TableModel *tm = model_of(b->p, sf->config);
@@ -1178,6 +1173,8 @@ static void collect_queries(Builder *b, const SourceFile *sf)
                 }
                 VEC_PUSH(ma, &q.conds, mc);
             }
+            if (wrapper_query(b, wrappers, op, n))
+                continue;
         }
         findings_in(b, f->path, op->span, &q.rules);
         q.unmatched = strlist_has(&q.rules, "unmatched-query");
@@ -1197,15 +1194,16 @@ static void match_queries(Builder *b)
         only[i] = none;
     for (size_t qi = 0; qi < m->queries.n; qi++) {
         MQuery *q = &m->queries.v[qi];
-        /* the entities whose shapes match; when none does, those of the
-         * partition that write a sort key that could be anything */
-        bool loose = false;
-        for (size_t i = 0; i < ne && !loose; i++)
-            loose = query_returns(m, q, &m->entities.v[i], false);
-        loose = !loose;
+        /* the entities whose shapes match; when none does, those that
+         * write constants its values can be; else those of the partition
+         * that write a sort key that could be anything */
+        int level = MATCH_SHAPES;
+        for (bool hit = false; !hit && level < MATCH_LOOSE; level += !hit)
+            for (size_t i = 0; i < ne && !hit; i++)
+                hit = query_returns(m, q, &m->entities.v[i], level);
         for (size_t i = 0; i < ne; i++) {
             MEntity *e = &m->entities.v[i];
-            if (!query_returns(m, q, e, loose))
+            if (!query_returns(m, q, e, level))
                 continue;
             strlist_push(m->arena, &q->entities, e->name);
             add_site(m->arena, &e->reads, q->site);
@@ -1458,6 +1456,8 @@ DesignModel *model_build(const Project *p)
     Builder b = {.p = p, .m = m, .a = arena_new()};
     collect_tables(&b);
     index_findings(&b);
+    NameMap wrappers = {0};
+    collect_wrappers(&b, &wrappers);
     for (size_t i = 0; i < p->files.n; i++) {
         const SourceFile *sf = &p->files.v[i];
         if (sf->removed || (!sf->ir && !sf->deferred))
@@ -1466,7 +1466,7 @@ DesignModel *model_build(const Project *p)
         if (!sf->ir || sf->ir->parse_failed)
             continue;
         collect_items(&b, sf);
-        collect_queries(&b, sf);
+        collect_queries(&b, sf, &wrappers);
     }
     name_items(&b);
     name_edges(&b);
@@ -1478,6 +1478,7 @@ DesignModel *model_build(const Project *p)
     match_queries(&b);
     merge_entities(m);
     mark_examples(m);
+    model_fold_literals(m);
     finish_order(m, b.a);
     arena_free(b.a);
     return m;

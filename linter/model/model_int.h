@@ -35,6 +35,29 @@ const char *model_trim_separators(const char *text, size_t *n);
  * (`dto.parentAlbumId` -> parentAlbumId), else the condition as written,
  * up to 40 bytes; NULL for NULL. In `a`. */
 const char *model_when_text(Arena *a, const char *when);
+/* Whether literal shape `lit` is an id that shape `w` (with values) holds:
+ * it matches w, and has a lower case letter or a digit (an enumerated
+ * value, `ORG_STATUS#APPROVED`, stays a shape of its own). */
+bool model_literal_of(const char *lit, const char *w);
+/* Whether a key of shape `q` (a query's value) names items of shape `w`
+ * (written): structurally, not only on the literal start and end as
+ * unmatched-query compares them. A literal q must match w with values for
+ * its holes; a q with values must have w's literal runs, run by run (with
+ * begins_with, up to its last, a start of w's); a literal w that starts
+ * as q does must match q with values for q's holes (with begins_with, a
+ * start of w must). */
+bool model_shape_matches(const char *q, const char *w, bool prefix);
+/* The entity a hierarchical sort key names when its partition holds a
+ * shape it extends: for `canon` ROLE#{}#SLOT#{} (its first word `tok`,
+ * ROLE) with ROLE#{} beside it (`beside(ctx, "ROLE#{}")` true), SLOT, the
+ * last word after that shape, when it is not `tok`; else NULL. In `a`. */
+const char *model_child_word(Arena *a, const char *canon, const char *tok,
+                             bool (*beside)(void *ctx, const char *sibling), void *ctx);
+/* A literal id no shape of its own entity holds that is an id of one
+ * written shape with values of its table (seed data's GSI2PK
+ * `ORG#org-demo-1` where ORG items are `ORG#{orgId}`): drawn as that
+ * shape, one with it when the entity has it too. */
+void model_fold_literals(DesignModel *m);
 /* Markdown: `s` as inline code in a table cell; `s` as plain text. */
 void model_md_code(FILE *out, const char *s);
 void model_md_text(FILE *out, const char *s);
