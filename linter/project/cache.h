@@ -54,20 +54,43 @@ void cache_free(Cache *c);
 /* The root it was opened with. */
 const char *cache_root(const Cache *c);
 
-/* What a file's entry is looked up by: computed once per extraction from
- * its text, and used by both cache_load and cache_store. */
+/* What stat says of a file (and the length of its text once read): a
+ * record of the pack keeps it, and a file whose size, modification time
+ * and change time (in nanoseconds) and inode are those of its record is not read again:
+ * the record names the hash of its text. A file modified within two
+ * seconds of the write of its record (or of the pack) is not vouched for
+ * by its stat and is read (git's rule for "racy" index entries). */
+typedef struct CacheStat {
+    uint64_t size, mtime_ns, ctime_ns, ino, len;
+} CacheStat;
+
+/* stat(path) into *out (all 0 and false when it fails or is not a
+ * regular file). */
+bool cache_stat_of(const char *path, CacheStat *out);
+
+/* What a file's entry is looked up by: computed once per extraction, and
+ * used by both cache_load and cache_store. */
 typedef struct CacheKey {
     char *rel;        /* malloc'd: the path relative to the root */
     char entry[48];   /* the entry's file name */
-    char content[33]; /* hash of the text */
+    char content[33]; /* hash of the text (cache_key_text) */
     char config[17];  /* extract_config_hash */
+    CacheStat st;     /* the file before its text was read */
 } CacheKey;
 
-/* The key of `f` whose text (text, len) is read; false when the cache is
- * off. Free with cache_key_free. */
-bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len,
-               CacheKey *k);
+/* The key of `f` before its text is read (its path, configuration and
+ * stat); false when the cache is off. Free with cache_key_free. */
+bool cache_key(const Cache *c, const SourceFile *f, CacheKey *k);
+/* The text (text, len) read: its hash into the key. */
+void cache_key_text(CacheKey *k, const char *text, size_t len);
 void cache_key_free(CacheKey *k);
+
+/* Fill `f` from its entry without reading its text, when the file's stat
+ * is that of the entry's record (not racy): as cache_load, and f->len is
+ * the text's length; f->text stays NULL. False (f untouched, nothing
+ * counted) otherwise: the text is read, then cache_key_text and
+ * cache_load. */
+bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck);
 
 /* Fill `f` from its entry: with `precheck` and a file the pre-check sets
  * aside, f->deferred and f->note; else f->ir and the problems extraction
@@ -89,9 +112,10 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
  * files older than a day (a run that was killed) are removed. */
 void cache_save(Cache *c, bool whole);
 
-/* How the run went: entries used, files parsed and entries written. */
+/* How the run went: entries used (`unread`: of them, for files not read
+ * at all), files parsed and entries written. */
 typedef struct CacheCounts {
-    size_t hits, misses, written, ignored, pruned;
+    size_t hits, unread, misses, written, ignored, pruned;
 } CacheCounts;
 CacheCounts cache_counts(const Cache *c);
 
