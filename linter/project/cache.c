@@ -621,7 +621,7 @@ static json_t *note_json(const DeferNote *nt)
 }
 
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
-                 size_t len, size_t problems_from)
+                 size_t len, size_t problems_from, int may_find)
 {
     if (c->off || c->no_write)
         return;
@@ -631,7 +631,9 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
     if (!o)
         return; /* a path that is not UTF-8: not cached */
     /* the pre-check's answer, whether this run asked it or not */
-    bool set_aside = f->deferred || !extract_may_find(text, len, f->config);
+    if (may_find < 0 && !f->deferred)
+        may_find = extract_may_find(text, len, f->config);
+    bool set_aside = f->deferred || !may_find;
     json_object_set_new(o, "set_aside", json_boolean(set_aside));
     if (set_aside) {
         DeferNote *made = f->note ? NULL : defer_note(text, len);

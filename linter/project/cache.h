@@ -100,9 +100,10 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck);
 
 /* Write the entry of `f`, just extracted (f->ir) or set aside (f->note)
  * from (text, len); `problems_from`: the first of f->problems that
- * extraction made. */
+ * extraction made; `may_find`: the pre-check's answer on the text when
+ * the caller asked it (1 or 0), else -1 (it is asked here). */
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
-                 size_t len, size_t problems_from);
+                 size_t len, size_t problems_from, int may_find);
 
 /* Write the pack again when an entry was written this run or the pack
  * read was damaged (else nothing is written): the entries written, and

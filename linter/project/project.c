@@ -256,8 +256,9 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
         key.st = (CacheStat){0}; /* a text read before: the stat may be of a later one */
     if (!f->text) {
         uint64_t t0 = clock_ns();
-        /* a file whose stat is its entry's is not read at all */
-        if (keyed && cache_load_unread(cache, &key, f, precheck)) {
+        /* a file whose stat is its entry's is not read at all, when its
+         * text would be dropped anyway */
+        if (keyed && drop && cache_load_unread(cache, &key, f, precheck)) {
             f->from_cache = true;
             f->extract_ns += clock_ns() - t0;
             cache_key_free(&key);
@@ -281,7 +282,9 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
         f->from_cache = true;
     } else {
         /* Nothing extraction could find: set aside, unparsed (precheck.h). */
-        f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
+        int may_find = precheck && !f->buffer ? extract_may_find(f->text, f->len, f->config)
+                                              : -1;
+        f->deferred = may_find == 0;
         if (f->deferred) {
             f->note = defer_note(f->text, f->len);
         } else {
@@ -292,7 +295,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
             t0 += f->ir->parse_ns;
         }
         if (keyed)
-            cache_store(cache, &key, f, f->text, f->len, problems_from);
+            cache_store(cache, &key, f, f->text, f->len, problems_from, may_find);
     }
     if (keyed)
         cache_key_free(&key);
