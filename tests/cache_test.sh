@@ -112,6 +112,20 @@ same touched
 has touched-counts "$err" " 0 misses (0 entries ignored), 0 written"
 read -r h u <<<"$(hits)"
 [ "$u" = $((h - 1)) ] && ok || bad "touched: $h hits, $u files not read"
+# a record's stat damaged: its hash covers the stat, so the entry is not
+# taken for the file's on the word of a damaged stat
+python3 - "$pack" <<'PY' || bad "stat-damaged: no record"
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+at = b.index(b'\n', b.index(b'format ')) + 1 + 4  # the header, its byte order
+b[at + 32 + 4 + 8 + 32 + 8] ^= 1                 # the first record's mtime
+open(p, 'wb').write(b)
+PY
+same stat-damaged
+has stat-damaged-note "$err" "cache entry ignored: damaged (its hash differs)"
+same stat-damaged-rewritten
+has stat-damaged-rewritten-counts "$err" " 0 misses (0 entries ignored)"
 printf 'export const racy = { pk: `RACY#${id}`, sk: "META" };\n' >fixtures/racy.ts
 same racy-written
 edit_keep_stat fixtures/racy.ts 'RACY#' 'RACX#'
