@@ -537,6 +537,7 @@ bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck)
     memcpy(k->content, rec->content, CONTENT_LEN);
     k->content[CONTENT_LEN] = '\0';
     k->st.len = rec->st.len;
+    k->looked = true;
     if (!cache_load(c, k, f, precheck))
         return false;
     f->len = (size_t)rec->st.len;

@@ -76,6 +76,7 @@ typedef struct CacheKey {
     char content[33]; /* hash of the text (cache_key_text) */
     char config[17];  /* extract_config_hash */
     CacheStat st;     /* the file before its text was read */
+    bool looked;      /* cache_load_unread looked the entry up (and counted it) */
 } CacheKey;
 
 /* The key of `f` before its text is read (its path, configuration and
@@ -87,9 +88,9 @@ void cache_key_free(CacheKey *k);
 
 /* Fill `f` from its entry without reading its text, when the file's stat
  * is that of the entry's record (not racy): as cache_load, and f->len is
- * the text's length; f->text stays NULL. False (f untouched, nothing
- * counted) otherwise: the text is read, then cache_key_text and
- * cache_load. */
+ * the text's length; f->text stays NULL. False otherwise: the text is
+ * read, then cache_key_text and, unless k->looked (the entry was looked
+ * up and counted: it is of no use), cache_load. */
 bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck);
 
 /* Fill `f` from its entry: with `precheck` and a file the pre-check sets

@@ -278,7 +278,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     size_t problems_from = f->problems.items.n; /* those extraction makes */
     if (keyed)
         cache_key_text(&key, f->text, f->len);
-    if (keyed && cache_load(cache, &key, f, precheck)) {
+    if (keyed && !key.looked && cache_load(cache, &key, f, precheck)) {
         f->from_cache = true;
     } else {
         /* Nothing extraction could find: set aside, unparsed (precheck.h). */
