@@ -57,7 +57,7 @@ entries() { grep -ao '{"format":[0-9]*,"keylint":"[^"]*","path":"[^"]*"' "$pack"
 
 # --- cold, then warm ---------------------------------------------------------
 same cold
-has cold-counts "$err" "keylint: cache: 0 hits,"
+has cold-counts "$err" "keylint: cache: 0 hits ("
 [ -f "$cache/.gitignore" ] && [ "$(grep -v '^#' "$cache/.gitignore")" = "*" ] && ok ||
     bad "the cache directory has no .gitignore of '*'"
 [ -f "$cache/CACHEDIR.TAG" ] && ok || bad "the cache directory has no CACHEDIR.TAG"
@@ -76,6 +76,63 @@ same warm-no-precheck --no-precheck
 same warm-no-precheck-again --no-precheck
 has no-precheck-counts "$err" " 0 misses"
 
+# --- files whose stat is their entry's are not read ----------------------------
+# hits NAME: the cached run's hits and, of them, the files not read
+hits() { sed -n 's/.*cache: \([0-9]*\) hits (\([0-9]*\) files not read).*/\1 \2/p' <<<"$err"; }
+# a file changed within two seconds of its entry's write is read again
+# (its stat does not vouch for its text): past that, none is read
+sleep 2.1
+same stat-restat
+same stat-unread
+read -r h u <<<"$(hits)"
+[ "${h:-0}" -gt 100 ] && [ "$u" = "$h" ] && ok || bad "stat-unread: $h hits, $u files not read"
+# edited in place within the same second: the same size, the same inode,
+# the modification time put back; and a file written just before the run
+# that wrote its entry, edited so after it
+edit_keep_stat() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import os, sys
+path, old, new = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+st = os.stat(path)
+with open(path, 'r+b') as f:
+    b = f.read()
+    assert old in b and len(old) == len(new)
+    f.seek(0)
+    f.write(b.replace(old, new, 1))
+os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+PY
+}
+g=fixtures/magic-string/reported.ts
+edit_keep_stat "$g" 'USER#' 'USEX#' || bad "edit-in-place: no text to edit"
+same edited-in-place
+has edited-in-place-counts "$err" " 1 misses"
+# touched, unchanged: read and hashed (the same text: a hit), not parsed
+touch fixtures/magic-string/reported.ts
+same touched
+has touched-counts "$err" " 0 misses (0 entries ignored), 0 written"
+read -r h u <<<"$(hits)"
+[ "$u" = $((h - 1)) ] && ok || bad "touched: $h hits, $u files not read"
+# a record's stat damaged: its hash covers the stat, so the entry is not
+# taken for the file's on the word of a damaged stat
+python3 - "$pack" <<'PY' || bad "stat-damaged: no record"
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+at = b.index(b'\n', b.index(b'format ')) + 1 + 4  # the header, its byte order
+b[at + 32 + 4 + 8 + 32 + 8] ^= 1                 # the first record's mtime
+open(p, 'wb').write(b)
+PY
+same stat-damaged
+has stat-damaged-note "$err" "cache entry ignored: damaged (its hash differs)"
+same stat-damaged-rewritten
+has stat-damaged-rewritten-counts "$err" " 0 misses (0 entries ignored)"
+printf 'export const racy = { pk: `RACY#${id}`, sk: "META" };\n' >fixtures/racy.ts
+same racy-written
+edit_keep_stat fixtures/racy.ts 'RACY#' 'RACX#'
+same racy-edited
+has racy-edited-counts "$err" " 1 misses"
+rm fixtures/racy.ts
+
 # --- one file edited: only it is parsed again ---------------------------------
 f=fixtures/magic-string/reported.ts
 printf '\nconst edited = { pk: `EDITED#${id}`, sk: "META" }; // an edit\n' >>"$f"
@@ -88,6 +145,10 @@ same edited-same-size
 has edited-same-size-counts "$err" " 1 misses"
 
 # --- the pack damaged, cut short, of another version, foreign ---------------
+# the entries' records keep the files' stat (past the racy two seconds), so
+# that a damaged entry is met by a file not read: it is looked up once
+sleep 2.1
+same before-damage
 # one byte of an entry of a parsed file changed: that entry is ignored
 python3 - "$pack" <<'PY' || bad "no entry with keys to damage"
 import sys

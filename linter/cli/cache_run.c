@@ -44,9 +44,9 @@ void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
     if (stats) {
         CacheCounts k = cache_counts(c);
         fprintf(err,
-                "keylint: cache: %zu hits, %zu misses (%zu entries ignored), %zu written, "
-                "%zu pruned\n",
-                k.hits, k.misses, k.ignored, k.written, k.pruned);
+                "keylint: cache: %zu hits (%zu files not read), %zu misses (%zu entries "
+                "ignored), %zu written, %zu pruned\n",
+                k.hits, k.unread, k.misses, k.ignored, k.written, k.pruned);
     }
     cache_free(c);
 }

@@ -20,10 +20,20 @@ enum {
     CACHE_FORMAT = 3,
     /* entries ignored that get a note each; the rest are counted */
     NOTES_NAMED = 10,
-    /* a record: its name (hex), the length and hash of its entry */
+    /* a record: its name (hex), the length and hash of its entry, the
+     * hash of the text it was made from (hex) and what stat said of the
+     * file then (StatSig) */
     NAME_LEN = 32,
-    RECORD_HEAD = NAME_LEN + 4 + 8,
+    CONTENT_LEN = 32,
+    STAT_LEN = 5 * 8,
+    RECORD_HEAD = NAME_LEN + 4 + 8 + CONTENT_LEN + STAT_LEN,
 };
+
+/* A file whose modification time is this close to the time its entry was
+ * written (or the pack was) may have changed again within the same tick
+ * of the file system's clock: its stat does not vouch for its text (git's
+ * "racy" index entries). */
+#define RACY_NS ((int64_t)2000000000)
 
 /* The pack's first bytes: what it is and who wrote it; then a number
  * that reads back only on a machine of the same byte order. */
@@ -39,10 +49,14 @@ enum {
 /* An entry of the pack read at the start of the run. */
 typedef struct Record {
     const char *name;   /* NAME_LEN hex digits, in the pack's buffer, not terminated */
+    const char *content; /* CONTENT_LEN hex digits, in the buffer */
     size_t off, len;    /* the entry's JSON in the buffer */
-    uint64_t hash;      /* hash_bytes of it */
+    uint64_t hash;      /* record_hash of it */
+    CacheStat st;       /* the file when the entry was written (all 0: unknown) */
+    CacheStat restat;   /* the same text found under another stat (under lock) */
     bool used;          /* looked up this run (under lock) */
     bool superseded;    /* written again this run (under lock) */
+    bool restated;      /* `restat` is set: the record is written with it */
 } Record;
 
 struct Cache {
@@ -61,7 +75,43 @@ struct Cache {
     bool out_open;
     CacheCounts n;      /* under lock */
     bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
+    int64_t pack_ns;    /* when the pack read was written (its mtime), 0 if none */
 };
+
+/* The hash a record carries: of its stat and its entry, so that a
+ * damaged stat is not taken for a file's. */
+static uint64_t record_hash(const CacheStat *st, const char *text, size_t n)
+{
+    uint64_t s[5] = {st->size, st->mtime_ns, st->ctime_ns, st->ino, st->len};
+    return hash_bytes(text, n) ^ (hash_bytes(s, sizeof s) * 0x9e3779b97f4a7c15u);
+}
+
+bool cache_stat_of(const char *path, CacheStat *out)
+{
+    struct stat st;
+    *out = (CacheStat){0};
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    out->size = (uint64_t)st.st_size;
+    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+    out->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000u + (uint64_t)st.st_ctim.tv_nsec;
+    out->ino = (uint64_t)st.st_ino;
+    return true;
+}
+
+/* What a record keeps of `st` written now: nothing when the file changed
+ * so recently that another change within the same tick would leave its
+ * stat as it is. */
+static CacheStat stat_to_keep(const CacheStat *st)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (!st->mtime_ns || (int64_t)st->mtime_ns > now_ns - RACY_NS ||
+        (int64_t)st->ctime_ns > now_ns - RACY_NS)
+        return (CacheStat){0};
+    return *st;
+}
 
 /* A 128-bit hash of s[0..n), as 32 hex digits: two independent 64-bit
  * hashes (hash_bytes, FNV-1a), each over the length and the bytes. */
@@ -146,6 +196,11 @@ static void read_pack(Cache *c)
     size_t len = 0;
     FileRead how;
     c->buf = file_read(c->pack, PACK_MAX, true, &len, &how);
+    CacheStat ps;
+    /* the pack's time: after the read, so that a pack written meanwhile
+     * only makes more entries racy */
+    if (c->buf && cache_stat_of(c->pack, &ps))
+        c->pack_ns = (int64_t)ps.mtime_ns;
     if (!c->buf) {
         if (!(how.status == FILE_READ_OPEN && how.err == ENOENT))
             pack_ignored(c, how.status == FILE_READ_TOO_LARGE ? "too large" : "cannot be read");
@@ -179,7 +234,12 @@ static void read_pack(Cache *c)
             cut_short(c);
             return;
         }
-        Record r = {.name = c->buf + at, .off = at + RECORD_HEAD, .len = n, .hash = h};
+        Record r = {.name = c->buf + at, .content = c->buf + at + NAME_LEN + 12,
+                    .off = at + RECORD_HEAD, .len = n, .hash = h};
+        uint64_t sv[5];
+        memcpy(sv, c->buf + at + NAME_LEN + 12 + CONTENT_LEN, sizeof sv);
+        r.st = (CacheStat){.size = sv[0], .mtime_ns = sv[1], .ctime_ns = sv[2], .ino = sv[3],
+                           .len = sv[4]};
         char name[NAME_LEN + 1];
         memcpy(name, r.name, NAME_LEN);
         name[NAME_LEN] = '\0';
@@ -248,8 +308,9 @@ const char *cache_root(const Cache *c)
     return c->root;
 }
 
-bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len, CacheKey *k)
+bool cache_key(const Cache *c, const SourceFile *f, CacheKey *k)
 {
+    *k = (CacheKey){0};
     if (c->off)
         return false;
     const char *abs = f->abspath ? f->abspath : f->path;
@@ -265,10 +326,18 @@ bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len
     char h[33];
     hash_hex(rel, strlen(rel), h);
     snprintf(k->entry, sizeof k->entry, "%s", h);
-    hash_hex(text, len, k->content);
     snprintf(k->config, sizeof k->config, "%016llx",
              (unsigned long long)extract_config_hash(f->config));
+    /* before the text is read: a change after this shows in the next
+     * run's stat */
+    cache_stat_of(f->path, &k->st);
     return true;
+}
+
+void cache_key_text(CacheKey *k, const char *text, size_t len)
+{
+    hash_hex(text, len, k->content);
+    k->st.len = len;
 }
 
 void cache_key_free(CacheKey *k)
@@ -383,7 +452,7 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
     const Record *rec = &c->old.v[i];
     const char *buf = c->buf + rec->off;
     size_t len = rec->len;
-    if (hash_bytes(buf, len) != rec->hash)
+    if (record_hash(&rec->st, buf, len) != rec->hash)
         return ignored(c, k, f, "damaged (its hash differs)");
     json_error_t err;
     json_t *j = json_loadb(buf, len, 0, &err);
@@ -441,6 +510,40 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
     if (!hit)
         return miss(c, k);
     count(c, k, &c->n.hits);
+    /* the same text under another stat (touched, copied back): the
+     * record is written again with it, so the next run need not read */
+    CacheStat keep = stat_to_keep(&k->st);
+    keep.len = k->st.len;
+    if (keep.mtime_ns && memcmp(&keep, &rec->st, sizeof keep)) {
+        pthread_mutex_lock(&c->lock);
+        c->old.v[i].restat = keep;
+        c->old.v[i].restated = true;
+        pthread_mutex_unlock(&c->lock);
+    }
+    return true;
+}
+
+bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck)
+{
+    size_t i;
+    if (c->off || !k->st.mtime_ns || !namemap_get(&c->names, k->entry, &i))
+        return false;
+    const Record *rec = &c->old.v[i];
+    if (!rec->st.mtime_ns || rec->st.size != k->st.size || rec->st.mtime_ns != k->st.mtime_ns ||
+        rec->st.ctime_ns != k->st.ctime_ns || rec->st.ino != k->st.ino ||
+        (int64_t)rec->st.mtime_ns > c->pack_ns - RACY_NS ||
+        (int64_t)rec->st.ctime_ns > c->pack_ns - RACY_NS)
+        return false;
+    memcpy(k->content, rec->content, CONTENT_LEN);
+    k->content[CONTENT_LEN] = '\0';
+    k->st.len = rec->st.len;
+    k->looked = true;
+    if (!cache_load(c, k, f, precheck))
+        return false;
+    f->len = (size_t)rec->st.len;
+    pthread_mutex_lock(&c->lock);
+    c->n.unread++;
+    pthread_mutex_unlock(&c->lock);
     return true;
 }
 
@@ -483,14 +586,17 @@ static bool open_out(Cache *c)
 }
 
 /* A record of the new pack (under lock). */
-static bool write_record(Cache *c, const char *name, const char *text, size_t n)
+static bool write_record(Cache *c, const char *name, const char *content, const CacheStat *st,
+                         const char *text, size_t n)
 {
     uint32_t len = (uint32_t)n;
-    uint64_t h = hash_bytes(text, n);
+    uint64_t h = record_hash(st, text, n);
+    uint64_t sv[5] = {st->size, st->mtime_ns, st->ctime_ns, st->ino, st->len};
     if (n > ENTRY_MAX)
         return false;
     if (fwrite(name, NAME_LEN, 1, c->out.f) != 1 || fwrite(&len, 4, 1, c->out.f) != 1 ||
-        fwrite(&h, 8, 1, c->out.f) != 1 || (n && fwrite(text, n, 1, c->out.f) != 1))
+        fwrite(&h, 8, 1, c->out.f) != 1 || fwrite(content, CONTENT_LEN, 1, c->out.f) != 1 ||
+        fwrite(sv, sizeof sv, 1, c->out.f) != 1 || (n && fwrite(text, n, 1, c->out.f) != 1))
         return cannot_write(c);
     return true;
 }
@@ -516,7 +622,7 @@ static json_t *note_json(const DeferNote *nt)
 }
 
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
-                 size_t len, size_t problems_from)
+                 size_t len, size_t problems_from, int may_find)
 {
     if (c->off || c->no_write)
         return;
@@ -526,7 +632,9 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
     if (!o)
         return; /* a path that is not UTF-8: not cached */
     /* the pre-check's answer, whether this run asked it or not */
-    bool set_aside = f->deferred || !extract_may_find(text, len, f->config);
+    if (may_find < 0 && !f->deferred)
+        may_find = extract_may_find(text, len, f->config);
+    bool set_aside = f->deferred || !may_find;
     json_object_set_new(o, "set_aside", json_boolean(set_aside));
     if (set_aside) {
         DeferNote *made = f->note ? NULL : defer_note(text, len);
@@ -555,8 +663,10 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
     size_t n = strlen(entry);
     size_t i;
     bool old = namemap_get(&c->names, k->entry, &i);
+    CacheStat st = stat_to_keep(&k->st);
+    st.len = len;
     pthread_mutex_lock(&c->lock);
-    bool ok = open_out(c) && write_record(c, k->entry, entry, n);
+    bool ok = open_out(c) && write_record(c, k->entry, k->content, &st, entry, n);
     if (ok) {
         c->n.written++;
         if (old)
@@ -573,10 +683,12 @@ void cache_save(Cache *c, bool whole)
     /* what the new pack keeps of the old one: entries this run used and
      * did not write again; with `whole`, no other (files deleted or
      * renamed) */
-    size_t dropped = 0;
-    for (size_t i = 0; i < c->old.n; i++)
+    size_t dropped = 0, restated = 0;
+    for (size_t i = 0; i < c->old.n; i++) {
         dropped += !c->old.v[i].superseded && whole && !c->old.v[i].used;
-    if (!c->out_open && !c->damaged && !dropped)
+        restated += !c->old.v[i].superseded && c->old.v[i].restated;
+    }
+    if (!c->out_open && !c->damaged && !dropped && !restated)
         return; /* nothing changed: the pack stays as it is */
     if (!open_out(c))
         return;
@@ -584,7 +696,8 @@ void cache_save(Cache *c, bool whole)
         const Record *r = &c->old.v[i];
         if (r->superseded || (whole && !r->used))
             continue;
-        if (!write_record(c, r->name, c->buf + r->off, r->len))
+        if (!write_record(c, r->name, r->content, r->restated ? &r->restat : &r->st,
+                          c->buf + r->off, r->len))
             return;
     }
     c->out_open = false;

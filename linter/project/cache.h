@@ -54,20 +54,44 @@ void cache_free(Cache *c);
 /* The root it was opened with. */
 const char *cache_root(const Cache *c);
 
-/* What a file's entry is looked up by: computed once per extraction from
- * its text, and used by both cache_load and cache_store. */
+/* What stat says of a file (and the length of its text once read): a
+ * record of the pack keeps it, and a file whose size, modification time
+ * and change time (in nanoseconds) and inode are those of its record is not read again:
+ * the record names the hash of its text. A file modified within two
+ * seconds of the write of its record (or of the pack) is not vouched for
+ * by its stat and is read (git's rule for "racy" index entries). */
+typedef struct CacheStat {
+    uint64_t size, mtime_ns, ctime_ns, ino, len;
+} CacheStat;
+
+/* stat(path) into *out (all 0 and false when it fails or is not a
+ * regular file). */
+bool cache_stat_of(const char *path, CacheStat *out);
+
+/* What a file's entry is looked up by: computed once per extraction, and
+ * used by both cache_load and cache_store. */
 typedef struct CacheKey {
     char *rel;        /* malloc'd: the path relative to the root */
     char entry[48];   /* the entry's file name */
-    char content[33]; /* hash of the text */
+    char content[33]; /* hash of the text (cache_key_text) */
     char config[17];  /* extract_config_hash */
+    CacheStat st;     /* the file before its text was read */
+    bool looked;      /* cache_load_unread looked the entry up (and counted it) */
 } CacheKey;
 
-/* The key of `f` whose text (text, len) is read; false when the cache is
- * off. Free with cache_key_free. */
-bool cache_key(const Cache *c, const SourceFile *f, const char *text, size_t len,
-               CacheKey *k);
+/* The key of `f` before its text is read (its path, configuration and
+ * stat); false when the cache is off. Free with cache_key_free. */
+bool cache_key(const Cache *c, const SourceFile *f, CacheKey *k);
+/* The text (text, len) read: its hash into the key. */
+void cache_key_text(CacheKey *k, const char *text, size_t len);
 void cache_key_free(CacheKey *k);
+
+/* Fill `f` from its entry without reading its text, when the file's stat
+ * is that of the entry's record (not racy): as cache_load, and f->len is
+ * the text's length; f->text stays NULL. False otherwise: the text is
+ * read, then cache_key_text and, unless k->looked (the entry was looked
+ * up and counted: it is of no use), cache_load. */
+bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck);
 
 /* Fill `f` from its entry: with `precheck` and a file the pre-check sets
  * aside, f->deferred and f->note; else f->ir and the problems extraction
@@ -77,9 +101,10 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck);
 
 /* Write the entry of `f`, just extracted (f->ir) or set aside (f->note)
  * from (text, len); `problems_from`: the first of f->problems that
- * extraction made. */
+ * extraction made; `may_find`: the pre-check's answer on the text when
+ * the caller asked it (1 or 0), else -1 (it is asked here). */
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
-                 size_t len, size_t problems_from);
+                 size_t len, size_t problems_from, int may_find);
 
 /* Write the pack again when an entry was written this run or the pack
  * read was damaged (else nothing is written): the entries written, and
@@ -89,9 +114,10 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
  * files older than a day (a run that was killed) are removed. */
 void cache_save(Cache *c, bool whole);
 
-/* How the run went: entries used, files parsed and entries written. */
+/* How the run went: entries used (`unread`: of them, for files not read
+ * at all), files parsed and entries written. */
 typedef struct CacheCounts {
-    size_t hits, misses, written, ignored, pruned;
+    size_t hits, unread, misses, written, ignored, pruned;
 } CacheCounts;
 CacheCounts cache_counts(const Cache *c);
 

@@ -249,25 +249,42 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     f->note = NULL;
     f->skip = SKIP_NONE;
     f->from_cache = false;
+    /* an editor's buffer is never cached: it changes at every edit */
+    CacheKey key;
+    bool keyed = cache && !f->buffer && cache_key(cache, f, &key);
+    if (keyed && f->text)
+        key.st = (CacheStat){0}; /* a text read before: the stat may be of a later one */
     if (!f->text) {
         uint64_t t0 = clock_ns();
+        /* a file whose stat is its entry's is not read at all, when its
+         * text would be dropped anyway */
+        if (keyed && drop && cache_load_unread(cache, &key, f, precheck)) {
+            f->from_cache = true;
+            f->extract_ns += clock_ns() - t0;
+            cache_key_free(&key);
+            return;
+        }
         SourceSkip why;
         f->text = read_source_why(f->path, &f->len, &f->problems, &why);
         f->skip = (int)why;
         f->read_ns += clock_ns() - t0;
     }
-    if (!f->text)
+    if (!f->text) {
+        if (keyed)
+            cache_key_free(&key);
         return;
+    }
     uint64_t t0 = clock_ns();
     size_t problems_from = f->problems.items.n; /* those extraction makes */
-    /* an editor's buffer is never cached: it changes at every edit */
-    CacheKey key;
-    bool keyed = cache && !f->buffer && cache_key(cache, f, f->text, f->len, &key);
-    if (keyed && cache_load(cache, &key, f, precheck)) {
+    if (keyed)
+        cache_key_text(&key, f->text, f->len);
+    if (keyed && !key.looked && cache_load(cache, &key, f, precheck)) {
         f->from_cache = true;
     } else {
         /* Nothing extraction could find: set aside, unparsed (precheck.h). */
-        f->deferred = precheck && !f->buffer && !extract_may_find(f->text, f->len, f->config);
+        int may_find = precheck && !f->buffer ? extract_may_find(f->text, f->len, f->config)
+                                              : -1;
+        f->deferred = may_find == 0;
         if (f->deferred) {
             f->note = defer_note(f->text, f->len);
         } else {
@@ -278,7 +295,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
             t0 += f->ir->parse_ns;
         }
         if (keyed)
-            cache_store(cache, &key, f, f->text, f->len, problems_from);
+            cache_store(cache, &key, f, f->text, f->len, problems_from, may_find);
     }
     if (keyed)
         cache_key_free(&key);
