@@ -486,7 +486,9 @@ static bool type_descriptor(Ex *x, SynNode v)
 /* An object that declares attribute types, not values: SST's `fields: {
  * pk: 'string', sk: 'string' }`, `{ pk: 'S' }`, a validation schema's
  * `z.object({ PK: z.string().min(1), entityType: z.literal('order') })`:
- * every key attribute a type, every text a type's name. */
+ * every key attribute a type, every text a type's name or a key
+ * attribute's (`{ partition_key: 'PK', sort_key: 'SK' }`, a table's
+ * contract). */
 static bool attribute_types(Ex *x, SynNode obj)
 {
     static const char *const types[] = {"string", "number", "binary", "S", "N", "B", NULL};
@@ -499,7 +501,9 @@ static bool attribute_types(Ex *x, SynNode obj)
         SynNode value = syn_prop_value(x->syn, p);
         const char *v;
         if (ex_string_value(x, value, &v)) {
-            if (!name_in(v, types))
+            /* `{ partition_key: 'PK', sort_key: 'SK' }`: which attributes
+             * are the keys, a name not a value */
+            if (!name_in(v, types) && key_role_for_name(x->cfg, v) < 0)
                 return false;
         } else if (!type_descriptor(x, value)) {
             /* `subject: subjectSchema` beside `PK: z.string()`: only the

@@ -1125,8 +1125,7 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
                                 where(a, via->path, via->span));
             return hit;
         }
-        /* `process.env.COURSES_TABLE || 'DemoProject-Courses'`: the code
-         * names the table it means; no guess from the variable's name */
+        /* `process.env.X || 'name'` means `name`: no guess from X */
         if (!hit && !(r.literal && *r.literal)) {
             const TableDef *t = table_by_env_name(m, r.env);
             if (t) {
@@ -1146,9 +1145,7 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
         const TableDef *t;
         size_t c = tables_named(m, r.literal, &t);
         if (c == 1 && r.env && t->name && strstr(t->name, "${")) {
-            /* `process.env.POSTS_TABLE || 'aws-devops-dev-posts'` and a
-             * table named `${prefix}-posts`: the fallback fits the
-             * pattern, which does not prove it is that table */
+            /* a fallback fitting the name `${prefix}-posts`: not proof */
             *how = arena_printf(a, "table guessed: the fallback TableName '%s' of environment "
                                    "variable %s fits the name %s",
                                 r.literal, r.env, t->name);
