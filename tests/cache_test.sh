@@ -4,7 +4,8 @@
 # warm, after a file is edited, after entries are truncated or corrupted,
 # after a configuration changes, without the pre-check, with two runs at
 # once; entries of deleted files are pruned; a cache directory that cannot
-# be made is a note and the run goes on.
+# be made is a note and the run goes on. The findings a run keeps are
+# reported again only while nothing they depend on changed.
 # Usage: cache_test.sh KEYLINT SOURCE_ROOT
 set -u
 
@@ -245,6 +246,113 @@ KEYLINT_NO_CACHE=1 "$keylint" --cache . >/dev/null 2>&1
 [ ! -e "$cache" ] && ok || bad "KEYLINT_NO_CACHE made the cache directory"
 "$keylint" --cache . >/dev/null 2>&1
 [ -f "$pack" ] && ok || bad "--cache wrote no pack"
+
+# --- the findings kept from the last run ---------------------------------------
+# A run over an unchanged project reports the findings its last run kept,
+# in any format and with any exit options; anything that changes them (a
+# schema file, a template found, a configuration, a file added or removed,
+# the rules selected) makes the run whole again. Each change is checked to
+# change the report, so that a record served stale would fail.
+fp=$tmp/fp
+mkdir -p "$fp"
+cp -R "$root/fixtures" "$fp/"
+cd "$fp" || exit 1
+cache=$fp/.keylint-cache
+kept() { has "$1-kept" "$err" "the findings kept from the last run"; }
+fresh() { lacks "$1-fresh" "$err" "the findings kept from the last run"; }
+# changed NAME ARGS...: the report (same as without the cache) differs
+# from the last one, and was not kept
+last=
+changed() {
+    local name=$1
+    shift
+    same "$name" "$@"
+    fresh "$name"
+    if cmp -s "$tmp/got" "$tmp/last"; then bad "$name: the change did not change the report"; else ok; fi
+    cp "$tmp/got" "$tmp/last"
+}
+same f-cold
+fresh f-cold
+cp "$tmp/got" "$tmp/last"
+same f-warm
+kept f-warm
+for fmt in sarif concise; do
+    same "f-$fmt" -f "$fmt"
+    kept "f-$fmt"
+done
+for fmt in json github; do
+    "$keylint" --no-cache -f "$fmt" . >"$tmp/want" 2>"$tmp/want-err"
+    want_rc=$?
+    "$keylint" --cache -f "$fmt" . >"$tmp/got-$fmt" 2>"$tmp/got-err"
+    rc=$?
+    # stderr's summary says how long the run took
+    sed -i -E 's/; [0-9.]+ s\)/)/' "$tmp/want-err" "$tmp/got-err"
+    cmp -s "$tmp/want" "$tmp/got-$fmt" && cmp -s "$tmp/want-err" "$tmp/got-err" &&
+        [ "$rc" = "$want_rc" ] && ok || bad "f-$fmt: the report or its exit code differs"
+done
+same f-exit-zero --exit-zero
+kept f-exit-zero
+same f-fail-on --fail-on warning --max-warnings 0
+kept f-fail-on
+# the rules selected on the command line
+same f-rule --rule magic-string=off
+fresh f-rule
+same f-rule-warm --rule magic-string=off
+kept f-rule-warm
+same f-rule-other --rule magic-string=warning
+fresh f-rule-other
+same f-back
+fresh f-back
+cp "$tmp/got" "$tmp/last"
+# a schema file a configuration names
+sed -i 's/IndexName: GSI1$/IndexName: GSI9/' fixtures/unknown-index/template.yaml
+changed f-schema-edited
+# a template found, not named: edited, then gone, then back
+sed -i 's/AttributeName: pk, KeyType: HASH/AttributeName: nope, KeyType: HASH/' fixtures/schema-discovered/template.yaml
+changed f-template-edited
+mv fixtures/schema-discovered/template.yaml "$tmp/template.yaml"
+changed f-template-gone
+mv "$tmp/template.yaml" fixtures/schema-discovered/template.yaml
+changed f-template-back
+# a configuration
+printf '\nrules:\n  magic-string: off\n' >>fixtures/magic-string/.keylint.yml
+changed f-config-edited
+# a file added, then removed
+cp fixtures/magic-string/reported.ts fixtures/magic-string/reported_copy.ts
+changed f-file-added
+rm fixtures/magic-string/reported_copy.ts
+changed f-file-removed
+# a file edited
+printf '\nconst edited = { pk: `EDITED#${id}`, sk: "META" }; // an edit\n' >>fixtures/magic-string/reported.ts
+changed f-file-edited
+same f-file-edited-warm
+kept f-file-edited-warm
+# the record damaged, cut short, of another keylint, foreign: a note, the
+# run made whole, the record written again
+rec=$cache/findings.pack
+python3 - "$rec" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+b[-3] ^= 0x20
+open(p, 'wb').write(b)
+PY
+same f-damaged
+fresh f-damaged
+has f-damaged-note "$err" "cache of the findings ignored: cut short or damaged; written again"
+same f-damaged-rewritten
+kept f-damaged-rewritten
+truncate -s $(($(stat -c %s "$rec") / 2)) "$rec"
+same f-cut
+has f-cut-note "$err" "cache of the findings ignored: cut short or damaged"
+sed -i '2s/keylint [^ ]*$/keylint 0.0.0-other/' "$rec"
+same f-other
+has f-other-note "$err" "cache of the findings ignored: written by another version of keylint"
+printf 'garbage' >"$rec"
+same f-foreign
+has f-foreign-note "$err" "cache of the findings ignored: not a record keylint writes"
+same f-foreign-rewritten
+kept f-foreign-rewritten
 
 printf 'cache: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

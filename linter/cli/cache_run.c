@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -45,8 +46,26 @@ void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
         CacheCounts k = cache_counts(c);
         fprintf(err,
                 "keylint: cache: %zu hits (%zu files not read), %zu misses (%zu entries "
-                "ignored), %zu written, %zu pruned\n",
-                k.hits, k.unread, k.misses, k.ignored, k.written, k.pruned);
+                "ignored), %zu written, %zu pruned%s\n",
+                k.hits, k.unread, k.misses, k.ignored, k.written, k.pruned,
+                k.findings ? "; the findings kept from the last run" : "");
     }
     cache_free(c);
+}
+
+char *cache_run_settings(Arena *a, const char *config, bool precheck, bool require_reason,
+                         const char *rules, char *const *paths, size_t n)
+{
+    StrBuf sb;
+    sb_init(&sb, a);
+    char *cwd = getcwd(NULL, 0);
+    sb_printf(&sb, "cwd %s\nconfig %s\nprecheck %d\nrequire-reason %d\nrules %s\n",
+              cwd ? cwd : "?", config ? config : "-", precheck, require_reason, rules);
+    free(cwd);
+    for (size_t i = 0; i < n; i++) {
+        sb_append(&sb, "path ");
+        sb_append(&sb, paths[i]);
+        sb_append(&sb, "\n");
+    }
+    return (char *)sb_str(&sb);
 }

@@ -23,4 +23,13 @@ bool cache_run_whole(const Cache *c, const char *dir, char *const *paths, size_t
  * with `stats`, one line of counts. Frees the cache. */
 void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats);
 
+/* What the options of a full run change in its analysis (the key of its
+ * findings, cache_findings.h): the working directory (display paths),
+ * --config, the pre-check, --require-reason, the --rule overrides
+ * (`rules`, as the caller writes them) and the paths. Not the format,
+ * the output or the exit options: the record is made before the report.
+ * In `a`. */
+char *cache_run_settings(Arena *a, const char *config, bool precheck, bool require_reason,
+                         const char *rules, char *const *paths, size_t n);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "access.h"
 #include "baseline.h"
+#include "cache_findings.h"
 #include "cache_run.h"
 #include "config_print.h"
 #include "init.h"
@@ -516,6 +517,8 @@ typedef struct Run {
     uint64_t started_ns;    /* the same, for --stats */
     size_t files_checked;   /* --changed: the files reported on */
     bool changed;
+    bool from_record;       /* the findings are the cache's record of the run */
+    size_t linted;          /* with from_record: the files the run linted */
     /* --report FORMAT=FILE: more reports of the same run */
     struct {
         Format format;
@@ -665,6 +668,12 @@ static void report_not_written(const ReplaceFile *rf)
     }
 }
 
+static size_t run_linted(const Run *run, const Project *p)
+{
+    return run->changed ? run->files_checked : run->from_record ? run->linted
+                                                                : project_linted_files(p);
+}
+
 /* Report the project's findings; returns the exit code for them (0 or 1),
  * or EXIT_USAGE when the report could not be written. */
 static int report(Project *p, const Run *run, Baseline *bl, const Problems *problems)
@@ -743,7 +752,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
     OutputInput in = {
         .findings = &shown,
         .problems = problems,
-        .files_linted = run->changed ? run->files_checked : project_linted_files(p),
+        .files_linted = run_linted(run, p),
         .root = root,
         .baselined = baselined,
         .stats = run->stats,
@@ -833,8 +842,7 @@ static int report(Project *p, const Run *run, Baseline *bl, const Problems *prob
      * on stderr, so that stdout (or the file) carries only the report. */
     FILE *sum = human && !run->output ? stdout : stderr;
     ReportOptions so = summary_options(run, sum, &shown_diags);
-    report_summary(sum, &shown_diags, run->changed ? run->files_checked : project_linted_files(p),
-                   &so);
+    report_summary(sum, &shown_diags, run_linted(run, p), &so);
     if (baselined)
         fprintf(sum, "%zu finding%s in the baseline (%s) not shown\n", baselined,
                 baselined == 1 ? "" : "s", run->baseline);
@@ -1259,6 +1267,9 @@ relint:;
     p->threads = (unsigned)jobs; /* 0: one per core */
     p->drop_texts = !dump; /* the report re-reads the files with findings */
     p->prove_fixes = true; /* the reports carry the fixes */
+    const char *settings = NULL; /* a full run with the cache: its findings are kept */
+    FindingsRecord record = {0};
+    Problems kept = {0}; /* the record's problems */
     StrList check = {0}; /* --changed, named files: the files reported on */
     Scopes scopes = {0}; /* the projects they are in */
     if (changed || named) {
@@ -1287,9 +1298,27 @@ relint:;
         run.files_checked = check.n;
         changed = true; /* report on it alone, as --changed does */
     } else {
-        /* a full run: files with nothing for keylint are read, not parsed */
+        /* a full run: files with nothing for keylint are read, not parsed;
+         * none when the cache keeps the findings of the same run */
         p->precheck = precheck && !dump;
-        project_add_paths(p, (const char *const *)argv + optind, (size_t)(argc - optind));
+        size_t from = project_list_paths(p, (const char *const *)argv + optind,
+                                         (size_t)(argc - optind));
+        if (cache && !dump && !access_patterns && !fix && !fix_dry) {
+            StrBuf rules;
+            sb_init(&rules, p->arena);
+            for (size_t i = 0; i < overrides.n; i++)
+                sb_printf(&rules, "%s=%d ", overrides.v[i].id, (int)overrides.v[i].severity);
+            settings = cache_run_settings(p->arena, config, precheck, require_reason,
+                                          sb_str(&rules), argv + optind, (size_t)(argc - optind));
+            problems_init(&kept);
+            record = (FindingsRecord){.diags = &p->diags, .problems = &kept};
+            run.from_record = cache_findings_load(cache, p, settings, &record);
+            run.linted = record.linted;
+            for (size_t i = from; run.from_record && i < p->files.n; i++)
+                p->files.v[i].from_cache = true; /* for --stats: neither read nor skipped */
+        }
+        if (!run.from_record)
+            project_extract_listed(p, from);
     }
     if (dump) {
         const char *one[] = {dump};
@@ -1304,9 +1333,10 @@ relint:;
     bool clash = !outputs_check_project(&outs, p);
     if (!clash && run.changed)
         project_analyze_some(p, NULL, 0, check.v, check.n);
-    else if (!clash)
+    else if (!clash && !run.from_record)
         project_analyze(p);
     if (clash || !outputs_check_project(&outs, p)) {
+        problems_free(&kept);
         project_free(p);
         baseline_free(bl);
         cache_run_close(cache, stderr, false, run.quiet, false);
@@ -1320,10 +1350,22 @@ relint:;
         stats_seen(&run.seen, p, check.v, check.n);
         scopes_merge(p, &scopes, &check, &problems, config, &overrides, require_reason,
                      run.stats, &run.seen);
+    } else if (run.from_record) {
+        run.seen = record.seen;
+        for (size_t i = 0; i < kept.items.n; i++)
+            problems_add_kind(&problems, kept.items.v[i].kind, kept.items.v[i].path,
+                              kept.items.v[i].line, kept.items.v[i].col, "%s",
+                              kept.items.v[i].message);
     } else {
         stats_seen(&run.seen, p, NULL, 0);
         project_problems(p, &problems);
+        if (settings && !config_failed(p, config)) {
+            record = (FindingsRecord){.diags = &p->diags, .problems = &problems,
+                                      .linted = project_linted_files(p), .seen = run.seen};
+            cache_findings_store(cache, p, settings, &record);
+        }
     }
+    problems_free(&kept);
     if (config_failed(p, config)) {
         /* a run under a wrong configuration means nothing: no findings */
         print_problems_of(stderr, &problems, false);

@@ -15,6 +15,7 @@
 #include "extract.h"
 #include "files.h"
 #include "precheck.h"
+#include "walk.h"
 
 enum {
     CACHE_FORMAT = 3,
@@ -545,6 +546,77 @@ bool cache_load_unread(Cache *c, CacheKey *k, SourceFile *f, bool precheck)
     c->n.unread++;
     pthread_mutex_unlock(&c->lock);
     return true;
+}
+
+bool cache_content_of(Cache *c, const SourceFile *f, char out[33], bool *unread)
+{
+    CacheKey k;
+    if (!cache_key(c, f, &k))
+        return false;
+    size_t i;
+    const Record *rec = namemap_get(&c->names, k.entry, &i) ? &c->old.v[i] : NULL;
+    bool current = false;
+    *unread = false;
+    if (rec && record_hash(&rec->st, c->buf + rec->off, rec->len) != rec->hash) {
+        current = false; /* damaged: the run that reads it says so */
+    } else if (rec && rec->st.mtime_ns && k.st.mtime_ns && rec->st.size == k.st.size &&
+               rec->st.mtime_ns == k.st.mtime_ns && rec->st.ctime_ns == k.st.ctime_ns &&
+               rec->st.ino == k.st.ino && (int64_t)rec->st.mtime_ns <= c->pack_ns - RACY_NS &&
+               (int64_t)rec->st.ctime_ns <= c->pack_ns - RACY_NS) {
+        memcpy(out, rec->content, CONTENT_LEN);
+        out[CONTENT_LEN] = '\0';
+        current = *unread = true;
+    } else {
+        /* read as extraction reads it: "" when it cannot be (and has no
+         * entry: extraction writes none then) */
+        Problems quiet;
+        problems_init(&quiet);
+        size_t len;
+        char *text = read_source(f->path, &len, &quiet);
+        out[0] = '\0';
+        if (text)
+            hash_hex(text, len, out);
+        current = text ? rec && !memcmp(rec->content, out, CONTENT_LEN) : !rec;
+        free(text);
+        problems_free(&quiet);
+    }
+    /* the entry is still the file's: a run over the whole project keeps it */
+    if (current && rec) {
+        pthread_mutex_lock(&c->lock);
+        c->old.v[i].used = true;
+        pthread_mutex_unlock(&c->lock);
+    }
+    cache_key_free(&k);
+    return current;
+}
+
+void cache_count_kept(Cache *c, size_t hits, size_t unread)
+{
+    pthread_mutex_lock(&c->lock);
+    c->n.hits += hits;
+    c->n.unread += unread;
+    c->n.findings++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+void cache_hash_hex(const void *s, size_t n, char out[33])
+{
+    hash_hex(s, n, out);
+}
+
+const char *cache_dir(const Cache *c)
+{
+    return c->off ? NULL : c->dir;
+}
+
+bool cache_writable(const Cache *c)
+{
+    return !c->off && !c->no_write;
+}
+
+void cache_note(Cache *c, const char *path, const char *msg)
+{
+    note(c, path, msg);
 }
 
 /* ---- writing an entry ----------------------------------------------------- */

@@ -106,6 +106,24 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck);
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
                  size_t len, size_t problems_from, int may_find);
 
+/* Whether the entry of `f` (a file listed, not yet read) is of its text
+ * now, and that text's hash into out: the record's when the file's stat
+ * is its record's (not racy; *unread), else the file is read and hashed.
+ * A file that cannot be read is current when it has no entry (out "").
+ * False for a damaged record, a file without one, or one whose text
+ * changed. A current record is marked used (a run that prunes keeps it). */
+bool cache_content_of(Cache *c, const SourceFile *f, char out[33], bool *unread);
+/* A run's findings came from the cache (cache_findings.h): count the
+ * entries that vouched for it as hits (`unread` of them not read). */
+void cache_count_kept(Cache *c, size_t hits, size_t unread);
+/* The cache's 128-bit hash of s[0..n), as 32 hex digits. */
+void cache_hash_hex(const void *s, size_t n, char out[33]);
+/* The cache's directory (NULL when it is off); whether it is written. */
+const char *cache_dir(const Cache *c);
+bool cache_writable(const Cache *c);
+/* A note among the cache's (cache_notes). */
+void cache_note(Cache *c, const char *path, const char *msg);
+
 /* Write the pack again when an entry was written this run or the pack
  * read was damaged (else nothing is written): the entries written, and
  * the old entries not written again; with `whole` (a run over the whole
@@ -115,9 +133,11 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
 void cache_save(Cache *c, bool whole);
 
 /* How the run went: entries used (`unread`: of them, for files not read
- * at all), files parsed and entries written. */
+ * at all), files parsed and entries written, whether the findings were
+ * kept ones. */
 typedef struct CacheCounts {
     size_t hits, unread, misses, written, ignored, pruned;
+    size_t findings; /* 1: the run's findings were the cache's record */
 } CacheCounts;
 CacheCounts cache_counts(const Cache *c);
 

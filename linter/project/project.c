@@ -249,6 +249,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     f->note = NULL;
     f->skip = SKIP_NONE;
     f->from_cache = false;
+    f->content[0] = '\0';
     /* an editor's buffer is never cached: it changes at every edit */
     CacheKey key;
     bool keyed = cache && !f->buffer && cache_key(cache, f, &key);
@@ -261,6 +262,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
         if (keyed && drop && cache_load_unread(cache, &key, f, precheck)) {
             f->from_cache = true;
             f->extract_ns += clock_ns() - t0;
+            memcpy(f->content, key.content, sizeof f->content);
             cache_key_free(&key);
             return;
         }
@@ -297,8 +299,10 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
         if (keyed)
             cache_store(cache, &key, f, f->text, f->len, problems_from, may_find);
     }
-    if (keyed)
+    if (keyed) {
+        memcpy(f->content, key.content, sizeof f->content);
         cache_key_free(&key);
+    }
     f->extract_ns += clock_ns() - t0;
     if (drop && !f->buffer) {
         free(f->text);
@@ -439,7 +443,7 @@ static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path
     return e->config;
 }
 
-void project_add_paths(Project *p, const char *const *paths, size_t n)
+size_t project_list_paths(Project *p, const char *const *paths, size_t n)
 {
     static const char *const here[] = {"."};
     if (n == 0) {
@@ -478,6 +482,16 @@ void project_add_paths(Project *p, const char *const *paths, size_t n)
     arena_free(dirs.arena);
     config_finder_free(dirs.configs);
     p->walk_ns += clock_ns() - t0;
+    return from;
+}
+
+void project_add_paths(Project *p, const char *const *paths, size_t n)
+{
+    project_extract_listed(p, project_list_paths(p, paths, n));
+}
+
+void project_extract_listed(Project *p, size_t from)
+{
     extract_files(p, from, NULL, 0, p->precheck);
 }
 

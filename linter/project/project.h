@@ -51,6 +51,9 @@ typedef struct SourceFile {
     /* `ir` (or, set aside, `note`) came from the cache between runs
      * (cache.h), not from a parse. */
     bool from_cache;
+    /* With the cache: the hash of the text extraction read (CacheKey's
+     * `content`), "" when it read none (cache_findings.h keys on it). */
+    char content[33];
 } SourceFile;
 
 typedef struct ConfigEntry {
@@ -120,6 +123,12 @@ void project_free(Project *p);
 /* Walk `paths` (none means ".") and read, parse and extract every file
  * found, skipping what the file's configuration ignores. */
 void project_add_paths(Project *p, const char *const *paths, size_t n);
+/* project_add_paths in two steps: list the files (walk, configurations,
+ * ignores), returning the slot of the first one added; then read, parse
+ * and extract those from that slot on. A run whose findings the cache
+ * keeps (cache_findings.h) lists its files and extracts none. */
+size_t project_list_paths(Project *p, const char *const *paths, size_t n);
+void project_extract_listed(Project *p, size_t from);
 
 /* The project `path` (a file or a directory, on disk or not) belongs to,
  * read whole when files are named alone (the command line's named files,

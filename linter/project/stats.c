@@ -48,8 +48,10 @@ void stats_add_project(RunStats *s, const Project *p)
             uint64_t size = stat(f->abspath, &st) == 0 && S_ISREG(st.st_mode)
                                 ? (uint64_t)st.st_size
                                 : 0;
-            count(&s->skipped, size);
             count(&s->found, size);
+            if (f->from_cache)
+                continue; /* the cache kept the run's findings: nothing read */
+            count(&s->skipped, size);
             switch (f->skip) {
             case SKIP_TOO_LARGE:
                 s->why.too_large++;

@@ -29,7 +29,7 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static bool template_name(const char *path)
+bool template_name(const char *path)
 {
     static const char *const names[] = {
         "template.yaml", "template.yml", "template.json", "serverless.yml", "serverless.yaml",

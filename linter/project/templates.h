@@ -17,6 +17,10 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
  * `found` to m (each that has tables is listed in m->schema_files), and
  * their notes to `notes`; a template that cannot be read, or holds no
  * table, is skipped quietly: keylint found it, nobody named it. */
+/* Whether `path` is named as a template discovery reads (template.yaml,
+ * serverless.yml, *.tf, ...). */
+bool template_name(const char *path);
+
 void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes);
 
 #endif
