@@ -1,5 +1,6 @@
 /* The cache between runs: an IR written as JSON and read back is the IR
- * (cache_ir.h), and an entry of the wrong shape is refused. */
+ * (cache_ir.h), and an entry of the wrong shape is refused; the findings
+ * of a run kept and read back (cache_findings.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cache_findings.h"
 #include "cache_ir.h"
 #include "case_dirs.h"
 #include "config.h"
@@ -392,6 +395,99 @@ static void config_hash_follows_extraction(void **state)
     config_free(b);
 }
 
+/* The findings of a run kept and read back for the same files; not for
+ * a file whose text changed; a damaged record ignored with a note. */
+static void findings_round_trip(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/keylint-findings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cdir[256];
+    snprintf(path, sizeof path, "%s/a.ts", dir);
+    snprintf(cdir, sizeof cdir, "%s/.keylint-cache", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("export const k = { pk: 'USER#1', sk: 'META' };\n", f);
+    fclose(f);
+    const char *paths[] = {dir};
+    Cache *c = cache_open(cdir, dir);
+    Project *p = project_new(NULL);
+    p->cache = c;
+    p->drop_texts = true;
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+    Diagnostic *g = diag_add(&p->diags, "magic-string", SEV_ERROR, path, (Span){1, 2, 0, 1, 0, 2},
+                             "made up %d", 1);
+    g->has_edit = g->unsafe = true;
+    g->edit_text = "X";
+    g->need[0].name = "K";
+    diag_relate(&p->diags, g, NULL, (Span){3, 4, 0, 3, 0, 4}, "why");
+    Problems pr;
+    problems_init(&pr);
+    problems_add_kind(&pr, PROBLEM_NOTE, path, 1, 2, "a note");
+    FindingsRecord r = {.diags = &p->diags, .problems = &pr, .linted = 1, .seen = {3, 4, 5}};
+    cache_findings_store(c, p, "settings", &r);
+    size_t nd = p->diags.items.n;
+    project_free(p);
+    cache_save(c, true);
+    cache_free(c);
+
+    /* the same files: the record */
+    c = cache_open(cdir, dir);
+    p = project_new(NULL);
+    p->cache = c;
+    project_list_paths(p, paths, 1);
+    Problems got;
+    problems_init(&got);
+    FindingsRecord back = {.diags = &p->diags, .problems = &got};
+    assert_false(cache_findings_load(c, p, "other settings", &back));
+    assert_true(cache_findings_load(c, p, "settings", &back));
+    assert_int_equal(p->diags.items.n, nd);
+    const Diagnostic *h = &p->diags.items.v[nd - 1];
+    assert_string_equal(h->message, "made up 1");
+    assert_true(h->has_edit && h->unsafe && !h->proven);
+    assert_string_equal(h->edit_text, "X");
+    assert_string_equal(h->need[0].name, "K");
+    assert_null(h->need[0].module);
+    assert_int_equal(h->nrelated, 1);
+    assert_string_equal(h->related[0].message, "why");
+    assert_int_equal(h->related[0].span.start_byte, 3);
+    assert_int_equal(got.items.n, 1);
+    assert_string_equal(got.items.v[0].message, "a note");
+    assert_int_equal(back.linted, 1);
+    assert_int_equal(back.seen.tables, 5);
+    project_free(p);
+    problems_free(&got);
+    cache_free(c);
+
+    /* the record damaged: ignored, with a note */
+    char rec[300];
+    snprintf(rec, sizeof rec, "%s/findings.pack", cdir);
+    f = fopen(rec, "r+b");
+    assert_non_null(f);
+    fseek(f, -2, SEEK_END);
+    fputc('~', f);
+    fclose(f);
+    c = cache_open(cdir, dir);
+    p = project_new(NULL);
+    p->cache = c;
+    project_list_paths(p, paths, 1);
+    problems_init(&got);
+    back = (FindingsRecord){.diags = &p->diags, .problems = &got};
+    assert_false(cache_findings_load(c, p, "settings", &back));
+    assert_int_equal(p->diags.items.n, 0);
+    const Problems *notes = cache_notes(c);
+    assert_int_equal(notes->items.n, 1);
+    assert_non_null(strstr(notes->items.v[0].message, "cache of the findings ignored"));
+    project_free(p);
+    problems_free(&got);
+    cache_free(c);
+    problems_free(&pr);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +499,7 @@ int main(void)
         cmocka_unit_test(extract_cases_round_trip),
         cmocka_unit_test(defer_note_round_trip),
         cmocka_unit_test(config_hash_follows_extraction),
+        cmocka_unit_test(findings_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
