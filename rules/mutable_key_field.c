@@ -141,6 +141,23 @@ static bool judged(Arena *a, const char *name, const char *entity, const char *s
            updated_field(a, last, entity, sk_entity, NULL, ctx).update;
 }
 
+/* Whether the text just before part `p` of `key` (a hole) ends in the
+ * word `name`, bar the separators after it: `STATE#${rec.state}`. Such a
+ * key is the record of that value (an OAuth nonce, a lookup item), keyed
+ * by it as its identity; only an update that SETs it shows it changes. */
+static bool names_itself(const KfKey *key, size_t p, const char *name)
+{
+    if (p == 0 || key->parts[p - 1].hole || !name[0])
+        return false;
+    const char *t = key->parts[p - 1].text;
+    size_t n = key->parts[p - 1].len, len = strlen(name);
+    while (n && !isalnum((unsigned char)t[n - 1]))
+        n--;
+    if (n < len || strncasecmp(t + n - len, name, len) != 0)
+        return false;
+    return n == len || !isalnum((unsigned char)t[n - len - 1]);
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                       const char *const *op_entities, const char *const *op_sk_entities,
                       NameMap *seen)
@@ -192,6 +209,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
             via = s->name;
         }
         if (!field && !ev.update)
+            continue;
+        /* a name alone (no update sets it) does not make the value that
+         * the key is the record of a field that changes */
+        if (!ev.update && names_itself(&key, p, kf_last_component(a, s->text)))
             continue;
         const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
                                       s->text);
