@@ -985,6 +985,28 @@ static void sdk_table(T *t, SynNode expr, SynNode params)
     VEC_PUSH(t->a, &t->ft->set.tables, tb);
 }
 
+/* UpdateTableCommand({ TableName, GlobalSecondaryIndexUpdates: [{ Create }] })
+ * / dynamodb.updateTable({...}): a script that adds indexes to a table
+ * defined elsewhere. Each index it creates joins the table of that name. */
+static void update_table(T *t, SynNode expr, SynNode params)
+{
+    DocNode *d = to_doc(t, params);
+    const char *name = table_name_of(doc_get(d, "TableName", false));
+    if (!name)
+        return; /* the table cannot be named: nothing to join */
+    TableDef scratch = {.id = name, .path = path_of(t), .span = syn_span(expr)};
+    schema_read_index_updates(t->a, d, &scratch, &t->ft->set);
+    for (size_t i = 0; i < scratch.indexes.n; i++) {
+        IndexCall ic = {.receiver = name, .table_name = name, .readable = true,
+                        .index = scratch.indexes.v[i]};
+        VEC_PUSH(t->a, &t->ft->index_calls, ic);
+    }
+    if (scratch.indexes_open) {
+        IndexCall ic = {.receiver = name, .table_name = name, .index.span = syn_span(expr)};
+        VEC_PUSH(t->a, &t->ft->index_calls, ic);
+    }
+}
+
 /* table.addGlobalSecondaryIndex({...}) / addLocalSecondaryIndex */
 static void index_call(T *t, SynNode call, const char *method, SynNode recv, SynNode arg)
 {
@@ -1117,6 +1139,11 @@ static void visit_new(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object"))
             sdk_table(t, n, params);
+    } else if (!strcmp(name, "UpdateTableCommand") && nargs >= 1) {
+        SynNode params = follow(t, arg_at(t, args, 0));
+        if (is(params, "object") &&
+            !syn_null(find_prop(t, params, "GlobalSecondaryIndexUpdates")))
+            update_table(t, n, params);
     }
 }
 
@@ -1158,6 +1185,11 @@ static void visit_call(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object") && !syn_null(find_prop(t, params, "KeySchema")))
             sdk_table(t, n, params);
+    } else if (!strcmp(name, "updateTable") && is(fn, "member_expression")) {
+        SynNode params = follow(t, arg_at(t, args, 0));
+        if (is(params, "object") &&
+            !syn_null(find_prop(t, params, "GlobalSecondaryIndexUpdates")))
+            update_table(t, n, params);
     } else if ((!strcmp(name, "addGlobalSecondaryIndex") ||
                 !strcmp(name, "addLocalSecondaryIndex")) &&
                is(fn, "member_expression")) {
@@ -1405,6 +1437,7 @@ FileTables *tables_copy(Copier *c, const FileTables *ft)
     COPY_VEC(c, &o->index_calls, &ft->index_calls);
     for (size_t i = 0; i < o->index_calls.n; i++) {
         o->index_calls.v[i].receiver = copy_str(c, o->index_calls.v[i].receiver);
+        o->index_calls.v[i].table_name = copy_str(c, o->index_calls.v[i].table_name);
         o->index_calls.v[i].index = tableindex_copy(c, &ft->index_calls.v[i].index);
     }
     return o;
