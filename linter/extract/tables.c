@@ -1098,7 +1098,11 @@ static void visit_new(T *t, SynNode n)
     SynNode args = field(n, "arguments");
     const char *name = last_name(t, ctor);
     bool cfn = !strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable");
-    if ((cfn || !strcmp(name, "Table") || !strcmp(name, "TableV2")) &&
+    /* the SDK's table commands: not DynamoDB's when imported from another
+     * service's client (Timestream and Keyspaces have CreateTableCommand) */
+    bool sdk = !strcmp(name, "CreateTableCommand") || !strcmp(name, "CreateTableInput") ||
+               !strcmp(name, "UpdateTableCommand");
+    if ((cfn || sdk || !strcmp(name, "Table") || !strcmp(name, "TableV2")) &&
         other_service(ctor_module(t, ctor), cfn)) {
         call_params(t, n);
         return;
