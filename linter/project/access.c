@@ -248,6 +248,10 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
         if (!p->versioned && kf_is_versioned(&key, cfg, NULL))
             p->versioned = true;
         const char *tok = kf_leading_prefix(a, &key);
+        /* the first word of free text ('Resize Policy', a name an index
+         * sorts by) is no entity prefix */
+        if (tok && key.parts[0].text[strlen(tok)] == ' ')
+            tok = NULL;
         if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
             !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT)) {
             /* counted once per token: a file has many keys, few tokens */
