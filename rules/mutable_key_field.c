@@ -104,41 +104,49 @@ static const UpdatedAttr *first_update(const RuleContext *ctx, Arena *a, const S
     return NULL;
 }
 
+/* `entity`: the key's partition entity; `item`: the item the key is on,
+ * as updates are indexed (facts_field_updates): its sort key's entity when
+ * that names an item of the partition (`RSVP#${userId}` in
+ * `SESSION#${id}` -> RSVP), else `entity`. */
 static Evidence updated_field(Arena *a, const char *name, const char *entity,
-                              const char *sk_entity, const char *key_table,
+                              const char *item, const char *key_table,
                               const RuleContext *ctx)
 {
     Evidence ev = {0};
     const ProjectFacts *f = ctx->facts;
     if (!f || !name[0])
         return ev;
-    /* the same entity: the updated item's (facts_field_updates) is the
-     * key's partition or sort-key entity */
-    FieldUpdates fu = facts_field_updates(f, name, entity);
+    FieldUpdates fu = facts_field_updates(f, name, item);
     if (!fu.all->n)
         return ev;
-    if (entity && (ev.update = first_update(ctx, a, fu.on_entity, entity, key_table)))
+    /* the same item: an update whose Key names the same entity */
+    if (item && (ev.update = first_update(ctx, a, fu.on_entity, item, key_table)))
         ev.same = true;
-    else if (sk_entity &&
-             (ev.update = first_update(ctx, a, facts_field_updates(f, name, sk_entity).on_entity,
-                                       sk_entity, key_table)))
+    /* an update of the partition's own item (SK 'META' setting `plan`)
+     * for a key on another item of the partition (`PLAN#${plan}`): the
+     * partition's entity changes that field; but not when the field is
+     * another entity's id (the session owner's `userId` SET on its
+     * COST_SUMMARY item says nothing of its RSVP#${userId} items) */
+    else if (entity && item && strcasecmp(entity, item) != 0 && !id_like(name) &&
+             (ev.update = first_update(ctx, a, facts_field_updates(f, name, entity).on_entity,
+                                       entity, key_table)))
         ev.same = true;
     /* otherwise only updates of items whose entity is not known either: an
      * update of another entity's item (a USER item's entityType) says
      * nothing about a key whose entity is not known */
-    else if (!id_like(name))
+    if (!ev.update && !id_like(name))
         ev.update = first_update(ctx, a, fu.unscoped, NULL, key_table);
     return ev;
 }
 
 /* Whether a value named `name` is reported where a helper's key holds it
  * (as the helper's parameter: no table is known there). */
-static bool judged(Arena *a, const char *name, const char *entity, const char *sk_entity,
+static bool judged(Arena *a, const char *name, const char *entity, const char *item,
                    const RuleContext *ctx)
 {
     const char *last = kf_last_component(a, name);
     return configured_field(a, name, ctx->config) ||
-           updated_field(a, last, entity, sk_entity, NULL, ctx).update;
+           updated_field(a, last, entity, item, NULL, ctx).update;
 }
 
 /* Whether the text just before part `p` of `key` (a hole) ends in the
@@ -165,14 +173,15 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     KfKey key;
     rule_key_flat(ctx, a, k, &key);
     const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
-    const char *sk_entity = NULL;
+    const char *sk_entity = NULL; /* the sort key's entity, when it names an item */
     const char *key_table = NULL;
     if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n) {
         sk_entity = op_sk_entities[k->op];
         key_table = ctx->file->ops.v[k->op].table;
-    } else if (k->role == ROLE_SK) {
+    } else if (k->role == ROLE_SK && kf_hole_count(&key) > 0) {
         sk_entity = kf_leading_prefix(a, &key);
     }
+    const char *item = sk_entity ? sk_entity : entity;
     bool in_helper = rule_key_helper(ctx, k) != NULL;
     for (size_t p = 0; p < key.n; p++) {
         if (!key.parts[p].hole)
@@ -193,11 +202,11 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
          * is reported for (by the parameter's name): that finding, at the
          * helper, lists this call */
         if ((s->flags & SEGF_ARG) && s->param && !in_helper &&
-            judged(a, s->param, entity, sk_entity, ctx))
+            judged(a, s->param, entity, item, ctx))
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(a, s->text, ctx->config);
-        Evidence ev = updated_field(a, last, entity, sk_entity, key_table, ctx);
+        Evidence ev = updated_field(a, last, entity, item, key_table, ctx);
         const char *via = NULL; /* the name judged, when not the value's own */
         if (!field && !ev.update && s->name && !strchr(s->text, '.')) {
             /* the variable a bare value flowed through; a member
@@ -205,7 +214,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
              * variable holds it on the way */
             last = kf_last_component(a, s->name);
             field = configured_field(a, s->name, ctx->config);
-            ev = updated_field(a, last, entity, sk_entity, key_table, ctx);
+            ev = updated_field(a, last, entity, item, key_table, ctx);
             via = s->name;
         }
         if (!field && !ev.update)
@@ -257,7 +266,7 @@ static void check(const RuleContext *ctx)
         return;
     Arena *a = arena_new();
     const char *const *op_entities = kf_op_entities(a, file);
-    const char *const *op_sk_entities = kf_op_sk_entities(a, file, false);
+    const char *const *op_sk_entities = kf_op_sk_entities(a, file, true);
     NameMap seen = {0};
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];

@@ -226,6 +226,42 @@ static void test_sdk_and_libraries(void **state)
     assert_false(t->indexes_open);
 }
 
+/* UpdateTable scripts: each index a GlobalSecondaryIndexUpdates entry
+ * creates is an index call on the table of that name; an entry that cannot
+ * be read leaves that table's indexes open; deletes add nothing. */
+static void test_update_table(void **state)
+{
+    (void)state;
+    const FileTables *ft = extract(
+        "import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';\n"
+        "const tableName = 'reviews';\n"
+        "await client.send(new UpdateTableCommand({ TableName: tableName,\n"
+        "  AttributeDefinitions: [{ AttributeName: 'productId', AttributeType: 'S' }],\n"
+        "  GlobalSecondaryIndexUpdates: [\n"
+        "    { Create: { IndexName: 'byProduct', KeySchema: [{ AttributeName: 'productId', KeyType: 'HASH' }],\n"
+        "      Projection: { ProjectionType: 'KEYS_ONLY' } } },\n"
+        "    { Delete: { IndexName: 'old' } }] }));\n"
+        "ddb.updateTable({ TableName: 'orders', GlobalSecondaryIndexUpdates: [updates] });\n"
+        "ddb.updateTable({ TableName: 'orders', BillingMode: 'PAY_PER_REQUEST' });\n"
+        "new UpdateTableCommand({ TableName: name(), GlobalSecondaryIndexUpdates: [] });\n");
+    dump(ft);
+    assert_int_equal(ft->set.tables.n, 0); /* it defines no table */
+    assert_int_equal(ft->set.issues.n, 0);
+    assert_int_equal(ft->index_calls.n, 2);
+    const IndexCall *ic = &ft->index_calls.v[0];
+    assert_string_equal(ic->table_name, "reviews");
+    assert_true(ic->readable);
+    assert_string_equal(ic->index.name, "byProduct");
+    assert_int_equal(ic->index.kind, INDEX_GLOBAL);
+    assert_string_equal(ic->index.pk.name, "productId");
+    assert_int_equal(ic->index.pk.type, ATTR_S);
+    assert_string_equal(ic->index.projection, "KEYS_ONLY");
+    assert_int_equal(ic->index.span.start_row, 5);
+    ic = &ft->index_calls.v[1];
+    assert_string_equal(ic->table_name, "orders");
+    assert_false(ic->readable); /* `updates` is not read */
+}
+
 static const OpParams *extra_at(const FileIR *f, size_t op)
 {
     const OpParams *e = op_params(&f->ops.v[op]);
@@ -337,6 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_cdk),      T(test_cdk_issues_and_env),   T(test_sdk_and_libraries),
         T(test_op_names), T(test_choices_and_doubles), T(test_deep_nesting),
+        T(test_update_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

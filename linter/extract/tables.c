@@ -985,6 +985,28 @@ static void sdk_table(T *t, SynNode expr, SynNode params)
     VEC_PUSH(t->a, &t->ft->set.tables, tb);
 }
 
+/* UpdateTableCommand({ TableName, GlobalSecondaryIndexUpdates: [{ Create }] })
+ * / dynamodb.updateTable({...}): a script that adds indexes to a table
+ * defined elsewhere. Each index it creates joins the table of that name. */
+static void update_table(T *t, SynNode expr, SynNode params)
+{
+    DocNode *d = to_doc(t, params);
+    const char *name = table_name_of(doc_get(d, "TableName", false));
+    if (!name)
+        return; /* the table cannot be named: nothing to join */
+    TableDef scratch = {.id = name, .path = path_of(t), .span = syn_span(expr)};
+    schema_read_index_updates(t->a, d, &scratch, &t->ft->set);
+    for (size_t i = 0; i < scratch.indexes.n; i++) {
+        IndexCall ic = {.receiver = name, .table_name = name, .readable = true,
+                        .index = scratch.indexes.v[i]};
+        VEC_PUSH(t->a, &t->ft->index_calls, ic);
+    }
+    if (scratch.indexes_open) {
+        IndexCall ic = {.receiver = name, .table_name = name, .index.span = syn_span(expr)};
+        VEC_PUSH(t->a, &t->ft->index_calls, ic);
+    }
+}
+
 /* table.addGlobalSecondaryIndex({...}) / addLocalSecondaryIndex */
 static void index_call(T *t, SynNode call, const char *method, SynNode recv, SynNode arg)
 {
@@ -1076,7 +1098,11 @@ static void visit_new(T *t, SynNode n)
     SynNode args = field(n, "arguments");
     const char *name = last_name(t, ctor);
     bool cfn = !strcmp(name, "CfnTable") || !strcmp(name, "CfnGlobalTable");
-    if ((cfn || !strcmp(name, "Table") || !strcmp(name, "TableV2")) &&
+    /* the SDK's table commands: not DynamoDB's when imported from another
+     * service's client (Timestream and Keyspaces have CreateTableCommand) */
+    bool sdk = !strcmp(name, "CreateTableCommand") || !strcmp(name, "CreateTableInput") ||
+               !strcmp(name, "UpdateTableCommand");
+    if ((cfn || sdk || !strcmp(name, "Table") || !strcmp(name, "TableV2")) &&
         other_service(ctor_module(t, ctor), cfn)) {
         call_params(t, n);
         return;
@@ -1117,6 +1143,11 @@ static void visit_new(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object"))
             sdk_table(t, n, params);
+    } else if (!strcmp(name, "UpdateTableCommand") && nargs >= 1) {
+        SynNode params = follow(t, arg_at(t, args, 0));
+        if (is(params, "object") &&
+            !syn_null(find_prop(t, params, "GlobalSecondaryIndexUpdates")))
+            update_table(t, n, params);
     }
 }
 
@@ -1158,6 +1189,11 @@ static void visit_call(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object") && !syn_null(find_prop(t, params, "KeySchema")))
             sdk_table(t, n, params);
+    } else if (!strcmp(name, "updateTable") && is(fn, "member_expression")) {
+        SynNode params = follow(t, arg_at(t, args, 0));
+        if (is(params, "object") &&
+            !syn_null(find_prop(t, params, "GlobalSecondaryIndexUpdates")))
+            update_table(t, n, params);
     } else if ((!strcmp(name, "addGlobalSecondaryIndex") ||
                 !strcmp(name, "addLocalSecondaryIndex")) &&
                is(fn, "member_expression")) {
@@ -1405,6 +1441,7 @@ FileTables *tables_copy(Copier *c, const FileTables *ft)
     COPY_VEC(c, &o->index_calls, &ft->index_calls);
     for (size_t i = 0; i < o->index_calls.n; i++) {
         o->index_calls.v[i].receiver = copy_str(c, o->index_calls.v[i].receiver);
+        o->index_calls.v[i].table_name = copy_str(c, o->index_calls.v[i].table_name);
         o->index_calls.v[i].index = tableindex_copy(c, &ft->index_calls.v[i].index);
     }
     return o;

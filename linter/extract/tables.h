@@ -44,9 +44,13 @@ typedef struct EntityTable {
 } EntityTable;
 
 /* add{Global,Local}SecondaryIndex on something that is not a table
- * variable of this file (`props.table.addGlobalSecondaryIndex(...)`). */
+ * variable of this file (`props.table.addGlobalSecondaryIndex(...)`), or an
+ * index an UpdateTable call creates. */
 typedef struct IndexCall {
     const char *receiver;
+    /* UpdateTable's TableName (the receiver is then that name as written):
+     * the index joins the table of that name, wherever it is defined */
+    const char *table_name;
     bool readable;      /* the index could be read */
     TableIndex index;
 } IndexCall;

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "ddbexpr.h"
+#include "index_calls.h"
 #include "keyfacts.h"
 #include "project.h"
 #include "templates.h"
@@ -247,6 +248,10 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
         if (!p->versioned && kf_is_versioned(&key, cfg, NULL))
             p->versioned = true;
         const char *tok = kf_leading_prefix(a, &key);
+        /* the first word of free text ('Resize Policy', a name an index
+         * sorts by) is no entity prefix */
+        if (tok && key.parts[0].text[strlen(tok)] == ' ')
+            tok = NULL;
         if (tok && strlen(tok) >= 2 && !is_tenant_value(tok, cfg) &&
             !(k->segs.v[key.parts[0].first].flags & SEGF_TENANT)) {
             /* counted once per token: a file has many keys, few tokens */
@@ -529,61 +534,7 @@ size_t access_writes_of(const AccessFacts *af, const char *attr, size_t *from)
 
 /* ---- the model of a configuration ------------------------------------------ */
 
-static const char *last_component(const char *s)
-{
-    const char *d = strrchr(s, '.');
-    return d ? d + 1 : s;
-}
-
 static void index_tables(Arena *a, TableModel *m);
-
-static void attach_orphans(Arena *a, TableModel *m, size_t code_from, FileIR *const *files,
-                           const Config *const *cfgs, size_t n, const Config *cfg)
-{
-    for (size_t fi = 0; fi < n; fi++) {
-        if (cfgs[fi] != cfg || !files[fi]->tables)
-            continue;
-        const FileTables *ft = files[fi]->tables;
-        for (size_t i = 0; i < ft->index_calls.n; i++) {
-            const IndexCall *ic = &ft->index_calls.v[i];
-            TableDef *hit = NULL;
-            size_t cdk = 0;
-            TableDef *only = NULL;
-            for (size_t t = code_from; t < m->set.tables.n; t++) {
-                TableDef *tb = &m->set.tables.v[t];
-                if (tb->source != TSRC_CDK)
-                    continue;
-                cdk++;
-                only = tb;
-                if (tb->var && !strcmp(last_component(tb->var), last_component(ic->receiver)))
-                    hit = tb;
-            }
-            if (!hit && cdk == 1)
-                hit = only;
-            if (!hit) {
-                for (size_t t = code_from; t < m->set.tables.n; t++)
-                    if (m->set.tables.v[t].source == TSRC_CDK)
-                        m->set.tables.v[t].indexes_open = true;
-                continue;
-            }
-            if (!ic->readable) {
-                hit->indexes_open = true;
-                continue;
-            }
-            TableIndex ix = ic->index;
-            if (ix.kind == INDEX_LOCAL)
-                ix.pk = hit->pk;
-            /* copy-on-write: the file's table stays as the file saw it */
-            TableIndex *v = arena_alloc(a, (hit->indexes.n + 1) * sizeof *v);
-            if (hit->indexes.n)
-                memcpy(v, hit->indexes.v, hit->indexes.n * sizeof *v);
-            v[hit->indexes.n] = ix;
-            hit->indexes.v = v;
-            hit->indexes.n++;
-            hit->indexes.cap = hit->indexes.n;
-        }
-    }
-}
 
 static bool client_source(TableSource s)
 {
@@ -657,7 +608,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
         for (size_t i = 0; i < ft->set.env.n; i++)
             VEC_PUSH(a, &m->set.env, ft->set.env.v[i]);
     }
-    attach_orphans(a, m, code_from, files, cfgs, n, cfg);
+    index_calls_attach(a, m, code_from, files, cfgs, n, cfg);
     link_clients(m);
     index_tables(a, m);
     return m;
@@ -735,7 +686,7 @@ static void access_index(AccessFacts *af, Arena *a)
     for (size_t fi = 0; fi < af->nfiles; fi++) {
         const FileIR *f = af->files[fi];
         for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++)
-            namemap_put(a, &af->entity_files, last_component(f->tables->entities.v[i].entity), fi);
+            namemap_put(a, &af->entity_files, name_tail(f->tables->entities.v[i].entity), fi);
     }
 }
 
@@ -859,7 +810,7 @@ static void index_tables(Arena *a, TableModel *m)
     }
     for (size_t i = m->set.tables.n; i-- > 0;) /* the last one wins */
         if (m->set.tables.v[i].var)
-            namemap_put(a, &m->by_var_tail, last_component(m->set.tables.v[i].var), i);
+            namemap_put(a, &m->by_var_tail, name_tail(m->set.tables.v[i].var), i);
     /* environment bindings, chained by variable in their order */
     m->env_next = arena_alloc(a, (m->set.env.n ? m->set.env.n : 1) * sizeof *m->env_next);
     size_t *last = arena_alloc(a, (m->set.env.n ? m->set.env.n : 1) * sizeof *last);
@@ -902,7 +853,7 @@ static const TableDef *table_by_var(const TableModel *m, const char *var)
     size_t at;
     if (m->by_var_tail.cap) {
         if (namemap_get(&m->by_var, var, &at) ||
-            namemap_get(&m->by_var_tail, last_component(var), &at))
+            namemap_get(&m->by_var_tail, name_tail(var), &at))
             return &m->set.tables.v[at];
         return NULL;
     }
@@ -911,7 +862,7 @@ static const TableDef *table_by_var(const TableModel *m, const char *var)
         const TableDef *t = &m->set.tables.v[i];
         if (t->var && !strcmp(t->var, var))
             return t;
-        if (t->var && !strcmp(last_component(t->var), last_component(var)))
+        if (t->var && !strcmp(name_tail(t->var), name_tail(var)))
             hit = t;
     }
     return hit;
@@ -961,11 +912,11 @@ static const char *receiver_of(Arena *a, const char *callee)
 static const char *entity_table(const AccessFacts *af, const char *entity)
 {
     size_t fi;
-    if (!af || !namemap_get(&af->entity_files, last_component(entity), &fi))
+    if (!af || !namemap_get(&af->entity_files, name_tail(entity), &fi))
         return NULL;
     const FileTables *ft = af->files[fi]->tables;
     for (size_t i = 0; i < ft->entities.n; i++)
-        if (!strcmp(last_component(ft->entities.v[i].entity), last_component(entity)))
+        if (!strcmp(name_tail(ft->entities.v[i].entity), name_tail(entity)))
             return ft->entities.v[i].table;
     return NULL;
 }

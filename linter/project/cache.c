@@ -18,7 +18,7 @@
 #include "walk.h"
 
 enum {
-    CACHE_FORMAT = 3,
+    CACHE_FORMAT = 4,
     /* entries ignored that get a note each; the rest are counted */
     NOTES_NAMED = 10,
     /* a record: its name (hex), the length and hash of its entry, the

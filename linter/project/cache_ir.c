@@ -335,9 +335,10 @@ static json_t *w_tables(const FileTables *ft, const char *self)
     json_object_set_new(o, "entities", ents);
     json_t *calls = json_array();
     for (size_t i = 0; i < ft->index_calls.n; i++)
-        json_array_append_new(calls, json_pack("[obo]", w_str(ft->index_calls.v[i].receiver),
+        json_array_append_new(calls, json_pack("[oboo]", w_str(ft->index_calls.v[i].receiver),
                                                (int)ft->index_calls.v[i].readable,
-                                               w_index(&ft->index_calls.v[i].index)));
+                                               w_index(&ft->index_calls.v[i].index),
+                                               w_str(ft->index_calls.v[i].table_name)));
     json_object_set_new(o, "index_calls", calls);
     return o;
 }
@@ -840,7 +841,7 @@ static FileTables *r_tables(Rd *r, const json_t *o)
     R_VEC(r, &ft->consts, n);
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *e = json_array_get(a, i);
-        if (json_array_size(e) != 3 || !json_is_boolean(json_array_get(e, 1))) {
+        if (json_array_size(e) != 4 || !json_is_boolean(json_array_get(e, 1))) {
             bad(r, "a table constant of the wrong shape");
             break;
         }
@@ -866,13 +867,14 @@ static FileTables *r_tables(Rd *r, const json_t *o)
     R_VEC(r, &ft->index_calls, n);
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *e = json_array_get(a, i);
-        if (json_array_size(e) != 3 || !json_is_boolean(json_array_get(e, 1))) {
+        if (json_array_size(e) != 4 || !json_is_boolean(json_array_get(e, 1))) {
             bad(r, "an index call of the wrong shape");
             break;
         }
         ft->index_calls.v[i].receiver = r_str(r, json_array_get(e, 0));
         ft->index_calls.v[i].readable = json_is_true(json_array_get(e, 1));
         ft->index_calls.v[i].index = r_index(r, json_array_get(e, 2));
+        ft->index_calls.v[i].table_name = r_str(r, json_array_get(e, 3));
     }
     return ft;
 }

@@ -898,6 +898,37 @@ void schema_read_cfn_table(Arena *a, const DocNode *props, TableDef *t, TableSet
     read_cfn_table(&R, props, t);
 }
 
+/* UpdateTable's GlobalSecondaryIndexUpdates: each `Create` is an index the
+ * table gains, read as a GlobalSecondaryIndexes entry is (its key
+ * attributes defined in the same call's AttributeDefinitions). */
+void schema_read_index_updates(Arena *a, const DocNode *props, TableDef *t, TableSet *out)
+{
+    Reader R = {.a = a, .out = out, .path = t->path, .ctx = NULL};
+    const DocNode *up = doc_get(props, "GlobalSecondaryIndexUpdates", true);
+    if (!up || up->kind != DOC_SEQ || is_fn(up) || up->partial)
+        t->indexes_open = true;
+    if (!up || up->kind != DOC_SEQ || is_fn(up))
+        return;
+    DocNode *creates = arena_alloc(a, sizeof *creates);
+    creates->kind = DOC_SEQ;
+    creates->span = up->span;
+    creates->vals = arena_alloc(a, (up->n ? up->n : 1) * sizeof *creates->vals);
+    for (size_t i = 0; i < up->n; i++) {
+        const DocNode *c = doc_get(up->vals[i], "Create", true);
+        if (c)
+            creates->vals[creates->n++] = (DocNode *)c;
+        else if (up->vals[i]->kind != DOC_MAP || is_fn(up->vals[i]) || up->vals[i]->partial)
+            t->indexes_open = true; /* an update that cannot be read */
+    }
+    if (!creates->n)
+        return;
+    Defs defs = {0};
+    read_attr_defs(&R, doc_get(props, "AttributeDefinitions", true), t->id, &defs);
+    size_t non_key = 0;
+    read_indexes(&R, creates, INDEX_GLOBAL, t, &defs, arena_printf(a, "table %s", t->id),
+                 &non_key);
+}
+
 /* ---- SAM SimpleTable ----------------------------------------------------- */
 
 static void read_simple_table(Reader *R, const DocNode *props, TableDef *t)

@@ -209,6 +209,11 @@ bool schema_load_file(Arena *a, const char *path, const char *display, TableSet 
  * caller. */
 void schema_read_cfn_table(Arena *a, const DocNode *props, TableDef *t, TableSet *out);
 
+/* Read the indexes an UpdateTable input creates (`GlobalSecondaryIndexUpdates`
+ * entries with `Create`) into `t->indexes`; an entry that cannot be read sets
+ * `t->indexes_open`. Deletes and updates are not read. */
+void schema_read_index_updates(Arena *a, const DocNode *props, TableDef *t, TableSet *out);
+
 /* Read the tables of a Terraform file (`resource "aws_dynamodb_table"`, the
  * terraform-aws-modules dynamodb-table module) and the environment
  * variables that name them into `out` (terraform.c). False when the file
