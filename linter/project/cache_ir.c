@@ -841,7 +841,7 @@ static FileTables *r_tables(Rd *r, const json_t *o)
     R_VEC(r, &ft->consts, n);
     for (size_t i = 0; i < n && !r->why; i++) {
         const json_t *e = json_array_get(a, i);
-        if (json_array_size(e) != 4 || !json_is_boolean(json_array_get(e, 1))) {
+        if (json_array_size(e) != 3 || !json_is_boolean(json_array_get(e, 1))) {
             bad(r, "a table constant of the wrong shape");
             break;
         }
