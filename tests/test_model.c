@@ -899,6 +899,36 @@ static void positional_update_calls(void **state)
     arena_free(a);
 }
 
+/* A test's mocks (`test/mocks/entities.ts` building items of kinds the
+ * code never writes) are not the design: neither their keys nor their
+ * queries are drawn; a file named like a test folder (`src/tests.ts`) is
+ * read. */
+static void test_files_not_drawn(void **state)
+{
+    (void)state;
+    static const char PUT[] =
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `%s#${id}`, SK: '#METADATA' } }));\n"
+        "export const list = (d: any, id: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :pk',\n"
+        "    ExpressionAttributeValues: { ':pk': `%s#${id}` } }));\n";
+    char artist[600], user[600], mock[600], song[600];
+    snprintf(artist, sizeof artist, PUT, "ARTIST", "ARTIST");
+    snprintf(user, sizeof user, PUT, "USER", "USER");
+    snprintf(mock, sizeof mock, PUT, "MOCK", "MOCK");
+    snprintf(song, sizeof song, PUT, "SONG", "SONG");
+    DesignModel *m = model_of("infra.ts", INFRA, "packages/core/src/artist.ts", artist,
+                              "packages/core/test/mocks/entities.ts", user,
+                              "packages/core/src/__mocks__/db.ts", mock,
+                              "packages/core/src/tests.ts", song, NULL);
+    Arena *a = arena_new();
+    assert_string_equal(names(a, m), "ARTIST, SONG");
+    assert_int_equal(m->queries.n, 2);
+    model_free(m);
+    arena_free(a);
+}
+
 /* A table a Terraform module defines with the module's input for its name
  * (`name = var.table_name`) is labelled with the name the module's caller
  * gives it, as written (`app-${var.environment}`), not only with the
@@ -1235,6 +1265,7 @@ int main(void)
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(positional_update_calls),
         cmocka_unit_test(terraform_module_table_name),
+        cmocka_unit_test(test_files_not_drawn),
         cmocka_unit_test(no_table_definition),
         cmocka_unit_test(overrides_share_the_tables),
         cmocka_unit_test(diff_lists_changes),
