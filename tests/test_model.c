@@ -834,6 +834,161 @@ static void findings_mark_shapes_and_queries(void **state)
     arena_free(a);
 }
 
+/* A project's update function taking the UpdateCommand's parts as
+ * arguments (`updateItem(table, key, expression, values, names)`): each
+ * call is the update it makes, so an index key it sets (a status moved on,
+ * a date edited clause by clause) is a shape of the updated item, written
+ * where the call is. */
+static const char DB_WRAPPERS[] =
+    "import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';\n"
+    "const doc = DynamoDBDocumentClient.from(null as any);\n"
+    "export async function putItem(tableName: string, item: Record<string, unknown>) {\n"
+    "  await doc.send(new PutCommand({ TableName: tableName, Item: item }));\n"
+    "}\n"
+    "export async function updateItem(tableName: string, key: Record<string, unknown>,\n"
+    "    updateExpression: string, values: Record<string, unknown>,\n"
+    "    names?: Record<string, string>) {\n"
+    "  await doc.send(new UpdateCommand({ TableName: tableName, Key: key,\n"
+    "    UpdateExpression: updateExpression, ExpressionAttributeValues: values,\n"
+    "    ...(names ? { ExpressionAttributeNames: names } : {}) }));\n"
+    "}\n";
+
+static void positional_update_calls(void **state)
+{
+    (void)state;
+    DesignModel *m = model_of(
+        "infra.ts", INFRA, "lib/db.ts", DB_WRAPPERS, "events.ts",
+        "import { putItem, updateItem } from './lib/db';\n"
+        "const TABLE = () => process.env.TABLE_NAME!;\n"
+        "export async function create(id: string, date: string) {\n"
+        "  await putItem(TABLE(), { PK: `EVENT#${id}`, SK: 'PROFILE',\n"
+        "    GSI1PK: 'EVENT_STATUS#DRAFT', GSI1SK: `${date}#${id}` });\n"
+        "}\n"
+        "export async function publish(id: string) {\n"
+        "  await updateItem(TABLE(), { PK: `EVENT#${id}`, SK: 'PROFILE' },\n"
+        "    'SET #status = :s, GSI1PK = :gsi1pk',\n"
+        "    { ':s': 'PUBLISHED', ':gsi1pk': 'EVENT_STATUS#PUBLISHED' }, { '#status': 'status' });\n"
+        "}\n"
+        "export async function edit(id: string, fields: Record<string, string>) {\n"
+        "  const clauses: string[] = [];\n"
+        "  const values: Record<string, unknown> = {};\n"
+        "  for (const f of ['title', 'venue']) {\n"
+        "    if (fields[f] === undefined) continue;\n"
+        "    clauses.push(`${f} = :${f}`);\n"
+        "    values[`:${f}`] = fields[f];\n"
+        "  }\n"
+        "  if (fields.date) {\n"
+        "    clauses.push('GSI1SK = :gsi1sk');\n"
+        "    values[':gsi1sk'] = `${fields.date}#${id}`;\n"
+        "  }\n"
+        "  await updateItem(TABLE(), { PK: `EVENT#${id}`, SK: 'PROFILE' },\n"
+        "    `SET ${clauses.join(', ')}`, values);\n"
+        "}\n",
+        NULL);
+    Arena *a = arena_new();
+    const MEntity *e = entity(m, "EVENT");
+    assert_non_null(e);
+    assert_string_equal(names(a, m), "EVENT");
+    assert_string_equal(shapes(a, e, "GSI1PK"), "EVENT_STATUS#DRAFT | EVENT_STATUS#PUBLISHED");
+    assert_string_equal(shapes(a, e, "GSI1SK"), "{date}#{id}");
+    /* the put and both updates write it, at their calls */
+    assert_int_equal(e->writes.n, 3);
+    assert_int_equal(e->writes.v[1].line, 8);
+    assert_int_equal(e->writes.v[2].line, 24);
+    model_free(m);
+    arena_free(a);
+}
+
+/* A test's mocks (`test/mocks/entities.ts` building items of kinds the
+ * code never writes) are not the design: neither their keys nor their
+ * queries are drawn; a file named like a test folder (`src/tests.ts`) is
+ * read. */
+static void test_files_not_drawn(void **state)
+{
+    (void)state;
+    static const char PUT[] =
+        "import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+        "export const put = (d: any, id: string) =>\n"
+        "  d.send(new PutCommand({ TableName: 'app', Item: { PK: `%s#${id}`, SK: '#METADATA' } }));\n"
+        "export const list = (d: any, id: string) =>\n"
+        "  d.send(new QueryCommand({ TableName: 'app', KeyConditionExpression: 'PK = :pk',\n"
+        "    ExpressionAttributeValues: { ':pk': `%s#${id}` } }));\n";
+    char artist[600], user[600], mock[600], song[600];
+    snprintf(artist, sizeof artist, PUT, "ARTIST", "ARTIST");
+    snprintf(user, sizeof user, PUT, "USER", "USER");
+    snprintf(mock, sizeof mock, PUT, "MOCK", "MOCK");
+    snprintf(song, sizeof song, PUT, "SONG", "SONG");
+    DesignModel *m = model_of("infra.ts", INFRA, "packages/core/src/artist.ts", artist,
+                              "packages/core/test/mocks/entities.ts", user,
+                              "packages/core/src/__mocks__/db.ts", mock,
+                              "packages/core/src/tests.ts", song, NULL);
+    Arena *a = arena_new();
+    assert_string_equal(names(a, m), "ARTIST, SONG");
+    assert_int_equal(m->queries.n, 2);
+    model_free(m);
+    arena_free(a);
+}
+
+/* A table a Terraform module defines with the module's input for its name
+ * (`name = var.table_name`) is labelled with the name the module's caller
+ * gives it, as written (`app-${var.environment}`), not only with the
+ * resource's label. */
+static void terraform_module_table_name(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/keylint-model-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"infra", "infra/modules", "infra/modules/db", "src"};
+    static const struct {
+        const char *path, *text;
+    } files[] = {
+        {"infra/main.tf", "module \"db\" {\n  source     = \"./modules/db\"\n"
+                          "  table_name = \"app-${var.environment}\"\n}\n"},
+        {"infra/modules/db/variables.tf", "variable \"table_name\" {\n  type = string\n}\n"},
+        {"infra/modules/db/main.tf",
+         "resource \"aws_dynamodb_table\" \"this\" {\n  name     = var.table_name\n"
+         "  hash_key = \"PK\"\n  range_key = \"SK\"\n"
+         "  attribute {\n    name = \"PK\"\n    type = \"S\"\n  }\n"
+         "  attribute {\n    name = \"SK\"\n    type = \"S\"\n  }\n}\n"},
+        {"src/a.ts", "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+                     "export const put = (d: any, id: string) =>\n"
+                     "  d.send(new PutCommand({ TableName: process.env.TABLE_NAME,\n"
+                     "    Item: { PK: `ORDER#${id}`, SK: 'META' } }));\n"},
+    };
+    char path[512];
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].path);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(files[i].text, f);
+        fclose(f);
+    }
+    Project *p = project_new(NULL);
+    const char *paths[] = {dir};
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+    DesignModel *m = model_build(p);
+    project_free(p);
+    assert_int_equal(m->tables.n, 1);
+    assert_string_equal(m->tables.v[0].label, "this (app-${var.environment})");
+    assert_non_null(entity(m, "ORDER"));
+    assert_int_equal(entity(m, "ORDER")->table, 0);
+    model_free(m);
+    for (size_t i = sizeof files / sizeof *files; i > 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i - 1].path);
+        unlink(path);
+    }
+    for (size_t i = sizeof dirs / sizeof *dirs; i > 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i - 1]);
+        rmdir(path);
+    }
+    rmdir(dir);
+}
+
 /* Without a table definition the entities and queries are on a table that
  * is not known; the Workbench model then has one of the keys they write. */
 static void no_table_definition(void **state)
@@ -1108,6 +1263,9 @@ int main(void)
         cmocka_unit_test(seed_literals_take_the_value_shape),
         cmocka_unit_test(schemas_are_not_entities),
         cmocka_unit_test(findings_mark_shapes_and_queries),
+        cmocka_unit_test(positional_update_calls),
+        cmocka_unit_test(terraform_module_table_name),
+        cmocka_unit_test(test_files_not_drawn),
         cmocka_unit_test(no_table_definition),
         cmocka_unit_test(overrides_share_the_tables),
         cmocka_unit_test(diff_lists_changes),

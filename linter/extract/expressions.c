@@ -115,10 +115,17 @@ static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t 
             continue;
         SynNode margs = field(m, "arguments");
         for (uint32_t i = 0; i < syn_count(x->syn, margs); i++) {
-            if (parts++)
+            size_t at = *len;
+            if (parts)
                 append_str(x, sep, buf, len, cap);
-            if (!build_string(x, syn_child(x->syn, margs, i), buf, len, cap, depth + 1))
-                return false;
+            if (!build_string(x, syn_child(x->syn, margs, i), buf, len, cap, depth + 1)) {
+                if (!x->partial_joins)
+                    return false;
+                *len = at; /* a clause built at run time: left out */
+                (*buf)[at] = '\0';
+                continue;
+            }
+            parts++;
         }
     }
     return true;

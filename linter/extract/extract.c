@@ -40,7 +40,7 @@ static void call_expression(Ex *x, SynNode n)
         return;
     size_t ops = x->ir->ops.n;
     data_call(x, n);
-    if (x->ir->ops.n == ops && !ex_positional_query(x, n))
+    if (x->ir->ops.n == ops && !ex_positional_query(x, n) && !ex_positional_update(x, n))
         ex_call_site(x, n);
     ex_call_forwards(x, n);
 }

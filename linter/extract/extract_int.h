@@ -64,6 +64,11 @@ typedef struct Ex {
      * role from its place in the condition), for a query whose index is
      * not known. */
     bool spelled_only;
+    /* ex_expr_string: a clause pushed on a joined array that cannot be
+     * read (`${name} = :${name}` in a loop over fields) is left out, not
+     * the whole expression: set while a positional update's expression
+     * is read, whose other clauses still say which keys it sets. */
+    bool partial_joins;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -233,6 +238,11 @@ void ex_sdk_command(Ex *x, SynNode newexpr);
 void ex_sdk_v2_call(Ex *x, SynNode call, const char *recv, const char *method, SynNode args);
 bool ex_params_shaped(Ex *x, SynNode obj);
 void ex_params_op(Ex *x, SynNode obj);
+/* An UpdateExpression `ue` of data operation `op`, its `#names` and
+ * `:values` objects beside it: the attributes it sets (DataOp.sets,
+ * set_values) and the index keys it writes. False when `ue` is not a
+ * string extraction reads as an UpdateExpression. */
+bool ex_update_expression(Ex *x, SynNode ue, SynNode names, SynNode values, int op);
 
 /* mbc.c: a call of mbc-cqrs-serverless's data, command or history service
  * (recv.method, `args` the call's arguments); nothing for other calls. */
@@ -259,6 +269,15 @@ bool ex_camel_query_params(Ex *x, SynNode obj);
 /* objects.c: a call handing a key condition and the object of its values
  * as separate arguments, read as a query whose table is not known. */
 bool ex_positional_query(Ex *x, SynNode call);
+/* objects.c: the object of the placeholders (`mark` ':' values, '#'
+ * names) expression `s` uses among a call's arguments `args`, itself an
+ * argument or an options argument's ExpressionAttributeValues /
+ * expressionAttributeValues (Names); a null node when none is. */
+SynNode ex_placeholders_arg(Ex *x, SynNode args, char mark, const char *s);
+/* updates.c: a call handing an UpdateExpression, the object of its values
+ * and the item's key as separate arguments (a project's update function),
+ * read as that update; false when `call` is not one. */
+bool ex_positional_update(Ex *x, SynNode call);
 
 /* The modules the library profiles are recognised by (import sources, or
  * the start of theirs). */

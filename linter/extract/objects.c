@@ -360,7 +360,7 @@ static bool placeholder_spreads(Ex *x, SynNode n, char mark, const char *expr)
  * `s`: an argument that is one (`{ ':pk': ... }`), or the SDK-named or
  * camelCase property of an options argument (`{ expressionAttributeValues:
  * { ':pk': ... } }`); `mark` ':' for values, '#' for names. */
-static SynNode placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
+SynNode ex_placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
 {
     uint32_t cnt = syn_count(x->syn, args);
     const char *full = mark == ':' ? "ExpressionAttributeValues" : "ExpressionAttributeNames";
@@ -412,10 +412,10 @@ bool ex_positional_query(Ex *x, SynNode call)
     }
     if (!s)
         return false;
-    SynNode values = placeholders_arg(x, args, ':', s);
+    SynNode values = ex_placeholders_arg(x, args, ':', s);
     if (!is(values, "object") || ex_consumed(x, values))
         return false;
-    SynNode names = placeholders_arg(x, args, '#', s);
+    SynNode names = ex_placeholders_arg(x, args, '#', s);
     ex_consume(x, values);
     int op = ex_add_op(x, OP_QUERY, API_SDK_PART, call, ex_ntext(x, fn));
     DataOp *d = &x->ir->ops.v[op];

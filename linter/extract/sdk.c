@@ -224,6 +224,24 @@ static Seg set_value(Ex *x, SynNode values, const char *placeholder)
     return segs.v[0];
 }
 
+bool ex_update_expression(Ex *x, SynNode ue, SynNode names, SynNode values, int op)
+{
+    const char *s = ex_expr_string(x, ue);
+    StrList targets = {0}, placeholders = {0};
+    if (!s || !ddb_parse_update_sets(x->a, s, &targets, &placeholders))
+        return false;
+    x->ir->ops.v[op].update_span = nspan(unwrap(ue));
+    for (size_t i = 0; i < targets.n; i++) {
+        const char *attr = ex_map_name(x, names, targets.v[i]);
+        strlist_push(x->a, &x->ir->ops.v[op].sets, attr);
+        seglist_push(x->a, &x->ir->ops.v[op].set_values, set_value(x, values, placeholders.v[i]));
+        /* `SET GSI1PK = :gsi1pk`: the index key it writes */
+        if (placeholders.v[i] && is(values, "object"))
+            ex_update_set_key(x, attr, ex_find_prop(x, values, placeholders.v[i]), op);
+    }
+    return true;
+}
+
 /* The parameters of an SDK command or DocumentClient call. */
 static void params_object(Ex *x, SynNode objn, int op)
 {
@@ -278,22 +296,8 @@ static void params_object(Ex *x, SynNode objn, int op)
         }
     }
     SynNode ue = ex_find_prop(x, obj, "UpdateExpression");
-    if (!syn_null(ue)) {
-        const char *s = ex_expr_string(x, ue);
-        StrList targets = {0}, placeholders = {0};
-        if (s && ddb_parse_update_sets(x->a, s, &targets, &placeholders)) {
-            x->ir->ops.v[op].update_span = nspan(unwrap(ue));
-            for (size_t i = 0; i < targets.n; i++) {
-                const char *attr = ex_map_name(x, names, targets.v[i]);
-                strlist_push(x->a, &x->ir->ops.v[op].sets, attr);
-                seglist_push(x->a, &x->ir->ops.v[op].set_values,
-                             set_value(x, values, placeholders.v[i]));
-                /* `SET GSI1PK = :gsi1pk`: the index key it writes */
-                if (placeholders.v[i] && is(values, "object"))
-                    ex_update_set_key(x, attr, ex_find_prop(x, values, placeholders.v[i]), op);
-            }
-        }
-    }
+    if (!syn_null(ue))
+        ex_update_expression(x, ue, names, values, op);
     SynNode ri = ex_find_prop(x, obj, "RequestItems");
     if (!syn_null(ri))
         request_items(x, ri, op);

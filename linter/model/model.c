@@ -1463,7 +1463,7 @@ DesignModel *model_build(const Project *p)
         if (sf->removed || (!sf->ir && !sf->deferred))
             continue;
         m->files++;
-        if (!sf->ir || sf->ir->parse_failed)
+        if (!sf->ir || sf->ir->parse_failed || model_test_file(sf->ir->path))
             continue;
         collect_items(&b, sf);
         collect_queries(&b, sf, &wrappers);

@@ -21,6 +21,10 @@ const char *model_query_entities(Arena *a, const MQuery *q);
  * "{sk}", only when there is nothing else), written ones first; not the
  * literal ids of another shape (MShape.example). */
 size_t model_cell_shapes(const MEntity *e, const char *attr, const MShape **out, size_t max);
+/* Whether display path `path` is a test's file (a folder of its path is
+ * test, tests, __tests__, mocks or __mocks__): its mocks and fixtures are
+ * not the design, the model draws neither its keys nor its queries. */
+bool model_test_file(const char *path);
 /* "src/a.ts:3, src/b.ts:9 and 2 more". */
 const char *model_sites(Arena *a, const MSites *v, size_t max);
 bool model_entity_written(const MEntity *e);

@@ -91,3 +91,19 @@ const char *model_trim_separators(const char *text, size_t *n)
     *n = l;
     return text;
 }
+
+bool model_test_file(const char *path)
+{
+    static const char *const dirs[] = {"test", "tests", "__tests__", "mocks", "__mocks__", NULL};
+    for (const char *p = path; p && *p;) {
+        const char *slash = strchr(p, '/');
+        if (!slash)
+            return false; /* the file's own name */
+        size_t n = (size_t)(slash - p);
+        for (const char *const *d = dirs; *d; d++)
+            if (strlen(*d) == n && !strncmp(p, *d, n))
+                return true;
+        p = slash + 1;
+    }
+    return false;
+}

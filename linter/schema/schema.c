@@ -1229,7 +1229,7 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     size_t pl = strlen(path);
     if (pl > 3 && !strcmp(path + pl - 3, ".tf")) {
         size_t tables_before = out->tables.n, env_before = out->env.n;
-        bool ok = schema_read_terraform(a, arena_strdup(a, display), buf, len, out, problems);
+        bool ok = schema_read_terraform(a, arena_strdup(a, display), path, buf, len, out, problems);
         if (ok && depth == 0 && out->tables.n == tables_before && out->env.n == env_before)
             schema_issue(a, out, arena_strdup(a, display), (Span){0},
                          "schema declares no DynamoDB table (resource \"aws_dynamodb_table\" "

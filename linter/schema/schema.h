@@ -216,10 +216,13 @@ void schema_read_index_updates(Arena *a, const DocNode *props, TableDef *t, Tabl
 
 /* Read the tables of a Terraform file (`resource "aws_dynamodb_table"`, the
  * terraform-aws-modules dynamodb-table module) and the environment
- * variables that name them into `out` (terraform.c). False when the file
- * could not be parsed (a problem says why). */
-bool schema_read_terraform(Arena *a, const char *display, const char *text, size_t len,
-                           TableSet *out, Problems *problems);
+ * variables that name them into `out` (terraform.c). A table of a module
+ * named by the module's input (`name = var.table_name`) gets the name the
+ * module's callers around `fs_path` (the file on disk; NULL: not looked
+ * for) give it when they all give the same, else the input's default.
+ * False when the file could not be parsed (a problem says why). */
+bool schema_read_terraform(Arena *a, const char *display, const char *fs_path,
+                           const char *text, size_t len, TableSet *out, Problems *problems);
 
 /* Checks shared by every source: duplicate index names, local indexes on
  * another partition key, indexes without partition key. */

@@ -144,7 +144,10 @@ const TableIndex *table_find_index(const TableDef *t, const char *name)
 
 const char *table_label(Arena *a, const TableDef *t)
 {
-    if (t->name && strcmp(t->name, t->id) && !strstr(t->name, "${"))
+    /* a deploy-time part is shown as written only where it is kept
+     * (a Terraform module's input: `gatherly-${var.environment}`) */
+    if (t->name && strcmp(t->name, t->id) &&
+        (!strstr(t->name, "${") || (t->source == TSRC_TERRAFORM && !strstr(t->name, "${}"))))
         return arena_printf(a, "%s (%s)", t->id, t->name);
     return t->id;
 }

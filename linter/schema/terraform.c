@@ -14,18 +14,34 @@
  * and environment variables that name a table (`TABLE_NAME =
  * aws_dynamodb_table.orders.name`). Everything the tree holds is read
  * through syntax.h: a file with a syntax error is read outside it. */
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema.h"
 #include "syntax.h"
+#include "walk.h"
 
 typedef struct Tf {
     Arena *a;
     const SynTree *syn;
     const char *path;
+    const char *fs_path; /* the file on disk, NULL when not known */
     TableSet *out;
 } Tf;
+
+/* A module's input (`name = var.table_name`) as the module's callers give
+ * it: how far the search for them goes. */
+enum {
+    MODULE_LEVELS_UP = 3,  /* directories above the module's own */
+    MODULE_DEPTH_DOWN = 2, /* and below each of those */
+    MODULE_MAX_FILES = 200,
+    MODULE_MAX_DIRS = 400,
+};
+
+static const char *module_input(Arena *a, const char *fs_path, const char *var);
 
 static SynNode child_of_type(const Tf *t, SynNode n, const char *type, uint32_t nth)
 {
@@ -40,7 +56,16 @@ static SynNode child_of_type(const Tf *t, SynNode n, const char *type, uint32_t 
 
 /* The text of a string: "orders", or "${var.env}-orders" with each
  * interpolation as "${...}"; NULL for anything else. */
+static const char *string_text_as(const Tf *t, SynNode expr, bool written);
+
 static const char *string_text(const Tf *t, SynNode expr)
+{
+    return string_text_as(t, expr, false);
+}
+
+/* The same with each interpolation as written when `written`
+ * ("gatherly-${var.environment}"). */
+static const char *string_text_as(const Tf *t, SynNode expr, bool written)
 {
     SynNode n = expr;
     for (int i = 0; i < 4 && (syn_is(n, "expression") || syn_is(n, "literal_value") ||
@@ -56,6 +81,8 @@ static const char *string_text(const Tf *t, SynNode expr)
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode c = syn_child(t->syn, n, i);
         if (syn_is(c, "template_literal"))
+            sb_append(&b, syn_text(t->syn, c));
+        else if (syn_is(c, "template_interpolation") && written)
             sb_append(&b, syn_text(t->syn, c));
         else if (syn_is(c, "template_interpolation"))
             sb_append(&b, "${}");
@@ -176,7 +203,13 @@ static void read_table(const Tf *t, SynNode block, const char *id, bool module)
     SynNode body = child_of_type(t, block, "body", 0);
     TableDef tb = {.id = id, .source = TSRC_TERRAFORM, .path = t->path,
                    .span = syn_span(block)};
-    tb.name = string_text(t, body_attr(t, body, "name"));
+    SynNode name = body_attr(t, body, "name");
+    tb.name = string_text(t, name);
+    const char *nt = syn_null(name) ? NULL : syn_text(t->syn, name);
+    /* `name = var.table_name` in a module: the name its callers give */
+    if (!tb.name && !module && t->fs_path && nt && !strncmp(nt, "var.", 4) &&
+        !strchr(nt + 4, '.') && !strchr(nt + 4, '['))
+        tb.name = module_input(t->a, t->fs_path, nt + 4);
     key(t, body_attr(t, body, "hash_key"), &tb.pk);
     key(t, body_attr(t, body, "range_key"), &tb.sk);
     if (!tb.pk.name && !tb.pk.unknown)
@@ -258,8 +291,135 @@ static void env_binding(const Tf *t, SynNode attr_or_elem)
     }
 }
 
-bool schema_read_terraform(Arena *a, const char *display, const char *text, size_t len,
-                           TableSet *out, Problems *problems)
+/* ---- a module's inputs ------------------------------------------------------ */
+
+typedef struct ModSearch {
+    Arena *a;
+    const char *moddir; /* the module's directory (real path) */
+    const char *var;
+    StrList values;     /* the distinct values its callers give */
+    const char *fallback; /* the variable's default, NULL if none */
+    size_t files_left;
+} ModSearch;
+
+/* One .tf file: its `module` blocks whose source is the module's directory
+ * (each input `var` that is a string), and in the module's own directory
+ * `variable "var" { default = "..." }`. */
+static void module_file(ModSearch *ms, const char *dir, const char *path)
+{
+    size_t len = 0;
+    Problems quiet;
+    problems_init(&quiet);
+    char *text = read_regular_source(path, &len, &quiet);
+    problems_free(&quiet);
+    if (!text)
+        return;
+    SynFailure why;
+    Arena *strings = arena_new();
+    SynTree *syn = syn_parse(text, len, SYN_HCL, strings, &why);
+    if (!syn) {
+        arena_free(strings);
+        free(text);
+        return;
+    }
+    Tf t = {.a = ms->a, .syn = syn, .path = path};
+    bool own = !strcmp(dir, ms->moddir);
+    size_t n = syn_node_count(syn);
+    for (size_t i = 0; i < n; i++) {
+        SynNode b = syn_node_at(syn, i);
+        if (!syn_is(b, "block"))
+            continue;
+        SynNode kw = child_of_type(&t, b, "identifier", 0);
+        SynNode body = child_of_type(&t, b, "body", 0);
+        const char *l0 = string_text(&t, child_of_type(&t, b, "string_lit", 0));
+        if (own && syn_text_eq(syn, kw, "variable") && l0 && !strcmp(l0, ms->var)) {
+            const char *d = string_text_as(&t, body_attr(&t, body, "default"), true);
+            if (d && *d)
+                ms->fallback = d;
+            continue;
+        }
+        if (!syn_text_eq(syn, kw, "module"))
+            continue;
+        const char *src = string_text(&t, body_attr(&t, body, "source"));
+        if (!src || (strncmp(src, "./", 2) && strncmp(src, "../", 3)))
+            continue;
+        char *real = realpath(arena_printf(ms->a, "%s/%s", dir, src), NULL);
+        bool same = real && !strcmp(real, ms->moddir);
+        free(real);
+        const char *v = same ? string_text_as(&t, body_attr(&t, body, ms->var), true) : NULL;
+        if (v && *v && !strlist_has(&ms->values, v))
+            strlist_push(ms->a, &ms->values, v);
+    }
+    syn_free(syn);
+    arena_free(strings);
+    free(text);
+}
+
+/* The value of input `var` of the module whose file is `fs_path`: the one
+ * string its callers in the directories around give it (each caller the
+ * same), else the variable's default; NULL when neither is read. */
+static const char *module_input(Arena *a, const char *fs_path, const char *var)
+{
+    char *real = realpath(fs_path, NULL);
+    if (!real)
+        return NULL;
+    char *slash = strrchr(real, '/');
+    if (!slash || slash == real) {
+        free(real);
+        return NULL;
+    }
+    *slash = '\0';
+    ModSearch ms = {.a = a, .moddir = arena_strdup(a, real), .var = var,
+                    .files_left = MODULE_MAX_FILES};
+    free(real);
+    /* the directories to read: each level above the module's, and below
+     * it to MODULE_DEPTH_DOWN (an explicit list, no recursion) */
+    StrList dirs = {0};
+    VEC(int) depth = {0};
+    char *top = arena_strdup(a, ms.moddir);
+    for (int up = 0; up <= MODULE_LEVELS_UP; up++) {
+        if (!strlist_has(&dirs, top)) {
+            strlist_push(a, &dirs, arena_strdup(a, top));
+            VEC_PUSH(a, &depth, up ? 0 : MODULE_DEPTH_DOWN);
+        }
+        char *s = strrchr(top, '/');
+        if (!s || s == top)
+            break;
+        *s = '\0';
+    }
+    for (size_t d = 0; d < dirs.n && d < MODULE_MAX_DIRS && ms.files_left; d++) {
+        DIR *dh = opendir(dirs.v[d]);
+        struct dirent *e;
+        while (dh && (e = readdir(dh)) && ms.files_left) {
+            if (e->d_name[0] == '.' || !strcmp(e->d_name, "node_modules"))
+                continue;
+            const char *p = arena_printf(a, "%s/%s", dirs.v[d], e->d_name);
+            size_t nl = strlen(e->d_name);
+            bool dir = e->d_type == DT_DIR;
+            if (e->d_type == DT_UNKNOWN) {
+                DIR *probe = opendir(p);
+                dir = probe != NULL;
+                if (probe)
+                    closedir(probe);
+            }
+            if (dir && depth.v[d] < MODULE_DEPTH_DOWN && !strlist_has(&dirs, p)) {
+                strlist_push(a, &dirs, p);
+                VEC_PUSH(a, &depth, depth.v[d] + 1);
+            } else if (!dir && nl > 3 && !strcmp(e->d_name + nl - 3, ".tf")) {
+                ms.files_left--;
+                module_file(&ms, dirs.v[d], p);
+            }
+        }
+        if (dh)
+            closedir(dh);
+    }
+    if (ms.values.n == 1)
+        return ms.values.v[0];
+    return ms.values.n ? NULL : ms.fallback;
+}
+
+bool schema_read_terraform(Arena *a, const char *display, const char *fs_path,
+                           const char *text, size_t len, TableSet *out, Problems *problems)
 {
     SynFailure why;
     Arena *strings = arena_new();
@@ -271,7 +431,7 @@ bool schema_read_terraform(Arena *a, const char *display, const char *text, size
         arena_free(strings);
         return false;
     }
-    Tf t = {.a = a, .syn = syn, .path = display, .out = out};
+    Tf t = {.a = a, .syn = syn, .path = display, .fs_path = fs_path, .out = out};
     size_t n = syn_node_count(syn);
     for (size_t i = 0; i < n; i++) {
         SynNode b = syn_node_at(syn, i);
