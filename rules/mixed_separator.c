@@ -93,14 +93,14 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                                 noun, seglist_label(a, &k->segs), c, f->dominant_separator,
                                 dom, f->dominant_separator, mine, c);
     /* the evidence: a key of the project that uses its separator; and the
-     * value must be known to be a table or index key: a helper's value of
-     * no known key role (a secret's name, an API token a `...Key`
-     * function makes) may be no DynamoDB key at all */
+     * value must be known to be a table or index key: a helper's value no
+     * key of the project uses as one (a secret's name, an API token a
+     * `...Key` function makes) may be no DynamoDB key at all */
     unsigned char dc = (unsigned char)f->dominant_separator;
     if (f->separator_first[dc].path)
         diag_relate(ctx->out, d, f->separator_first[dc].path, f->separator_first[dc].span,
                     "a key that uses '%c'", f->dominant_separator);
-    if (!f->separator_first[dc].path || k->role == ROLE_KEY)
+    if (!f->separator_first[dc].path || (k->role == ROLE_KEY && k->no_key_use))
         rule_unproven(ctx, d);
     rule_relate_calls(ctx, d, k);
 }

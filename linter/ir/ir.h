@@ -170,6 +170,10 @@ typedef struct KeyExpr {
      * gsiKeys(parent, id) : {})`, `GSI1PK: userId ? ... : undefined` give
      * "parent", "userId"); NULL when every item of its site has it. */
     const char *when;
+    /* Resolution only: a key helper's key that no key of the project uses
+     * as a table or index key attribute (its value goes elsewhere: a
+     * secret's name, a token); its role is a guess. */
+    bool no_key_use;
     SegList segs;
 } KeyExpr;
 

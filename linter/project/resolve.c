@@ -681,8 +681,12 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
                     continue;
             }
             keys->v[w] = keys->v[k];
-            if (ke->site == SITE_HELPER)
+            if (ke->site == SITE_HELPER) {
                 keys->v[w].role = role_from_uses(ke->role, roles);
+                keys->v[w].no_key_use =
+                    !(roles & ((1u << ROLE_PK) | (1u << ROLE_SK) | (1u << ROLE_INDEX_PK) |
+                               (1u << ROLE_INDEX_SK)));
+            }
             w++;
         }
         keys->n = w;
