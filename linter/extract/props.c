@@ -235,6 +235,41 @@ const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n)
     return as->props.v;
 }
 
+static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth);
+
+/* `{ ...params.ExpressionAttributeValues, ':t': t }` assigned to
+ * params.ExpressionAttributeValues: the spread brings in what every earlier
+ * assignment of that path set (each branch of an if/else before it), so
+ * `name` is looked up in each of them, the last one that has it winning;
+ * a null node when the spread is no such path or none has it. */
+static SynNode spread_of_earlier(Ex *x, SynNode spread, const char *name, int depth)
+{
+    SynNode hit = {0};
+    SynNode arg = syn_child(x->syn, spread, 0);
+    if (!is(arg, "member_expression"))
+        return hit;
+    const char *path = member_path(x, arg, 0);
+    if (!path || !strchr(path, '.'))
+        return hit;
+    const MemberAssigns *m = member_assigns(x);
+    char *root = arena_strndup(x->a, path, strcspn(path, "."));
+    size_t g;
+    if (!namemap_get(&m->groups, root, &g))
+        return hit;
+    uint32_t at = syn_start(spread);
+    for (size_t k = 0; k < m->lists.v[g].n; k++) {
+        const MemberAssign *ma = &m->v.v[m->lists.v[g].v[k]];
+        if (ma->start >= at)
+            break; /* in source order: only those before the spread */
+        if (strcmp(ma->left, path) || !is(syn_unwrap(x->syn, ma->right), "object"))
+            continue;
+        SynNode v = find_prop_depth(x, syn_unwrap(x->syn, ma->right), name, depth + 1);
+        if (!syn_null(v))
+            hit = v;
+    }
+    return hit;
+}
+
 static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth)
 {
     SynNode none = {0};
@@ -248,6 +283,11 @@ static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth)
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(x->syn, obj, i);
         if (is(p, "spread_element")) { /* { ...base, ':sk': x }: later wins */
+            SynNode earlier = spread_of_earlier(x, p, name, depth);
+            if (!syn_null(earlier)) {
+                hit = earlier;
+                continue;
+            }
             SynNode inner = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
             SynNode v = find_prop_depth(x, inner, name, depth + 1);
             if (!syn_null(v))
