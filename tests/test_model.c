@@ -929,6 +929,49 @@ static void test_files_not_drawn(void **state)
     arena_free(a);
 }
 
+/* A file of a project tree written by model_of_tree. */
+typedef struct TreeFile {
+    const char *path, *text;
+} TreeFile;
+
+/* The model of a project written to a temporary directory: `dirs` (parents
+ * first) and `files` under it, analysed as a whole run would; the tree is
+ * removed before the model is returned. */
+static DesignModel *model_of_tree(const char *const *dirs, size_t ndirs, const TreeFile *files,
+                                  size_t nfiles)
+{
+    char dir[] = "/tmp/keylint-model-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512];
+    for (size_t i = 0; i < ndirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    for (size_t i = 0; i < nfiles; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].path);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(files[i].text, f);
+        fclose(f);
+    }
+    Project *p = project_new(NULL);
+    const char *paths[] = {dir};
+    project_add_paths(p, paths, 1);
+    project_analyze(p);
+    DesignModel *m = model_build(p);
+    project_free(p);
+    for (size_t i = nfiles; i > 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i - 1].path);
+        unlink(path);
+    }
+    for (size_t i = ndirs; i > 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i - 1]);
+        rmdir(path);
+    }
+    rmdir(dir);
+    return m;
+}
+
 /* A table a Terraform module defines with the module's input for its name
  * (`name = var.table_name`) is labelled with the name the module's caller
  * gives it, as written (`app-${var.environment}`), not only with the
@@ -936,12 +979,8 @@ static void test_files_not_drawn(void **state)
 static void terraform_module_table_name(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/keylint-model-XXXXXX";
-    assert_non_null(mkdtemp(dir));
     static const char *const dirs[] = {"infra", "infra/modules", "infra/modules/db", "src"};
-    static const struct {
-        const char *path, *text;
-    } files[] = {
+    static const TreeFile files[] = {
         {"infra/main.tf", "module \"db\" {\n  source     = \"./modules/db\"\n"
                           "  table_name = \"app-${var.environment}\"\n}\n"},
         {"infra/modules/db/variables.tf", "variable \"table_name\" {\n  type = string\n}\n"},
@@ -955,38 +994,13 @@ static void terraform_module_table_name(void **state)
                      "  d.send(new PutCommand({ TableName: process.env.TABLE_NAME,\n"
                      "    Item: { PK: `ORDER#${id}`, SK: 'META' } }));\n"},
     };
-    char path[512];
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
-        assert_int_equal(mkdir(path, 0700), 0);
-    }
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].path);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(files[i].text, f);
-        fclose(f);
-    }
-    Project *p = project_new(NULL);
-    const char *paths[] = {dir};
-    project_add_paths(p, paths, 1);
-    project_analyze(p);
-    DesignModel *m = model_build(p);
-    project_free(p);
+    DesignModel *m = model_of_tree(dirs, sizeof dirs / sizeof *dirs, files,
+                                   sizeof files / sizeof *files);
     assert_int_equal(m->tables.n, 1);
     assert_string_equal(m->tables.v[0].label, "this (app-${var.environment})");
     assert_non_null(entity(m, "ORDER"));
     assert_int_equal(entity(m, "ORDER")->table, 0);
     model_free(m);
-    for (size_t i = sizeof files / sizeof *files; i > 0; i--) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i - 1].path);
-        unlink(path);
-    }
-    for (size_t i = sizeof dirs / sizeof *dirs; i > 0; i--) {
-        snprintf(path, sizeof path, "%s/%s", dir, dirs[i - 1]);
-        rmdir(path);
-    }
-    rmdir(dir);
 }
 
 /* Without a table definition the entities and queries are on a table that
@@ -1021,11 +1035,8 @@ static void no_table_definition(void **state)
 static void overrides_share_the_tables(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/keylint-model-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    static const struct {
-        const char *path, *text;
-    } files[] = {
+    static const char *const dirs[] = {"src"};
+    static const TreeFile files[] = {
         {".keylint.yml", "schemas: [template.yaml]\n"
                          "overrides:\n  - files: [\"src/**\"]\n    rules: { scan: off }\n"},
         {"template.yaml", "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n"
@@ -1042,34 +1053,12 @@ static void overrides_share_the_tables(void **state)
                      "export const put = (d: any, id: string) =>\n"
                      "  d.send(new PutCommand({ TableName: 'orders', Item: { pk: `ORDER#${id}` } }));\n"},
     };
-    char path[512];
-    snprintf(path, sizeof path, "%s/src", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].path);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(files[i].text, f);
-        fclose(f);
-    }
-    Project *p = project_new(NULL);
-    const char *paths[] = {dir};
-    project_add_paths(p, paths, 1);
-    project_analyze(p);
-    DesignModel *m = model_build(p);
-    project_free(p);
+    DesignModel *m = model_of_tree(dirs, 1, files, sizeof files / sizeof *files);
     assert_int_equal(m->tables.n, 2);
     assert_string_equal(m->tables.v[0].label, "Orders (orders)");
     assert_non_null(entity(m, "ORDER"));
     assert_int_equal(entity(m, "ORDER")->table, 0);
     model_free(m);
-    for (size_t i = sizeof files / sizeof *files; i > 0; i--) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i - 1].path);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/src", dir);
-    rmdir(path);
-    rmdir(dir);
 }
 
 /* ---- design changes ---------------------------------------------------------------- */
