@@ -69,7 +69,7 @@ declare -a rows
 floor=
 row() { # row NAME SECONDS
     local ratio=
-    [ -n "$floor" ] && ratio=$(awk -v a="$2" -v b="$floor" 'BEGIN { printf "%.2fx", b > 0 ? a / b : 0 }')
+    [ -n "$floor" ] && ratio=$(awk -v a="$2" -v b="$floor" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }')
     printf '%-46s %8s s  %s\n' "$1" "$2" "$ratio"
 }
 
