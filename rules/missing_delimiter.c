@@ -128,6 +128,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                         kf_role_noun(k->role), render, separator(ctx));
             glued_to(ctx, d, l, kf_hole_name(a, l), k);
             rule_relate_calls(ctx, d, k);
+            rule_unproven_guess(ctx, d, k);
             continue;
         }
         /* Text ending in a word character, then a value. */
@@ -170,6 +171,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         glued_to(ctx, d, at.start_byte == l->span.start_byte ? r : l,
                  at.start_byte == l->span.start_byte ? kf_hole_name(a, r) : after, k);
         rule_relate_calls(ctx, d, k);
+        rule_unproven_guess(ctx, d, k);
     }
 }
 

@@ -266,6 +266,7 @@ static void check_pk(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                             seglist_label(a, &k->segs), prefix ? prefix : "ENTITY",
                             separator(ctx->config), tenant_name(ctx->config)));
     rule_relate_calls(ctx, d, k);
+    rule_unproven_guess(ctx, d, k);
 }
 
 /* The partition key beside an entity's sort key in the object a helper
@@ -295,6 +296,7 @@ static void report_sk(const RuleContext *ctx, Arena *a, const Seg *t, const KeyE
                             prefix ? prefix : "ENTITY", separator(ctx->config),
                             tenant_name(ctx->config)));
     rule_relate_calls(ctx, d, pk);
+    rule_unproven_guess(ctx, d, pk);
 }
 
 /* A partition key the tenants share: one with no variable part

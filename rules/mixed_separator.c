@@ -75,6 +75,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         if (!d->nrelated)
             rule_unproven(ctx, d);
         rule_relate_calls(ctx, d, k);
+        rule_unproven_guess(ctx, d, k);
         return;
     }
 
@@ -103,6 +104,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     if (!f->separator_first[dc].path || (k->role == ROLE_KEY && k->no_key_use))
         rule_unproven(ctx, d);
     rule_relate_calls(ctx, d, k);
+    rule_unproven_guess(ctx, d, k);
 }
 
 static void check(const RuleContext *ctx)

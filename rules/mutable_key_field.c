@@ -251,6 +251,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                                 : "an update that sets %s (on an item whose entity is not known)",
                         ev.update->attr);
         rule_relate_calls(ctx, d, k);
+        rule_unproven_guess(ctx, d, k);
         /* an error is a claim with evidence: an update of this entity that
          * sets the field. A configured name alone, or an update whose item
          * is not known to be this key's, is a warning. */

@@ -35,7 +35,7 @@ static bool written_to(const RuleContext *ctx, Arena *a, const char *attr, const
     size_t from, n = access_writes_of(af, attr, &from);
     for (size_t i = from; i < from + n; i++) {
         const WrittenKey *w = &af->written.v[i];
-        if (w->helper)
+        if (w->helper || w->guessed) /* a write to a guessed table proves nothing */
             continue;
         if (!w->file)
             return true;
@@ -50,6 +50,17 @@ static bool written_to(const RuleContext *ctx, Arena *a, const char *attr, const
         if (!t.table || t.table == table)
             return true;
     }
+    return false;
+}
+
+/* Whether some write of `attr` is to a table that is no guess: writes
+ * to guessed tables match queries but do not make an attribute judged. */
+static bool written_surely(const AccessFacts *af, const char *attr)
+{
+    size_t from, n = access_writes_of(af, attr, &from);
+    for (size_t i = from; i < from + n; i++)
+        if (!af->written.v[i].guessed)
+            return true;
     return false;
 }
 
@@ -92,7 +103,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
         return; /* nothing literal to compare */
     const char *const *ws;
     size_t n = access_written_shapes(af, k->attr, 0, &ws);
-    if (!n || strlist_has(&af->updated, k->attr))
+    if (!n || strlist_has(&af->updated, k->attr) || !written_surely(af, k->attr))
         return; /* nothing seen written, or set by updates whose values are not seen */
     if (access_some_compatible(ws, n, q, prefix, NULL, NULL))
         return;

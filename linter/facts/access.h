@@ -34,6 +34,8 @@ typedef struct WrittenKey {
     const FileIR *file; /* where it is written */
     int op;            /* its data operation in that file, -1 if none */
     Span span;         /* the key */
+    bool guessed;      /* its table a guess (KeyExpr.role_guessed): it matches
+                        * queries, but shows no attribute is written */
 } WrittenKey;
 
 /* An entity prefix token and how many keys start with it. */

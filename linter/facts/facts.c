@@ -358,7 +358,9 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
     kf_flatten(a, &k->segs, &key);
     note_start_code(codes, &key);
 
-    if (k->role == ROLE_PK && kf_tenant_hole(a, &key, cfg))
+    /* a key whose table is a guess (KeyExpr.role_guessed) is no evidence
+     * of the project's tenancy or separator */
+    if (k->role == ROLE_PK && !k->role_guessed && kf_tenant_hole(a, &key, cfg))
         f->has_tenant_keys = true;
     note_tenant_scope(f, a, &key, cfg);
     note_id_key(f, a, k, &key, cfg);
@@ -378,7 +380,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
     size_t nb = kf_boundaries(a, &key, cfg, &b);
     /* A helper's output inlined at a call site is counted once, at the
      * helper's definition. */
-    if (k->site != SITE_HELPER && kf_boundaries_all_helper(b, nb))
+    if ((k->site != SITE_HELPER && kf_boundaries_all_helper(b, nb)) || k->role_guessed)
         nb = 0;
     const char *chars = kf_boundary_chars(a, b, nb);
     for (const char *c = chars; *c; c++)

@@ -35,6 +35,11 @@ Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d)
     return d;
 }
 
+Diagnostic *rule_unproven_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k)
+{
+    return k && k->role_guessed ? rule_unproven(ctx, d) : d;
+}
+
 Span rule_key_part_span(const KeyExpr *k, const Seg *s)
 {
     const Span *in = k->via ? &k->via_span : &k->span;

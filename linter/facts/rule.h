@@ -177,6 +177,11 @@ Span rule_key_part_span(const KeyExpr *k, const Seg *s);
  * Returns `d`. */
 Diagnostic *rule_unproven(const RuleContext *ctx, Diagnostic *d);
 
+/* A finding `d` on key `k` whose role rests on a guess at its table
+ * (KeyExpr.role_guessed: an item written to a table keylint cannot name)
+ * is a warning (rule_unproven). Returns `d`. */
+Diagnostic *rule_unproven_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k);
+
 /* The key helper whose definition (its function) holds key `k` of the
  * file, the innermost when helpers nest; NULL when `k` is built outside
  * any helper. */

@@ -174,6 +174,11 @@ typedef struct KeyExpr {
      * as a table or index key attribute (its value goes elsewhere: a
      * secret's name, a token); its role is a guess. */
     bool no_key_use;
+    /* Resolution only: a key whose role comes from a guess at its table:
+     * an item written to a table keylint cannot name that holds the whole
+     * primary key of a table of the project (access_settle_keys). Rules
+     * that need it to be a real key report a warning. */
+    bool role_guessed;
     SegList segs;
 } KeyExpr;
 

@@ -273,7 +273,7 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
         }
         WrittenKey w = {.attr = k->attr, .role = k->role, .shape = kf_shape(a, &key),
                         .helper = k->site == SITE_HELPER, .file = f, .op = k->op,
-                        .span = k->span};
+                        .span = k->span, .guessed = k->role_guessed};
         VEC_PUSH(a, &p->written, w);
     }
     if (f->resolved)
@@ -1205,79 +1205,6 @@ void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n
 {
     facts_over(af, a, files, n);
     access_index(af, a);
-}
-
-/* The role attribute `name` has in table `t` (its key, then an index's
- * key; with `indexes` false the table's own key only), -1 when none. */
-static int table_role(const TableDef *t, const char *name, bool indexes)
-{
-    if (t->pk.name && !strcmp(t->pk.name, name))
-        return ROLE_PK;
-    if (t->sk.name && !strcmp(t->sk.name, name))
-        return ROLE_SK;
-    for (size_t i = 0; indexes && i < t->indexes.n; i++) {
-        const TableIndex *ix = &t->indexes.v[i];
-        if (ix->pk.name && !strcmp(ix->pk.name, name))
-            return ROLE_INDEX_PK;
-        if (ix->sk.name && !strcmp(ix->sk.name, name))
-            return ROLE_INDEX_SK;
-    }
-    return -1;
-}
-
-/* The role of `name` in every table of `m` whose key it is, when they
- * all agree (the table's own key first), else -1. */
-static int model_role(const TableModel *m, const char *name)
-{
-    int role = -1;
-    for (size_t i = 0; m && i < m->set.tables.n; i++) {
-        const TableDef *t = &m->set.tables.v[i];
-        if (t->same_as)
-            continue;
-        int r = table_role(t, name, true);
-        if (r < 0)
-            continue;
-        if (role >= 0 && r != role)
-            return -1;
-        role = r;
-    }
-    return role;
-}
-
-bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
-                        FileIR *f)
-{
-    bool any = false;
-    for (size_t i = 0; i < f->keys.n && !any; i++)
-        any = f->keys.v[i].named_by != NAMED_SPELLING;
-    if (!any)
-        return false;
-    size_t w = 0;
-    for (size_t i = 0; i < f->keys.n; i++) {
-        KeyExpr k = f->keys.v[i];
-        if (k.named_by != NAMED_SPELLING) {
-            const TableDef *t = NULL;
-            if (k.op >= 0 && (size_t)k.op < f->ops.n) {
-                OpTarget tg;
-                access_target(a, af, m, cfg, f, (size_t)k.op, &tg);
-                t = tg.table;
-            }
-            int role = -1;
-            if (t && k.attr)
-                role = table_role(t, k.attr, k.named_by == NAMED_TABLE);
-            else if (!t && k.attr && k.named_by == NAMED_KEY_MAP)
-                role = model_role(m, k.attr);
-            /* a key map holds keys only: its role may stay unknown; an
-             * item's attribute is a key only where its table says so */
-            if (role < 0 && k.named_by == NAMED_TABLE)
-                continue;
-            k.role = role < 0 ? ROLE_KEY : (KeyRole)role;
-            k.named_by = NAMED_SPELLING;
-        }
-        f->keys.v[w++] = k;
-    }
-    f->keys.n = w;
-    return true;
 }
 
 /* ---- tenancy per table --------------------------------------------------------- */
