@@ -637,6 +637,62 @@ static bool path_matches_module(const char *path, const char *spec)
     return false;
 }
 
+/* `path` with its `.` and `..` components settled and, with `strip`, the
+ * extension of its last component taken off (`a/./b/../c.ts` -> `a/c`). */
+static char *norm_module_path(Arena *a, const char *path, bool strip)
+{
+    size_t n = strlen(path);
+    char *out = arena_alloc(a, n + 1);
+    size_t o = 0;
+    for (const char *p = path; *p;) {
+        size_t l = strcspn(p, "/");
+        if (l == 0 || (l == 1 && p[0] == '.')) {
+            /* nothing */
+        } else if (l == 2 && p[0] == '.' && p[1] == '.' && o &&
+                   !(o >= 2 && out[o - 1] == '.' && out[o - 2] == '.' &&
+                     (o == 2 || out[o - 3] == '/'))) {
+            while (o && out[o - 1] != '/')
+                o--;
+            if (o)
+                o--;
+        } else {
+            if (o)
+                out[o++] = '/';
+            memcpy(out + o, p, l);
+            o += l;
+        }
+        p += l;
+        if (*p == '/')
+            p++;
+    }
+    out[o] = '\0';
+    if (strip) {
+        char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+        if (dot && dot > (slash ? slash + 1 : out))
+            *dot = '\0';
+    }
+    return out;
+}
+
+/* Whether project file `path` is the module `spec` names when imported
+ * from file `from`: a relative spec (`./keys`, `../common/keys.js`) names
+ * the file it leads to (any extension, or the index file of that
+ * directory); any other spec, the files of its last part's name
+ * (path_matches_module). */
+static bool import_names_file(Arena *a, const char *from, const char *path, const char *spec)
+{
+    if (!from || !spec || (strncmp(spec, "./", 2) && strncmp(spec, "../", 3)))
+        return path_matches_module(path, spec);
+    const char *slash = strrchr(from, '/');
+    const char *dir = slash ? arena_strndup(a, from, (size_t)(slash - from)) : "";
+    const char *want = norm_module_path(a, arena_printf(a, "%s/%s", dir, spec), false);
+    const char *have = norm_module_path(a, path, true);
+    if (!strcmp(have, want) || !strcmp(have, norm_module_path(a, want, true)))
+        return true;
+    size_t wl = strlen(want);
+    return !strncmp(have, want, wl) && !strcmp(have + wl, "/index");
+}
+
 /* The list `key` names in `map` (access_index), NULL if none. */
 static const FileList *file_list(const AccessFacts *af, const NameMap *map,
                                         const char *key)
@@ -691,10 +747,13 @@ static void access_index(AccessFacts *af, Arena *a)
 }
 
 /* An exported constant's name reference, from the module the import
- * names when it can be told, else the only file that exports it. */
-static const NameConst *export_const(const AccessFacts *af, const char *name, const char *from)
+ * names when it can be told (imported by file `importer` from `from`),
+ * else the only file that exports it; `*at` the file it is in. */
+static const NameConst *export_const(Arena *a, const AccessFacts *af, const char *name,
+                                     const char *from, const char *importer, const char **at)
 {
     const NameConst *only = NULL, *best = NULL;
+    const char *only_at = NULL, *best_at = NULL;
     size_t count = 0;
     const FileList *l = af ? file_list(af, &af->table_consts, name) : NULL;
     for (size_t k = 0; l && k < l->n; k++) {
@@ -705,17 +764,23 @@ static const NameConst *export_const(const AccessFacts *af, const char *name, co
                 continue;
             count++;
             only = c;
-            if (path_matches_module(f->path, from))
+            only_at = f->path;
+            if (!best && import_names_file(a, importer, f->path, from)) {
                 best = c;
+                best_at = f->path;
+            }
         }
     }
+    *at = best ? best_at : only_at;
     return best ? best : count == 1 ? only : NULL;
 }
 
-static NameRef resolve_ref(const AccessFacts *af, NameRef r)
+/* What reference `r`, written in file `importer`, names: through the
+ * constants it is imported as, a few hops. */
+static NameRef resolve_ref(Arena *a, const AccessFacts *af, NameRef r, const char *importer)
 {
     for (int hop = 0; hop < 4 && r.import && !r.literal && !r.env; hop++) {
-        const NameConst *c = export_const(af, r.import, r.from);
+        const NameConst *c = export_const(a, af, r.import, r.from, importer, &importer);
         if (!c)
             break;
         const char *text = r.text;
@@ -766,7 +831,7 @@ static const char *const_value(Arena *a, const AccessFacts *af, const FileIR *f,
         for (int l = 0; l < 2; l++) {
             for (size_t k = 0; lists[l] && k < lists[l]->n && lists[l]->v[k] < hit_at; k++) {
                 const FileIR *o = af->files[lists[l]->v[k]];
-                if (!o || o == f || !path_matches_module(o->path, im->source))
+                if (!o || o == f || !import_names_file(a, f->path, o->path, im->source))
                     continue;
                 const ConstDef *c = fileir_const(o, want, true);
                 if (c) {
@@ -996,8 +1061,9 @@ static const TableDef *table_by_env_name(const TableModel *m, const char *env)
 }
 
 static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableModel *m,
-                                  const Config *cfg, const DataOp *op, const OpParams *ex,
-                                  const char **how, bool *foreign, bool *guessed)
+                                  const Config *cfg, const char *path, const DataOp *op,
+                                  const OpParams *ex, const char **how, bool *foreign,
+                                  bool *guessed)
 {
     *how = NULL;
     *foreign = false;
@@ -1043,7 +1109,7 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
         r = ex->table;
     else if (op->table && op->table_literal)
         r.literal = op->table;
-    r = resolve_ref(af, r);
+    r = resolve_ref(a, af, r, path);
     bool named = false;
     if (r.env) {
         const TableDef *hit = NULL;
@@ -1141,8 +1207,9 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
     }
     if (only) {
         /* a TableName that names no table keylint can see (a parameter,
-         * an option): the only table is a guess, not what the code says */
-        *guessed = op->table && !op->table_literal && !r.env && !r.literal;
+         * an option, an environment variable nothing binds): the only
+         * table is a guess, not what the code says */
+        *guessed = op->table && !op->table_literal && !r.literal;
         *how = *guessed ? arena_printf(a, "table guessed: the project's only table, for "
                                           "TableName %s",
                                        op->table)
@@ -1175,7 +1242,7 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
     out->index_span = op->span;
     if (ex && ex->has_index) {
         out->has_index = true;
-        NameRef r = resolve_ref(af, ex->index);
+        NameRef r = resolve_ref(a, af, ex->index, f->path);
         out->index = r.literal && !strstr(r.literal, "${") ? r.literal : NULL;
         out->index_span = ex->index_span;
         if (!out->index && ex->index.text && !ex->index.env)
@@ -1184,7 +1251,8 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
         out->has_index = true;
         out->index = const_value(a, af, f, op->index);
     }
-    out->table = find_table(a, af, m, cfg, op, ex, &out->how, &out->foreign, &out->guessed);
+    out->table = find_table(a, af, m, cfg, f->path, op, ex, &out->how, &out->foreign,
+                            &out->guessed);
     if (!out->table)
         return;
     if (out->has_index) {
