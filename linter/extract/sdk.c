@@ -262,7 +262,9 @@ static void params_read(Ex *x, SynNode obj, int op)
     SynNode index = ex_find_prop(x, obj, "IndexName");
     if (!syn_null(index)) {
         const char *s;
-        d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
+        d->index_literal = ex_string_value(x, index, &s);
+        d->index = d->index_literal ? s : ex_ntext(x, unwrap(index));
+        d->index_span = nspan(index);
     }
     SynNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
     SynNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
