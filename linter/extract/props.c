@@ -647,7 +647,7 @@ size_t ex_branch_combos(Ex *x, SynNode obj, Span op_span, const ExBranch **out)
     memcpy(choices, g.choices, g.n * sizeof *choices);
     SynNode op = syn_node_for_range(x->syn, op_span.start_byte, op_span.end_byte);
     ExBranch *kept = arena_alloc(x->scratch, MAX_BRANCH_COMBOS * sizeof *kept);
-    uint32_t *sigs = arena_alloc(x->scratch, (MAX_BRANCH_COMBOS + 1) * nrel * sizeof *sigs);
+    uint32_t *sigs = arena_alloc(x->scratch, (MAX_BRANCH_COMBOS + 1) * ncand * sizeof *sigs);
     size_t nkept = 0;
     for (size_t c = 0; c < product; c++) {
         int *option = arena_alloc(x->scratch, g.n * sizeof *option);
@@ -660,16 +660,17 @@ size_t ex_branch_combos(Ex *x, SynNode obj, Span op_span, const ExBranch **out)
         ExBranch b = {.n = g.n, .choices = choices, .option = option, .before = before};
         if (!syn_null(op) && !reaches(x, &g, &b, op))
             continue;
-        /* what it reads: each assignment, not run (0) or the value it
-         * assigns under b (its start, plus one) */
-        uint32_t *sig = sigs + nkept * nrel;
-        for (size_t i = 0; i < nrel; i++)
-            sig[i] = syn_start(rel[i]) < before && runs_under(x, &b, ex_parent(x, rel[i]))
-                         ? syn_start(value_under(x, &b, rel[i])) + 1
+        /* what it reads: each assignment (those the choices did not come
+         * from too: an arm taken hides the others'), not run (0) or the
+         * value it assigns under b (its start, plus one) */
+        uint32_t *sig = sigs + nkept * ncand;
+        for (size_t i = 0; i < ncand; i++)
+            sig[i] = runs_under(x, &b, ex_parent(x, cand[i].value))
+                         ? syn_start(value_under(x, &b, cand[i].value)) + 1
                          : 0;
         bool seen = false;
         for (size_t k = 0; k < nkept && !seen; k++)
-            seen = !memcmp(sigs + k * nrel, sig, nrel * sizeof *sig);
+            seen = !memcmp(sigs + k * ncand, sig, ncand * sizeof *sig);
         if (seen)
             continue;
         if (nkept == MAX_BRANCH_COMBOS)
