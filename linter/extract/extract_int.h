@@ -16,6 +16,29 @@ typedef struct ImportPrefix {
 } ImportPrefix;
 
 struct Ex;
+
+/* One choice of the code that fills a parameters object: an `if` or a
+ * ternary, keyed by the text of its condition (two of one condition choose
+ * together: option 0 when it holds, 1 when not), or a `switch`, keyed by
+ * the statement (option i enters at its i-th case; one past the last: no
+ * case matched). */
+typedef struct ExChoice {
+    uint32_t start, end; /* the condition's text; the switch statement */
+    bool sw;
+    int options;
+} ExChoice;
+
+/* A combination of branches (props.c: ex_branch_combos): the option taken
+ * at each of `n` choices. While Ex.branch points at one, an assignment
+ * inside a branch not taken is not read, and a ternary assigned reads as
+ * the arm taken. */
+typedef struct ExBranch {
+    size_t n;
+    const ExChoice *choices;
+    const int *option;
+    uint32_t before; /* assignments from here on come after the operation */
+} ExBranch;
+
 /* A library's key builder read as segments (`call` a call expression);
  * false when `call` is not one. The readers (segments.c) ask through
  * Ex.key_builder, which the walk sets: libs.c stands above them. */
@@ -69,6 +92,10 @@ typedef struct Ex {
      * the whole expression: set while a positional update's expression
      * is read, whose other clauses still say which keys it sets. */
     bool partial_joins;
+    /* The branches a data operation's parameters are read under, one
+     * combination at a time (sdk.c's params_object); NULL: every
+     * assignment, the last one winning. */
+    const ExBranch *branch;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;
@@ -100,6 +127,7 @@ enum {
     UNKNOWN_TEXT_MAX = 60,
     MAX_BATCH_ELEMENTS = 128, /* requests of one batch read (DynamoDB takes 25 or 100) */
     MAX_CALLEE_TEXT = 256,
+    MAX_BRANCH_COMBOS = 8, /* one operation read per combination of branches */
     /* Ex.inline_left and .string_steps_left: this much, and this much
      * more per byte of the file */
     INLINE_BUDGET = 1 << 16,
@@ -173,6 +201,18 @@ const char *ex_prop_name(Ex *x, SynNode prop);
  * `v['p'] = x` in the block of the variable v that holds it (nested
  * statements too, not nested functions), in source order; *n their count. */
 const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n);
+/* The combinations of branches (if/else, ternaries assigned, switch
+ * cases) under which the member assignments that complete parameters
+ * object `obj` (its table, index, key condition, values, names, key, item,
+ * update) differ, for an operation at `op_span`: combinations that cannot
+ * reach it (it is in another branch, or a branch returns first) left out,
+ * those reading the same assignments once; under each, the assignments
+ * after the operation are not read. *out gets them (scratch); 0 when no
+ * assignment the last one would hide (a property assigned twice, or over
+ * the literal's value, or a ternary assigned) is in a branch, or when
+ * there are more than MAX_BRANCH_COMBOS (then the last assignment is
+ * read, as without branches). */
+size_t ex_branch_combos(Ex *x, SynNode obj, Span op_span, const ExBranch **out);
 /* The value first assigned to member path `path` ("this.client") anywhere
  * in the file, or a null node. */
 SynNode ex_member_value(Ex *x, const char *path);

@@ -31,6 +31,15 @@ static void key_sink(Ex *x, SynNode at, const KeyExpr *k)
     if (syn_null(fn) || !is_function_node(fn))
         return;
     HelperDef *h = ex_function_def(x, fn);
+    /* an operation read once per combination of branches reads a value
+     * they share more than once: one sink */
+    for (size_t i = 0; h && x->branch && i < h->sinks.n; i++) {
+        const KeyExpr *o = &h->sinks.v[i];
+        if (o->span.start_byte == k->span.start_byte && o->span.end_byte == k->span.end_byte &&
+            o->role == k->role && o->site == k->site && o->cond == k->cond &&
+            (o->attr && k->attr ? !strcmp(o->attr, k->attr) : o->attr == k->attr))
+            return;
+    }
     if (h) {
         KeyExpr sk = *k;
         sk.op = -1;

@@ -208,7 +208,483 @@ static const Assigned *assignments_of(Ex *x, SynNode obj)
     return &x->assigned.v[x->assigned.n - 1];
 }
 
-/* The last later assignment of `name` to the object, or a null node. */
+/* ---- branches ------------------------------------------------------------ */
+
+/* A params object filled in branches (`if (s) { params.KeyConditionExpression
+ * = ...; params.ExpressionAttributeValues = ... } else { ... }`) is one
+ * operation per combination of branches: ex_branch_combos lists them, and
+ * while Ex.branch holds one the readers below see only the assignments
+ * that run under it. Walks go up the parents of a node (bounded), never
+ * recurse over the tree. */
+enum {
+    MAX_CHOICES = 6,       /* ifs, ternaries and switches one combination decides */
+    MAX_PRODUCT = 64,      /* combinations tried */
+    MAX_RELEVANT = 64,     /* assignments compared between combinations */
+    MAX_TERNARY_CHAIN = 4, /* `a ? x : b ? y : z` */
+    MAX_UP = 64,           /* statements around an assignment */
+    MAX_CASES = 16,        /* cases of a switch that is a choice */
+};
+
+/* An if's or a ternary's condition as a choice: parentheses and `!` taken
+ * off, *neg set when an odd number of `!` were. */
+static ExChoice cond_choice(Ex *x, SynNode cond, bool *neg)
+{
+    *neg = false;
+    cond = unwrap(cond);
+    for (int i = 0; i < 8 && is(cond, "unary_expression") &&
+                    ex_text_eq(x, field(cond, "operator"), "!");
+         i++) {
+        *neg = !*neg;
+        cond = unwrap(field(cond, "argument"));
+    }
+    return (ExChoice){.start = syn_start(cond), .end = syn_end(cond), .options = 2};
+}
+
+static bool same_choice(Ex *x, const ExChoice *a, const ExChoice *b)
+{
+    if (a->sw != b->sw)
+        return false;
+    if (a->sw)
+        return a->start == b->start;
+    uint32_t n = a->end - a->start;
+    return n == b->end - b->start && a->end <= x->len && b->end <= x->len &&
+           !memcmp(x->src + a->start, x->src + b->start, n);
+}
+
+/* The option `b` takes at choice `c`; -1 when it makes no such choice. */
+static int taken(Ex *x, const ExBranch *b, const ExChoice *c)
+{
+    for (size_t i = 0; b && i < b->n; i++)
+        if (same_choice(x, &b->choices[i], c))
+            return b->option[i];
+    return -1;
+}
+
+/* The last statement of a block or of a switch case (`skip`: the case's
+ * value); a null node when there is none. */
+static SynNode last_statement(Ex *x, SynNode n, SynNode skip)
+{
+    SynNode last = {0};
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(x->syn, n, i);
+        if (!is(c, "comment") && !syn_eq(c, skip))
+            last = c;
+    }
+    return last;
+}
+
+/* A statement after which the code below it does not run: return, throw
+ * (with `brk`, break and continue too), or a block that ends in one. */
+static bool ends_flow(Ex *x, SynNode s, bool brk)
+{
+    for (int i = 0; i < 8; i++) {
+        if (is(s, "return_statement") || is(s, "throw_statement"))
+            return true;
+        if (brk && (is(s, "break_statement") || is(s, "continue_statement")))
+            return true;
+        if (!is(s, "statement_block"))
+            return false;
+        s = last_statement(x, s, (SynNode){0});
+    }
+    return false;
+}
+
+/* A switch's cases (switch_case, switch_default) in order: the k-th, or
+ * their count with k < 0; *dflt whether one is the default. */
+static SynNode switch_case_at(Ex *x, SynNode body, int k, int *count, bool *dflt)
+{
+    SynNode none = {0};
+    int i = 0;
+    uint32_t cnt = syn_count(x->syn, body);
+    for (uint32_t j = 0; j < cnt; j++) {
+        SynNode c = syn_child(x->syn, body, j);
+        if (!is(c, "switch_case") && !is(c, "switch_default"))
+            continue;
+        if (dflt && is(c, "switch_default"))
+            *dflt = true;
+        if (i++ == k)
+            return c;
+    }
+    if (count)
+        *count = i;
+    return none;
+}
+
+static int switch_case_index(Ex *x, SynNode body, SynNode c)
+{
+    int i = 0;
+    uint32_t cnt = syn_count(x->syn, body);
+    for (uint32_t j = 0; j < cnt; j++) {
+        SynNode d = syn_child(x->syn, body, j);
+        if (syn_eq(d, c))
+            return i;
+        if (is(d, "switch_case") || is(d, "switch_default"))
+            i++;
+    }
+    return -1;
+}
+
+/* Entered at case `o`, the switch runs cases o up to the one this returns:
+ * the first that ends in break, return or throw (fall-through). */
+static int switch_run_end(Ex *x, SynNode body, int o, int cases)
+{
+    for (int k = o; k < cases; k++) {
+        SynNode c = switch_case_at(x, body, k, NULL, NULL);
+        if (ends_flow(x, last_statement(x, c, field(c, "value")), true))
+            return k;
+    }
+    return cases - 1;
+}
+
+static ExChoice switch_choice(SynNode sw)
+{
+    return (ExChoice){.start = syn_start(sw), .end = syn_end(sw), .sw = true};
+}
+
+/* Whether `n` runs under the choices of `b`: each if and switch around it,
+ * inside its function, of which `b` makes a choice takes the branch `n` is
+ * in. */
+static bool runs_under(Ex *x, const ExBranch *b, SynNode n)
+{
+    SynNode child = n;
+    for (int d = 0; d < MAX_UP; d++) {
+        SynNode p = ex_parent(x, child);
+        if (syn_null(p) || is_function_node(p))
+            return true;
+        if (is(p, "if_statement")) {
+            int arm = syn_eq(field(p, "consequence"), child)   ? 0
+                      : syn_eq(field(p, "alternative"), child) ? 1
+                                                               : -1;
+            bool neg;
+            ExChoice c = cond_choice(x, field(p, "condition"), &neg);
+            int o = arm < 0 ? -1 : taken(x, b, &c);
+            if (o >= 0 && o != (arm ^ neg))
+                return false;
+        } else if (is(p, "switch_body") && is(ex_parent(x, p), "switch_statement")) {
+            ExChoice c = switch_choice(ex_parent(x, p));
+            int o = taken(x, b, &c), cases = 0;
+            if (o >= 0) {
+                switch_case_at(x, p, -1, &cases, NULL);
+                int k = switch_case_index(x, p, child);
+                if (k >= 0 && (k < o || o >= cases || k > switch_run_end(x, p, o, cases)))
+                    return false;
+            }
+        }
+        child = p;
+    }
+    return true;
+}
+
+/* A value assigned, as `b` reads it: a ternary of whose condition `b` makes
+ * a choice is the arm taken. */
+static SynNode value_under(Ex *x, const ExBranch *b, SynNode v)
+{
+    for (int i = 0; b && i < MAX_TERNARY_CHAIN; i++) {
+        SynNode u = unwrap(v);
+        if (!is(u, "ternary_expression"))
+            break;
+        bool neg;
+        ExChoice c = cond_choice(x, field(u, "condition"), &neg);
+        int o = taken(x, b, &c);
+        if (o < 0)
+            break;
+        v = field(u, (o ^ neg) ? "alternative" : "consequence");
+    }
+    return v;
+}
+
+/* Whether the assignment whose right side is `v` is read under Ex.branch. */
+static bool assigned_here(Ex *x, SynNode v)
+{
+    return !x->branch || (syn_start(v) < x->branch->before &&
+                          runs_under(x, x->branch, ex_parent(x, v)));
+}
+
+typedef struct Gather {
+    ExChoice choices[MAX_CHOICES];
+    size_t n;
+    SynNode sites[MAX_CHOICES * 4]; /* the ifs and switches of the choices */
+    size_t choice_of[MAX_CHOICES * 4];
+    size_t nsites;
+    bool over;
+} Gather;
+
+static size_t add_choice(Ex *x, Gather *g, ExChoice c, SynNode site)
+{
+    size_t i = 0;
+    while (i < g->n && !same_choice(x, &g->choices[i], &c))
+        i++;
+    if (i == g->n) {
+        if (g->n == MAX_CHOICES) {
+            g->over = true;
+            return 0;
+        }
+        g->choices[g->n++] = c;
+    }
+    if (syn_null(site))
+        return i;
+    for (size_t s = 0; s < g->nsites; s++)
+        if (syn_eq(g->sites[s], site))
+            return i;
+    if (g->nsites == sizeof g->sites / sizeof *g->sites) {
+        g->over = true;
+        return i;
+    }
+    g->sites[g->nsites] = site;
+    g->choice_of[g->nsites++] = i;
+    return i;
+}
+
+/* The choices around assignment `n` below the statement that holds the
+ * object (at `obj_start`), and those of the ternaries it assigns. */
+static void gather(Ex *x, Gather *g, SynNode v, uint32_t obj_start)
+{
+    SynNode child = ex_parent(x, v);
+    for (int d = 0; d < MAX_UP && !g->over; d++) {
+        SynNode p = ex_parent(x, child);
+        if (syn_null(p) || is_function_node(p) ||
+            (syn_start(p) <= obj_start && obj_start < syn_end(p)))
+            break;
+        if (is(p, "if_statement") && !syn_eq(field(p, "condition"), child)) {
+            bool neg;
+            add_choice(x, g, cond_choice(x, field(p, "condition"), &neg), p);
+        } else if (is(p, "switch_body") && is(ex_parent(x, p), "switch_statement")) {
+            int cases = 0;
+            bool dflt = false;
+            switch_case_at(x, p, -1, &cases, &dflt);
+            if (cases > MAX_CASES) {
+                g->over = true;
+                break;
+            }
+            ExChoice c = switch_choice(ex_parent(x, p));
+            c.options = cases + !dflt;
+            add_choice(x, g, c, ex_parent(x, p));
+        }
+        child = p;
+    }
+    for (int i = 0; i < MAX_TERNARY_CHAIN && !g->over; i++) {
+        SynNode u = unwrap(v);
+        if (!is(u, "ternary_expression"))
+            break;
+        bool neg;
+        add_choice(x, g, cond_choice(x, field(u, "condition"), &neg), (SynNode){0});
+        v = field(u, "alternative");
+    }
+}
+
+/* Whether an operation at `op` can run under `b`: it is in no branch `b`
+ * does not take, and no branch `b` takes before it returns or throws. */
+static bool reaches(Ex *x, const Gather *g, const ExBranch *b, SynNode op)
+{
+    if (!runs_under(x, b, op))
+        return false;
+    for (size_t s = 0; s < g->nsites; s++) {
+        SynNode site = g->sites[s];
+        if (syn_start(op) < syn_end(site))
+            continue; /* it is in the site, or before it */
+        int o = b->option[g->choice_of[s]];
+        SynNode last = {0};
+        if (is(site, "if_statement")) {
+            bool neg;
+            cond_choice(x, field(site, "condition"), &neg);
+            SynNode arm = (o ^ neg) ? field(site, "alternative") : field(site, "consequence");
+            if (is(arm, "else_clause"))
+                arm = last_statement(x, arm, (SynNode){0});
+            last = arm;
+        } else {
+            SynNode body = field(site, "body");
+            int cases = 0;
+            switch_case_at(x, body, -1, &cases, NULL);
+            if (o < cases) {
+                SynNode c = switch_case_at(x, body, switch_run_end(x, body, o, cases), NULL, NULL);
+                last = last_statement(x, c, field(c, "value"));
+            }
+        }
+        if (!syn_null(last) && ends_flow(x, last, false))
+            return false;
+    }
+    return true;
+}
+
+/* `params.ExpressionAttributeValues = { ...params.ExpressionAttributeValues,
+ * ':t': t }`: an assignment that keeps what the path held (it adds, it
+ * overwrites nothing). `v` its right side. */
+static bool extends_itself(Ex *x, SynNode v)
+{
+    SynNode u = unwrap(v);
+    if (!is(u, "object"))
+        return false;
+    const char *left = member_path(x, field(ex_parent(x, v), "left"), 0);
+    uint32_t cnt = syn_count(x->syn, u);
+    for (uint32_t i = 0; left && i < cnt; i++) {
+        SynNode c = syn_child(x->syn, u, i);
+        const char *p = is(c, "spread_element") ? member_path(x, syn_child(x->syn, c, 0), 0) : NULL;
+        if (p && !strcmp(p, left))
+            return true;
+    }
+    return false;
+}
+
+/* Whether object literal `obj` has a property `name` of its own (a pair or
+ * a shorthand, not a spread's). */
+static bool own_prop(Ex *x, SynNode obj, const char *name)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "shorthand_property_identifier") ? ex_text_eq(x, p, name)
+                                                   : is(p, "pair") && ex_prop_name(x, p) &&
+                                                         !strcmp(ex_prop_name(x, p), name))
+            return true;
+    }
+    return false;
+}
+
+/* Candidates: later assignments to an object's properties. */
+typedef struct Cand {
+    const char *name;
+    SynNode value;
+    SynNode owner; /* the object literal */
+    bool params;   /* of the params object itself */
+} Cand;
+
+size_t ex_branch_combos(Ex *x, SynNode obj, Span op_span, const ExBranch **out)
+{
+    static const char *const relevant[] = {
+        "TableName", "IndexName", "KeyConditionExpression", "ExpressionAttributeValues",
+        "ExpressionAttributeNames", "Key", "Item", "UpdateExpression", NULL};
+    static const char *const objects[] = {"ExpressionAttributeValues", "ExpressionAttributeNames",
+                                          "Key", "Item", NULL};
+    *out = NULL;
+    if (x->branch)
+        return 0;
+    /* an operation after its parameters' literal reads what was assigned
+     * before it */
+    uint32_t before = op_span.start_byte > syn_end(obj) ? op_span.start_byte : UINT32_MAX;
+    /* the assignments that decide what the operation reads: to the params
+     * object's own properties, and to the objects of values, names, key
+     * or item it holds by variable */
+    Cand cand[MAX_RELEVANT];
+    size_t ncand = 0;
+    bool cut = false; /* some are after the operation */
+    size_t n;
+    const AssignedProp *ap = ex_assigned_props(x, obj, &n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strcspn(ap[i].name, ".");
+        for (const char *const *r = relevant; *r; r++) {
+            if (strlen(*r) != len || strncmp(*r, ap[i].name, len))
+                continue;
+            if (syn_start(ap[i].value) >= before) {
+                cut = true;
+                break;
+            }
+            if (ncand == MAX_RELEVANT)
+                return 0;
+            cand[ncand++] = (Cand){ap[i].name, ap[i].value, obj, true};
+            break;
+        }
+    }
+    for (const char *const *o = objects; *o; o++) {
+        SynNode inner = ex_follow(x, ex_find_prop(x, obj, *o), NULL, NULL);
+        if (!is(inner, "object") || syn_eq(inner, obj))
+            continue;
+        size_t m;
+        const AssignedProp *iap = ex_assigned_props(x, inner, &m);
+        for (size_t i = 0; i < m; i++) {
+            if (syn_start(iap[i].value) >= before) {
+                cut = true;
+                continue;
+            }
+            if (ncand == MAX_RELEVANT)
+                return 0;
+            cand[ncand++] = (Cand){iap[i].name, iap[i].value, inner, false};
+        }
+    }
+    /* Only what reading the last assignment loses is worth a combination:
+     * a property assigned twice (an assignment that extends what the
+     * property held aside), or over the literal's own value, or a
+     * ternary assigned to a property of the params object. */
+    SynNode rel[MAX_RELEVANT];
+    size_t nrel = 0;
+    bool extends[MAX_RELEVANT];
+    for (size_t i = 0; i < ncand; i++)
+        extends[i] = extends_itself(x, cand[i].value);
+    for (size_t i = 0; i < ncand; i++) {
+        if (extends[i])
+            continue;
+        bool contested = (cand[i].params && !strchr(cand[i].name, '.') &&
+                          (is(unwrap(cand[i].value), "ternary_expression") ||
+                           own_prop(x, cand[i].owner, cand[i].name))) ||
+                         (!cand[i].params && own_prop(x, cand[i].owner, cand[i].name));
+        for (size_t j = 0; j < ncand && !contested; j++)
+            contested = j != i && !extends[j] && syn_eq(cand[j].owner, cand[i].owner) &&
+                        !strcmp(cand[j].name, cand[i].name);
+        if (contested)
+            rel[nrel++] = cand[i].value;
+    }
+    Gather g = {0};
+    for (size_t i = 0; i < nrel && !g.over; i++)
+        gather(x, &g, rel[i], syn_start(obj));
+    if (g.over)
+        return 0;
+    if (!g.n) {
+        if (!cut)
+            return 0;
+        /* no branch, but what comes after the operation is not its */
+        ExBranch *one = arena_alloc(x->scratch, sizeof *one);
+        *one = (ExBranch){.before = before};
+        *out = one;
+        return 1;
+    }
+    size_t product = 1;
+    for (size_t i = 0; i < g.n; i++) {
+        product *= (size_t)(g.choices[i].options > 0 ? g.choices[i].options : 1);
+        if (product > MAX_PRODUCT)
+            return 0;
+    }
+    ExChoice *choices = arena_alloc(x->scratch, g.n * sizeof *choices);
+    memcpy(choices, g.choices, g.n * sizeof *choices);
+    SynNode op = syn_node_for_range(x->syn, op_span.start_byte, op_span.end_byte);
+    ExBranch *kept = arena_alloc(x->scratch, MAX_BRANCH_COMBOS * sizeof *kept);
+    uint32_t *sigs = arena_alloc(x->scratch, (MAX_BRANCH_COMBOS + 1) * ncand * sizeof *sigs);
+    size_t nkept = 0;
+    for (size_t c = 0; c < product; c++) {
+        int *option = arena_alloc(x->scratch, g.n * sizeof *option);
+        size_t rest = c;
+        for (size_t i = 0; i < g.n; i++) {
+            size_t k = (size_t)(g.choices[i].options > 0 ? g.choices[i].options : 1);
+            option[i] = (int)(rest % k);
+            rest /= k;
+        }
+        ExBranch b = {.n = g.n, .choices = choices, .option = option, .before = before};
+        if (!syn_null(op) && !reaches(x, &g, &b, op))
+            continue;
+        /* what it reads: each assignment (those the choices did not come
+         * from too: an arm taken hides the others'), not run (0) or the
+         * value it assigns under b (its start, plus one) */
+        uint32_t *sig = sigs + nkept * ncand;
+        for (size_t i = 0; i < ncand; i++)
+            sig[i] = runs_under(x, &b, ex_parent(x, cand[i].value))
+                         ? syn_start(value_under(x, &b, cand[i].value)) + 1
+                         : 0;
+        bool seen = false;
+        for (size_t k = 0; k < nkept && !seen; k++)
+            seen = !memcmp(sigs + k * ncand, sig, ncand * sizeof *sig);
+        if (seen)
+            continue;
+        if (nkept == MAX_BRANCH_COMBOS)
+            return 0; /* too many: the last assignment is read */
+        kept[nkept++] = b;
+    }
+    if (!nkept)
+        return 0;
+    *out = kept;
+    return nkept;
+}
+
+/* The last later assignment of `name` to the object (of those that run
+ * under Ex.branch), or a null node. */
 static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
 {
     SynNode found = {0};
@@ -218,9 +694,9 @@ static SynNode assigned_prop(Ex *x, SynNode obj, const char *name)
         return found;
     const Assigned *as = assignments_of(x, obj);
     for (size_t i = 0; i < as->props.n; i++)
-        if (!strcmp(as->props.v[i].name, name))
+        if (!strcmp(as->props.v[i].name, name) && assigned_here(x, as->props.v[i].value))
             found = as->props.v[i].value;
-    return found;
+    return syn_null(found) ? found : value_under(x, x->branch, found);
 }
 
 const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n)
@@ -231,8 +707,18 @@ const AssignedProp *ex_assigned_props(Ex *x, SynNode obj, size_t *n)
         return NULL;
     }
     const Assigned *as = assignments_of(x, obj);
-    *n = as->props.n;
-    return as->props.v;
+    if (!x->branch) {
+        *n = as->props.n;
+        return as->props.v;
+    }
+    AssignedProp *v = arena_alloc(x->scratch, (as->props.n + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < as->props.n; i++)
+        if (assigned_here(x, as->props.v[i].value))
+            v[k++] = (AssignedProp){as->props.v[i].name,
+                                    value_under(x, x->branch, as->props.v[i].value)};
+    *n = k;
+    return v;
 }
 
 static SynNode find_prop_depth(Ex *x, SynNode obj, const char *name, int depth);
@@ -261,9 +747,12 @@ static SynNode spread_of_earlier(Ex *x, SynNode spread, const char *name, int de
         const MemberAssign *ma = &m->v.v[m->lists.v[g].v[k]];
         if (ma->start >= at)
             break; /* in source order: only those before the spread */
-        if (strcmp(ma->left, path) || !is(syn_unwrap(x->syn, ma->right), "object"))
+        if (strcmp(ma->left, path) || !assigned_here(x, ma->right))
             continue;
-        SynNode v = find_prop_depth(x, syn_unwrap(x->syn, ma->right), name, depth + 1);
+        SynNode right = unwrap(value_under(x, x->branch, ma->right));
+        if (!is(right, "object"))
+            continue;
+        SynNode v = find_prop_depth(x, right, name, depth + 1);
         if (!syn_null(v))
             hit = v;
     }

@@ -242,12 +242,10 @@ bool ex_update_expression(Ex *x, SynNode ue, SynNode names, SynNode values, int 
     return true;
 }
 
-/* The parameters of an SDK command or DocumentClient call. */
-static void params_object(Ex *x, SynNode objn, int op)
+/* The parameters of an SDK command or DocumentClient call, as Ex.branch
+ * reads them. */
+static void params_read(Ex *x, SynNode obj, int op)
 {
-    SynNode obj = ex_follow(x, objn, NULL, NULL);
-    if (!is(obj, "object"))
-        return;
     ex_consume(x, obj);
     DataOp *d = &x->ir->ops.v[op];
     SynNode table = ex_find_prop(x, obj, "TableName");
@@ -264,7 +262,9 @@ static void params_object(Ex *x, SynNode objn, int op)
     SynNode index = ex_find_prop(x, obj, "IndexName");
     if (!syn_null(index)) {
         const char *s;
-        d->index = ex_string_value(x, index, &s) ? s : ex_ntext(x, unwrap(index));
+        d->index_literal = ex_string_value(x, index, &s);
+        d->index = d->index_literal ? s : ex_ntext(x, unwrap(index));
+        d->index_span = nspan(index);
     }
     SynNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
     SynNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
@@ -304,6 +304,35 @@ static void params_object(Ex *x, SynNode objn, int op)
     SynNode ti = ex_find_prop(x, obj, "TransactItems");
     if (!syn_null(ti))
         transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
+}
+
+/* The parameters of an SDK command or DocumentClient call. Filled in
+ * branches (`if (s) params.KeyConditionExpression = ...; else ...`), they
+ * are one operation per combination of branches (ex_branch_combos), each
+ * reading its own branch's expression with its own branch's values: `op`
+ * the first, copies of it the others. */
+static void params_object(Ex *x, SynNode objn, int op)
+{
+    SynNode obj = ex_follow(x, objn, NULL, NULL);
+    if (!is(obj, "object"))
+        return;
+    const ExBranch *combos;
+    size_t n = ex_branch_combos(x, obj, x->ir->ops.v[op].span, &combos);
+    if (!n) {
+        params_read(x, obj, op);
+        return;
+    }
+    DataOp blank = x->ir->ops.v[op];
+    for (size_t c = 0; c < n; c++) {
+        int o = op;
+        if (c) {
+            VEC_PUSH(x->a, &x->ir->ops, blank);
+            o = (int)x->ir->ops.n - 1;
+        }
+        x->branch = &combos[c];
+        params_read(x, obj, o);
+        x->branch = NULL;
+    }
 }
 
 void ex_sdk_command(Ex *x, SynNode n)

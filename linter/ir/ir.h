@@ -265,6 +265,11 @@ typedef struct DataOp {
     const char *table;     /* TableName as written (text of a literal, else source) */
     bool table_literal;    /* table is a string literal's value */
     const char *index;     /* IndexName, NULL if none */
+    /* Its value in the source, as extraction read it: the assignment of
+     * the operation's branch when the parameters were filled in branches
+     * (OpParams.index_span is the literal's). Zero when none. */
+    Span index_span;
+    bool index_literal;    /* index is a string literal's value */
     TableKind table_kind;  /* from the receiver or TableName; refined by resolve */
     const char *key_condition; /* KeyConditionExpression as written, NULL if none */
     Span key_condition_span;   /* its value in the source */

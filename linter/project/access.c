@@ -1240,7 +1240,11 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
     const DataOp *op = &f->ops.v[opi];
     const OpParams *ex = op_params(op);
     out->index_span = op->span;
-    if (ex && ex->has_index) {
+    /* an IndexName assigned after the literal (in the operation's branch)
+     * is the one it queries */
+    bool assigned = op->index && op->index_span.end_byte &&
+                    (!ex || !ex->has_index || op->index_span.start_byte != ex->index_span.start_byte);
+    if (ex && ex->has_index && !assigned) {
         out->has_index = true;
         NameRef r = resolve_ref(a, af, ex->index, f->path);
         out->index = r.literal && !strstr(r.literal, "${") ? r.literal : NULL;
@@ -1249,7 +1253,9 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
             out->index = const_value(a, af, f, ex->index.text); /* Obj.KEY imported */
     } else if (op->index) {
         out->has_index = true;
-        out->index = const_value(a, af, f, op->index);
+        out->index = op->index_literal ? op->index : const_value(a, af, f, op->index);
+        if (op->index_span.end_byte)
+            out->index_span = op->index_span;
     }
     out->table = find_table(a, af, m, cfg, f->path, op, ex, &out->how, &out->foreign,
                             &out->guessed);

@@ -18,7 +18,7 @@
 #include "walk.h"
 
 enum {
-    CACHE_FORMAT = 4,
+    CACHE_FORMAT = 5,
     /* entries ignored that get a note each; the rest are counted */
     NOTES_NAMED = 10,
     /* a record: its name (hex), the length and hash of its entry, the

@@ -177,6 +177,8 @@ static json_t *w_ops(const FileIR *ir)
         put_str(o, "table", op->table);
         put_bool(o, "table_literal", op->table_literal);
         put_str(o, "index", op->index);
+        put_span(o, "index_span", op->index_span);
+        put_bool(o, "index_literal", op->index_literal);
         put_int(o, "table_kind", op->table_kind);
         put_str(o, "key_condition", op->key_condition);
         put_span(o, "key_condition_span", op->key_condition_span);
@@ -626,6 +628,8 @@ static void r_ops(Rd *r, FileIR *ir, const json_t *a)
         op->table = g_str(r, o, "table");
         op->table_literal = g_bool(r, o, "table_literal");
         op->index = g_str(r, o, "index");
+        op->index_span = g_span(r, o, "index_span");
+        op->index_literal = g_bool(r, o, "index_literal");
         op->table_kind = (TableKind)g_int(r, o, "table_kind", 0, TABLE_KIND_COUNT - 1);
         op->key_condition = g_str(r, o, "key_condition");
         op->key_condition_span = g_span(r, o, "key_condition_span");
