@@ -52,9 +52,35 @@ same() {
 }
 
 pack=$cache/entries.pack
-# the files the pack has an entry for (an entry is a JSON object that
-# starts with its format, keylint's version and the file's path)
-entries() { grep -ao '{"format":[0-9]*,"keylint":"[^"]*","path":"[^"]*"' "$pack" | sort -u | wc -l | tr -d ' '; }
+# pack_py SCRIPT: python with `records`, the pack's records by name (the
+# last of a name: (offset of its entry, its length, its flags)), `b` the
+# pack (a bytearray) and `p` its path. A record: its name (32), the
+# entry's length (4) and hash (8), the text's hash (32), the stat (40),
+# then the entry: its format (4), keylint's version, the path, the text's
+# and the configuration's hashes (each a length (4) and bytes), a byte of
+# flags (1 set aside, 2 a note, 4 an IR), then the note, IR, problems.
+pack_py() {
+    python3 - "$pack" <<PY
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+at = b.index(b'\n', b.index(b'format ')) + 1 + 4  # the header, its byte order
+records = {}
+while at + 116 <= len(b):
+    name = bytes(b[at:at + 32])
+    n, = struct.unpack_from('=I', b, at + 32)
+    e = at + 116
+    q = e + 4
+    for _ in range(4):
+        l, = struct.unpack_from('=I', b, q)
+        q += 4 + (0 if l == 0xffffffff else l)
+    records[name] = (e, n, b[q])
+    at = e + n
+$1
+PY
+}
+# the files the pack has an entry for
+entries() { pack_py 'print(len(records))'; }
 
 # --- cold, then warm ---------------------------------------------------------
 same cold
@@ -151,14 +177,11 @@ has edited-same-size-counts "$err" " 1 misses"
 sleep 2.1
 same before-damage
 # one byte of an entry of a parsed file changed: that entry is ignored
-python3 - "$pack" <<'PY' || bad "no entry with keys to damage"
-import sys
-p = sys.argv[1]
-b = bytearray(open(p, 'rb').read())
-i = b.index(b'"extracted":[{')
-b[i + 1] = ord('X')
-open(p, 'wb').write(b)
-PY
+pack_py '
+e, n, flags = next(r for r in records.values() if r[2] & 4 and r[1] > 400)
+b[e + n - 100] ^= 0x5a   # inside the IR of a parsed file
+open(p, "wb").write(b)
+' || bad "no entry with keys to damage"
 same damaged
 has damaged-note "$err" "note: cache entry ignored: damaged (its hash differs)"
 has damaged-counts "$err" " 1 misses (1 entries ignored), 1 written"
