@@ -77,6 +77,7 @@ struct Cache {
     CacheCounts n;      /* under lock */
     bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
     int64_t pack_ns;    /* when the pack read was written (its mtime), 0 if none */
+    const char *unusable; /* why the directory cannot be made or written, NULL if it can */
 };
 
 /* The hash a record carries: of its stat and its entry, so that a
@@ -280,6 +281,11 @@ static void read_pack(Cache *c)
 
 Cache *cache_open(const char *dir, const char *root)
 {
+    return cache_open_as(dir, root, true);
+}
+
+Cache *cache_open_as(const char *dir, const char *root, bool asked)
+{
     Cache *c = calloc(1, sizeof *c);
     if (!c)
         abort();
@@ -290,13 +296,17 @@ Cache *cache_open(const char *dir, const char *root)
     problems_init(&c->notes);
     const char *why = NULL;
     if (!make_dirs(c->arena, dir)) {
-        note(c, dir, arena_printf(c->arena, "cache directory cannot be made (%s): the run "
-                                            "goes on without the cache",
-                                  strerror(errno)));
+        const char *reason = strerror(errno);
+        c->unusable = arena_printf(c->arena, "%s cannot be made (%s)", dir, reason);
+        if (asked)
+            note(c, dir, arena_printf(c->arena, "cache directory cannot be made (%s): the run "
+                                                "goes on without the cache",
+                                      reason));
         c->off = true;
         return c;
     }
     /* git, and backup tools (https://bford.info/cachedir/), pass it by */
+    errno = 0;
     if (!ensure_file(c->arena, dir, ".gitignore",
                      "# written by keylint: its cache between runs (--cache-dir)\n*\n", &why) ||
         !ensure_file(c->arena, dir, "CACHEDIR.TAG",
@@ -304,9 +314,12 @@ Cache *cache_open(const char *dir, const char *root)
                      "# This file is a cache directory tag created by keylint.\n",
                      &why) ||
         access(dir, W_OK) != 0) {
-        note(c, dir, arena_printf(c->arena, "cache directory cannot be written (%s): "
-                                            "entries are read, none written",
-                                  why ? why : strerror(errno ? errno : EACCES)));
+        const char *reason = why ? why : strerror(errno ? errno : EACCES);
+        c->unusable = arena_printf(c->arena, "%s cannot be written (%s)", dir, reason);
+        if (asked)
+            note(c, dir, arena_printf(c->arena, "cache directory cannot be written (%s): "
+                                                "entries are read, none written",
+                                      reason));
         c->no_write = true;
     }
     read_pack(c);
@@ -633,6 +646,11 @@ void cache_count_kept(Cache *c, size_t hits, size_t unread)
 void cache_hash_hex(const void *s, size_t n, char out[33])
 {
     hash_hex(s, n, out);
+}
+
+const char *cache_unusable(const Cache *c)
+{
+    return c->unusable;
 }
 
 const char *cache_dir(const Cache *c)

@@ -53,6 +53,14 @@ typedef struct Cache Cache;
  * directory with its .gitignore; when that fails the cache is off (every
  * lookup misses, nothing is written) and a note says why. Never NULL. */
 Cache *cache_open(const char *dir, const char *root);
+/* The same; unless `asked` (the cache is on by default, not named on the
+ * command line) a directory that cannot be made or written is no note:
+ * the run goes on without the cache (or only reads it) and says nothing,
+ * so that a read-only checkout is not told so at every run
+ * (cache_unusable says why, for --stats). */
+Cache *cache_open_as(const char *dir, const char *root, bool asked);
+/* Why the cache's directory cannot be made or written; NULL when it can. */
+const char *cache_unusable(const Cache *c);
 void cache_free(Cache *c);
 /* The root it was opened with. */
 const char *cache_root(const Cache *c);
