@@ -106,4 +106,4 @@ else
 fi
 echo
 echo "keylint --stats on the tree:"
-"$keylint" -j2 --stats --exit-zero -f concise -o /dev/null "$work/tree" 2>&1 | grep '^keylint: stats:' | sed 's/^/  /'
+"$keylint" -j2 --no-cache --stats --exit-zero -f concise -o /dev/null "$work/tree" 2>&1 | grep '^keylint: stats:' | sed 's/^/  /'

@@ -7,6 +7,10 @@
 # Prints the time of a whole run (hyperfine when installed, else the best
 # of 5 runs) and the throughput in files and lines per second.
 set -euo pipefail
+# every run parses: the cache between runs (on by default) would make the
+# runs after the first warm ones, and would be written into the trees
+# (bench/compare.sh times the cache)
+export KEYLINT_NO_CACHE=1
 
 keylint=${1:-build/keylint}
 files=${2:-1000}

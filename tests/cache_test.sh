@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The cache between runs (--cache, --cache-dir, --no-cache): a run that reads
+# The cache between runs (on by default; --cache-dir, --no-cache): a run that reads
 # entries reports byte for byte what a run without the cache reports, cold,
 # warm, after a file is edited, after entries are truncated or corrupted,
 # after a configuration changes, without the pre-check, with two runs at
 # once; entries of deleted files are pruned; a cache directory that cannot
-# be made is a note and the run goes on. The findings a run keeps are
+# be made is a note when --cache asks for the cache, silent by default, and
+# the run goes on. The findings a run keeps are
 # reported again only while nothing they depend on changed.
 # Usage: cache_test.sh KEYLINT SOURCE_ROOT
 set -u
@@ -29,8 +30,8 @@ cp -R "$root/fixtures" "$root/tests/extract" "$proj/"
 cache=$proj/.keylint-cache
 cd "$proj" || exit 1
 
-# same NAME ARGS...: the report of `keylint ARGS .` with the cache (in
-# $cache, the default) is the report without it, byte for byte, and so is
+# same NAME ARGS...: the report of `keylint ARGS .` with the cache (on by
+# default, in $cache) is the report without it, byte for byte, and so is
 # the exit code. Sets $err to the cached run's stderr (with --stats: the
 # cache's counts).
 same() {
@@ -38,7 +39,7 @@ same() {
     shift
     "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
     local want_rc=$?
-    "$keylint" --cache --stats "$@" . >"$tmp/got" 2>"$tmp/err"
+    "$keylint" --stats "$@" . >"$tmp/got" 2>"$tmp/err"
     local rc=$?
     err=$(cat "$tmp/err")
     if [ "$rc" -ne "$want_rc" ]; then
@@ -52,9 +53,35 @@ same() {
 }
 
 pack=$cache/entries.pack
-# the files the pack has an entry for (an entry is a JSON object that
-# starts with its format, keylint's version and the file's path)
-entries() { grep -ao '{"format":[0-9]*,"keylint":"[^"]*","path":"[^"]*"' "$pack" | sort -u | wc -l | tr -d ' '; }
+# pack_py SCRIPT: python with `records`, the pack's records by name (the
+# last of a name: (offset of its entry, its length, its flags)), `b` the
+# pack (a bytearray) and `p` its path. A record: its name (32), the
+# entry's length (4) and hash (8), the text's hash (32), the stat (40),
+# then the entry: its format (4), keylint's version, the path, the text's
+# and the configuration's hashes (each a length (4) and bytes), a byte of
+# flags (1 set aside, 2 a note, 4 an IR), then the note, IR, problems.
+pack_py() {
+    python3 - "$pack" <<PY
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+at = b.index(b'\n', b.index(b'format ')) + 1 + 4  # the header, its byte order
+records = {}
+while at + 116 <= len(b):
+    name = bytes(b[at:at + 32])
+    n, = struct.unpack_from('=I', b, at + 32)
+    e = at + 116
+    q = e + 4
+    for _ in range(4):
+        l, = struct.unpack_from('=I', b, q)
+        q += 4 + (0 if l == 0xffffffff else l)
+    records[name] = (e, n, b[q])
+    at = e + n
+$1
+PY
+}
+# the files the pack has an entry for
+entries() { pack_py 'print(len(records))'; }
 
 # --- cold, then warm ---------------------------------------------------------
 same cold
@@ -151,14 +178,11 @@ has edited-same-size-counts "$err" " 1 misses"
 sleep 2.1
 same before-damage
 # one byte of an entry of a parsed file changed: that entry is ignored
-python3 - "$pack" <<'PY' || bad "no entry with keys to damage"
-import sys
-p = sys.argv[1]
-b = bytearray(open(p, 'rb').read())
-i = b.index(b'"extracted":[{')
-b[i + 1] = ord('X')
-open(p, 'wb').write(b)
-PY
+pack_py '
+e, n, flags = next(r for r in records.values() if r[2] & 4 and r[1] > 400)
+b[e + n - 100] ^= 0x5a   # inside the IR of a parsed file
+open(p, "wb").write(b)
+' || bad "no entry with keys to damage"
 same damaged
 has damaged-note "$err" "note: cache entry ignored: damaged (its hash differs)"
 has damaged-counts "$err" " 1 misses (1 entries ignored), 1 written"
@@ -235,17 +259,36 @@ has cache-dir-warm-counts "$err" " 0 misses"
 : >"$tmp/a-file"
 same unwritable --cache-dir "$tmp/a-file/cache"
 has unwritable-note "$err" "note: cache directory cannot be made"
-# the cache is off by default; --no-cache and KEYLINT_NO_CACHE win over
-# --cache
+# with --cache (the default, named) a directory that cannot be made is a
+# note; by default the run goes on in silence, and --stats says why
+same unwritable-asked --cache --cache-dir "$tmp/a-file/cache"
+has unwritable-asked-note "$err" "note: cache directory cannot be made"
 rm -rf "$cache"
+: >"$cache"
+same unwritable-default
+lacks unwritable-default-note "$err" "note: cache"
+has unwritable-default-stats "$err" "keylint: cache: off ($cache cannot be made"
+"$keylint" . 2>"$tmp/err" >/dev/null
+[ ! -s "$tmp/err" ] && ok || bad "a cache that cannot be made: $(cat "$tmp/err")"
+rm -f "$cache"
+# the cache is on by default; --no-cache and KEYLINT_NO_CACHE win over
+# --cache, which is accepted
 "$keylint" . >/dev/null 2>&1
-[ ! -e "$cache" ] && ok || bad "a run without --cache made the cache directory"
+[ -f "$pack" ] && ok || bad "a run without options wrote no pack"
+rm -rf "$cache"
 "$keylint" --cache --no-cache . >/dev/null 2>&1
 [ ! -e "$cache" ] && ok || bad "--no-cache made the cache directory"
 KEYLINT_NO_CACHE=1 "$keylint" --cache . >/dev/null 2>&1
 [ ! -e "$cache" ] && ok || bad "KEYLINT_NO_CACHE made the cache directory"
 "$keylint" --cache . >/dev/null 2>&1
 [ -f "$pack" ] && ok || bad "--cache wrote no pack"
+# a path in no project (the temporary directory itself): no cache by
+# default, none made there
+lone=$(mktemp "${TMPDIR:-/tmp}/keylint-lone-XXXXXX.ts")
+printf 'export const k = { pk: `USER#${id}`, sk: "A" };\n' >"$lone"
+"$keylint" --stats "$lone" >/dev/null 2>"$tmp/err"
+lacks lone-no-cache "$(cat "$tmp/err")" "keylint: cache:"
+rm -f "$lone"
 
 # --- the findings kept from the last run ---------------------------------------
 # A run over an unchanged project reports the findings its last run kept,

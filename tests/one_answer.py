@@ -125,16 +125,18 @@ def source_files(top):
 
 
 class Keylint:
-    def __init__(self, binary, timeout):
+    def __init__(self, binary, timeout, extra=()):
         self.binary = binary
         self.timeout = timeout
+        self.extra = list(extra)
         self.runs = 0
         self.seconds = 0.0
 
     def json(self, args, cwd, stdin=None):
         """Run keylint -f json; returns (findings by absolute path, problems)."""
         t0 = time.monotonic()
-        r = subprocess.run([self.binary, '-f', 'json', '--color', 'never'] + args, cwd=cwd,
+        r = subprocess.run([self.binary, '-f', 'json', '--color', 'never'] + self.extra + args,
+                           cwd=cwd,
                            input=stdin, capture_output=True, timeout=self.timeout)
         self.runs += 1
         self.seconds += time.monotonic() - t0
@@ -414,7 +416,10 @@ def main():
     ap.add_argument('--timeout', type=float, default=300)
     ap.add_argument('dirs', nargs='+')
     args = ap.parse_args()
-    kl = Keylint(os.path.realpath(args.keylint), args.timeout)
+    # the cache between runs (on by default) is written only into copies:
+    # there the runs after the first read it, and must give the same answer
+    kl = Keylint(os.path.realpath(args.keylint), args.timeout,
+                 () if args.copy else ('--no-cache',))
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix='keylint-one-answer-') as tmp:
         out = os.path.join(tmp, 'elsewhere')

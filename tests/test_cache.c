@@ -1,5 +1,6 @@
-/* The cache between runs: an IR written as JSON and read back is the IR
- * (cache_ir.h), and an entry of the wrong shape is refused; the findings
+/* The cache between runs: an IR written in the cache's binary encoding
+ * and read back is the IR (cache_ir.h), and one cut short, damaged or of
+ * the wrong shape is refused without reading past its end; the findings
  * of a run kept and read back (cache_findings.h). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,65 +83,71 @@ static char *dumped(const FileIR *ir)
     return buf;
 }
 
-/* ir -> JSON -> ir', and ir' -> JSON again: the same JSON, the same
+/* ir -> bytes -> ir', and ir' -> bytes again: the same bytes, the same
  * --dump-ir; the copy owns all it points to (ASan: the original is
- * freed first). Returns the copy. */
-static FileIR *round_trip(FileIR *ir, json_t **json_out)
+ * freed first). Returns the copy; the bytes in *out when asked for. */
+static FileIR *round_trip(FileIR *ir, BinOut *out)
 {
-    json_t *j = cache_ir_to_json(ir);
-    assert_non_null(j);
-    /* through its text, as the cache writes it */
-    char *text = json_dumps(j, JSON_COMPACT);
-    assert_non_null(text);
-    json_error_t err;
-    json_t *back = json_loads(text, 0, &err);
-    assert_non_null(back);
-    free(text);
+    BinOut o = {0};
+    cache_ir_put(&o, ir);
+    assert_true(o.n > 0);
     char *before = dumped(ir);
     const char *why = NULL;
-    FileIR *copy = cache_ir_from_json(back, ir->path, &why);
+    BinIn in = {.v = o.v, .n = o.n};
+    FileIR *copy = cache_ir_get(&in, ir->path, &why);
     if (!copy)
         fail_msg("%s: %s", ir->path, why);
-    json_decref(back);
+    assert_int_equal(in.at, o.n); /* read to its end, not past it */
     fileir_free(ir);
     char *after = dumped(copy);
     assert_string_equal(after, before);
-    json_t *again = cache_ir_to_json(copy);
-    if (!json_equal(j, again)) {
-        char *a = json_dumps(j, JSON_INDENT(1)), *b = json_dumps(again, JSON_INDENT(1));
-        fail_msg("not the same JSON:\n%s\n---\n%s", a, b);
-    }
-    json_decref(again);
+    BinOut again = {0};
+    cache_ir_put(&again, copy);
+    if (again.n != o.n || memcmp(again.v, o.v, o.n))
+        fail_msg("not the same bytes written again (%zu, then %zu)", o.n, again.n);
+    free(again.v);
     free(before);
     free(after);
-    if (json_out)
-        *json_out = j;
+    if (out)
+        *out = o;
     else
-        json_decref(j);
+        free(o.v);
     return copy;
+}
+
+/* The IR read from `bytes`, or NULL with *why. */
+static FileIR *read_ir(const BinOut *bytes, size_t n, const char *path, const char **why)
+{
+    BinIn in = {.v = bytes->v, .n = n};
+    *why = NULL;
+    FileIR *ir = cache_ir_get(&in, path, why);
+    assert_true(in.at <= n);
+    assert_true(ir ? *why == NULL : *why != NULL);
+    return ir;
 }
 
 static void ir_round_trip(void **state)
 {
     (void)state;
     FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
-    /* what the source holds, so that a part the JSON drops shows */
+    /* what the source holds, so that a part the encoding drops shows */
     assert_true(ir->extracted.n >= 4);
     assert_true(ir->ops.n >= 3);
     assert_true(ir->reexports.n == 2);
     assert_true(ir->tables && ir->tables->set.tables.n == 1);
-    json_t *j = NULL;
-    FileIR *copy = round_trip(ir, &j);
+    size_t parts[] = {ir->extracted.n, ir->ops.n,     ir->imports.n,  ir->reexports.n,
+                      ir->consts.n,    ir->helpers.n, ir->comments.n, ir->mutated.n,
+                      ir->choices.n,   ir->tables->set.tables.n};
+    FileIR *copy = round_trip(ir, NULL);
 
-    /* every part is in the JSON and back in the IR */
-    const char *parts[] = {"extracted", "ops", "imports", "reexports", "consts", "helpers",
-                           "comments", "mutated", "choices", "tables"};
+    /* every part is back in the IR */
+    size_t back[] = {copy->extracted.n, copy->ops.n,     copy->imports.n,  copy->reexports.n,
+                     copy->consts.n,    copy->helpers.n, copy->comments.n, copy->mutated.n,
+                     copy->choices.n,   copy->tables->set.tables.n};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-        const json_t *v = json_object_get(j, parts[i]);
-        if (!v || (json_is_array(v) && !json_array_size(v)))
-            fail_msg("nothing under \"%s\"", parts[i]);
+        assert_true(parts[i] > 0);
+        assert_int_equal(back[i], parts[i]);
     }
-    json_decref(j);
     assert_true(copy->mutated.n >= 1);
     assert_true(copy->choices.n >= 1);
     /* segments with call arguments (nested lists) */
@@ -230,20 +237,21 @@ static void ir_takes_the_path_given(void **state)
 {
     (void)state;
     FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
-    json_t *j = cache_ir_to_json(ir);
+    BinOut o = {0};
+    cache_ir_put(&o, ir);
     fileir_free(ir);
     const char *why = NULL;
-    FileIR *moved = cache_ir_from_json(j, "../app/src/orders.ts", &why);
+    FileIR *moved = read_ir(&o, o.n, "../app/src/orders.ts", &why);
     assert_non_null(moved);
     assert_string_equal(moved->path, "../app/src/orders.ts");
     assert_string_equal(moved->tables->set.tables.v[0].path, "../app/src/orders.ts");
     assert_string_equal(moved->tables->set.env.v[0].path, "../app/src/orders.ts");
     fileir_free(moved);
-    json_decref(j);
+    free(o.v);
 }
 
 /* A text that is not UTF-8 (a segment's text cut inside a character)
- * goes through JSON as its bytes. */
+ * is kept as its bytes. */
 static void ir_keeps_bytes_that_are_not_utf8(void **state)
 {
     (void)state;
@@ -253,67 +261,119 @@ static void ir_keeps_bytes_that_are_not_utf8(void **state)
     VEC_PUSH(ir->arena, &ir->extracted, k);
     FileIR *copy = round_trip(ir, NULL);
     assert_string_equal(copy->extracted.v[0].segs.v[0].text, "A\xC3#\xff");
+    assert_int_equal(copy->extracted.v[0].op, -1);
     fileir_free(copy);
 }
 
-/* Entries of the wrong shape are refused, saying why. */
+/* An IR cut short anywhere, damaged anywhere, or of the wrong shape is
+ * refused, saying why, and never read past its end (ASan and UBSan
+ * builds run this too). */
 static void ir_wrong_shapes_refused(void **state)
 {
     (void)state;
     FileIR *ir = extract("src/orders.ts", SOURCE, strlen(SOURCE));
-    json_t *good = cache_ir_to_json(ir);
-    fileir_free(ir);
-    struct {
-        const char *member;
-        json_t *value;
-        const char *why;
-    } cases[] = {
-        {"extracted", json_integer(7), "a list of the wrong type"},
-        {"code_hash", json_string("xyz"), "no code hash"},
-        {"ops", json_pack("[{s:i}]", "kind", 99), "a number out of range"},
-        {"imports", json_pack("[[s]]", "a"), "an import of the wrong shape"},
-        {"consts", json_pack("[{s:[[i]]}]", "value", 1), "a segment of the wrong shape"},
-        {"helpers", json_pack("[{s:s}]", "name", "h"), NULL}, /* a bare helper is fine */
-        {"tables", json_pack("{s:[{s:i}]}", "tables", "pk", 1),
-         "a key attribute of the wrong shape"},
-        {"comments", json_pack("[[{s:i}, s]]", "hex", 1, "x"), "a span of the wrong shape"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        json_t *j = json_deep_copy(good);
-        json_object_set_new(j, cases[i].member, cases[i].value);
-        const char *why = NULL;
-        FileIR *back = cache_ir_from_json(j, "src/orders.ts", &why);
-        if (cases[i].why) {
-            if (back)
-                fail_msg("%s: read", cases[i].member);
-            assert_string_equal(why, cases[i].why);
-        } else {
-            assert_non_null(back);
-        }
-        fileir_free(back);
-        json_decref(j);
-    }
-    /* segments nested without end (a call's arguments) */
-    json_t *deep = json_array();
-    for (int d = 0; d < 100; d++) {
-        json_t *seg = json_pack("[iisn[iiiiii][o]]", 2, 0, "f", 0, 0, 0, 0, 0, 0, deep);
-        deep = json_pack("[o]", seg);
-    }
-    json_t *j = json_deep_copy(good);
-    json_object_set_new(j, "extracted", json_pack("[{s:o}]", "segs", deep));
+    BinOut good = {0};
+    cache_ir_put(&good, ir);
     const char *why = NULL;
-    assert_null(cache_ir_from_json(j, "src/orders.ts", &why));
+
+    /* cut short at every length: refused */
+    for (size_t n = 0; n < good.n; n++) {
+        char *copy = malloc(n ? n : 1); /* exactly n bytes: ASan sees a read past them */
+        assert_non_null(copy);
+        memcpy(copy, good.v, n);
+        BinOut cut = {.v = copy, .n = n};
+        FileIR *back = read_ir(&cut, n, "src/orders.ts", &why);
+        if (back)
+            fail_msg("cut to %zu of %zu bytes: read", n, good.n);
+        free(copy);
+    }
+    /* every byte damaged in turn: read or refused, never past the end */
+    size_t refused = 0;
+    for (size_t i = 0; i < good.n; i++) {
+        char *copy = malloc(good.n);
+        assert_non_null(copy);
+        memcpy(copy, good.v, good.n);
+        copy[i] = (char)(copy[i] ^ 0xa5);
+        BinOut bad = {.v = copy, .n = good.n};
+        FileIR *back = read_ir(&bad, good.n, "src/orders.ts", &why);
+        refused += !back;
+        fileir_free(back);
+        free(copy);
+    }
+    assert_true(refused > 0);
+
+    /* a count no entry could hold: refused before anything is allocated */
+    BinOut huge = {0};
+    bin_put_u8(&huge, 0);
+    bin_put_u64(&huge, 1);
+    bin_put_u32(&huge, 0xfffffff0u);
+    assert_null(read_ir(&huge, huge.n, "x.ts", &why));
+    assert_string_equal(why, "cut short or of the wrong shape");
+    free(huge.v);
+    /* a flag that is neither 0 nor 1 */
+    BinOut flag = {.v = malloc(good.n), .n = good.n};
+    memcpy(flag.v, good.v, good.n);
+    flag.v[0] = 2; /* parse_failed */
+    assert_null(read_ir(&flag, flag.n, "x.ts", &why));
+    assert_string_equal(why, "a flag of the wrong type");
+    free(flag.v);
+
+    /* an enumeration past its count */
+    ir->ops.v[0].kind = (OpKind)99;
+    BinOut range = {0};
+    cache_ir_put(&range, ir);
+    assert_null(read_ir(&range, range.n, "x.ts", &why));
+    assert_string_equal(why, "a number out of range");
+    free(range.v);
+    ir->ops.v[0].kind = (OpKind)0;
+
+    /* segments nested without end (a call's arguments) */
+    SegList deep = {0};
+    seglist_push(ir->arena, &deep, (Seg){.kind = SEG_TEXT, .text = "x"});
+    for (int d = 0; d < 100; d++) {
+        SegList *args = arena_alloc(ir->arena, sizeof *args);
+        *args = deep;
+        SegList up = {0};
+        seglist_push(ir->arena, &up, (Seg){.kind = SEG_CALL, .text = "f", .args = args, .nargs = 1});
+        deep = up;
+    }
+    ir->extracted.v[0].segs = deep;
+    BinOut nested = {0};
+    cache_ir_put(&nested, ir);
+    assert_null(read_ir(&nested, nested.n, "x.ts", &why));
     assert_string_equal(why, "segments nested too deep");
-    json_decref(j);
-    why = NULL;
-    json_t *one = json_integer(1);
-    assert_null(cache_ir_from_json(one, "x.ts", &why));
-    assert_non_null(why);
-    json_decref(one);
-    json_decref(good);
+    free(nested.v);
+    fileir_free(ir);
+    free(good.v);
 }
 
-/* Every input of tests/extract goes through JSON unchanged. */
+/* The cache's hash of a text: the same for the same bytes, another for
+ * a byte changed anywhere, a byte more or less. */
+static void content_hash(void **state)
+{
+    (void)state;
+    char text[100], h0[33], h1[33];
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = (char)('a' + i % 26);
+    cache_hash_hex(text, sizeof text, h0);
+    assert_int_equal(strlen(h0), 32);
+    cache_hash_hex(text, sizeof text, h1);
+    assert_string_equal(h0, h1);
+    for (size_t i = 0; i < sizeof text; i++) {
+        text[i] ^= 1;
+        cache_hash_hex(text, sizeof text, h1);
+        assert_string_not_equal(h0, h1);
+        text[i] ^= 1;
+    }
+    cache_hash_hex(text, sizeof text - 1, h1);
+    assert_string_not_equal(h0, h1);
+    char zeros[16] = {0}, z1[33], z2[33];
+    cache_hash_hex(zeros, 15, z1);
+    cache_hash_hex(zeros, 16, z2);
+    assert_string_not_equal(z1, z2);
+}
+
+/* Every input of tests/extract goes through the encoding unchanged. */
 static void extract_cases_round_trip(void **state)
 {
     (void)state;
@@ -496,6 +556,7 @@ int main(void)
         cmocka_unit_test(ir_takes_the_path_given),
         cmocka_unit_test(ir_keeps_bytes_that_are_not_utf8),
         cmocka_unit_test(ir_wrong_shapes_refused),
+        cmocka_unit_test(content_hash),
         cmocka_unit_test(extract_cases_round_trip),
         cmocka_unit_test(defer_note_round_trip),
         cmocka_unit_test(config_hash_follows_extraction),

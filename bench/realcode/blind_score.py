@@ -84,7 +84,7 @@ def keylint_findings(keylint, d):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     try:
-        p = subprocess.run([keylint, '--format', 'json', '.'], cwd=d, capture_output=True,
+        p = subprocess.run([keylint, '--no-cache', '--format', 'json', '.'], cwd=d, capture_output=True,
                            text=True, timeout=300, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         print(f'{d}: keylint did not finish in 300 s: scored as finding nothing', file=sys.stderr)

@@ -87,7 +87,7 @@ def ensure_clone(p, clones, fetch):
 
 
 def run_keylint(keylint, where):
-    r = subprocess.run([keylint, "--format", "json", "--exit-zero", "."], cwd=where,
+    r = subprocess.run([keylint, "--no-cache", "--format", "json", "--exit-zero", "."], cwd=where,
                        capture_output=True, text=True)
     if r.returncode not in (0, 1):
         print(f"  keylint exited {r.returncode} in {where}: {r.stderr.strip()[:300]}",

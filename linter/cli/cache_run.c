@@ -6,7 +6,7 @@
 
 #include "report.h"
 
-Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n)
+Cache *cache_run_open(const char *dir, bool off, bool asked, char *const *paths, size_t n)
 {
     const char *env = getenv("KEYLINT_NO_CACHE");
     if (off || (env && env[0]))
@@ -14,13 +14,20 @@ Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n)
     Arena *a = arena_new();
     const char *first = n ? paths[0] : ".";
     const char *root = project_root_of(a, first);
+    if (!root && !dir && !asked) {
+        /* no project (the path is missing, or is /, the home or the
+         * temporary directory): no cache unless one is asked for */
+        arena_free(a);
+        return NULL;
+    }
     if (!root) {
         /* a path linted alone: its own directory */
         char *r = realpath(first, NULL);
         root = arena_strdup(a, r ? r : ".");
         free(r);
     }
-    Cache *c = cache_open(dir ? dir : arena_printf(a, "%s/.keylint-cache", root), root);
+    Cache *c = cache_open_as(dir ? dir : arena_printf(a, "%s/.keylint-cache", root), root,
+                             asked || dir);
     arena_free(a);
     return c;
 }
@@ -42,7 +49,10 @@ void cache_run_close(Cache *c, FILE *err, bool whole, bool quiet, bool stats)
     cache_save(c, whole);
     if (!quiet)
         report_problems(err, cache_notes(c), true);
-    if (stats) {
+    if (stats && !cache_dir(c)) {
+        fprintf(err, "keylint: cache: off (%s)\n",
+                cache_unusable(c) ? cache_unusable(c) : "its directory cannot be made");
+    } else if (stats) {
         CacheCounts k = cache_counts(c);
         fprintf(err,
                 "keylint: cache: %zu hits (%zu files not read), %zu misses (%zu entries "

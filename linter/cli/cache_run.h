@@ -1,4 +1,5 @@
-/* The cache between runs on the command line (--no-cache, --cache-dir):
+/* The cache between runs on the command line (on by default; --no-cache,
+ * --cache-dir):
  * which cache a run uses, and what it says at the end. */
 #ifndef KEYLINT_CACHE_RUN_H
 #define KEYLINT_CACHE_RUN_H
@@ -9,9 +10,12 @@
 
 /* The cache of a run on `paths` (none: the current directory): `dir`
  * (--cache-dir), else .keylint-cache/ in the project root of the first
- * path (project_root_of; the path itself when it has none); NULL with
- * `off` (--no-cache or KEYLINT_NO_CACHE set and not empty). */
-Cache *cache_run_open(const char *dir, bool off, char *const *paths, size_t n);
+ * path (project_root_of); NULL with `off` (--no-cache or KEYLINT_NO_CACHE
+ * set and not empty). The cache is on by default: unless `asked`
+ * (--cache) or `dir`, a path without a project (project_root_of: none)
+ * has no cache, and a directory that cannot be made or written is no
+ * note (cache_open_as); asked for, the path itself is the root. */
+Cache *cache_run_open(const char *dir, bool off, bool asked, char *const *paths, size_t n);
 
 /* Whether a run on `paths` reads the whole project the cache is of: one
  * path (or none) that is its root, and the cache is the root's own (no

@@ -259,8 +259,10 @@ void init_write_config(FILE *out, const Project *p, const char *dir)
     fputs("# keylint configuration (docs/configuration.md; editors can validate it\n"
           "# with docs/keylint.schema.json). Written by keylint --init from what the\n"
           "# project's code shows: check each value, then commit it. keylint's\n"
-          "# cache between runs, .keylint-cache/, holds a .gitignore of its own:\n"
-          "# nothing to add to yours.\n\n",
+          "# cache between runs (on by default; --no-cache), .keylint-cache/ in the\n"
+          "# project root, holds a .gitignore of its own: git needs nothing more;\n"
+          "# list .keylint-cache/ where other tools (.dockerignore, .npmignore)\n"
+          "# should leave it out.\n\n",
           out);
     fprintf(out, "# The character between the parts of a key (ORDER%cid): the one the\n"
                  "# project's keys use most.\n"

@@ -62,18 +62,20 @@ static const char usage_text[] =
     "                        file needs what they define; the findings are\n"
     "                        the same, only syntax errors in those files are\n"
     "                        named then\n"
-    "      --cache           keep a cache between runs (off by default: a\n"
-    "                        first run costs more than without it): what each\n"
-    "                        file's parse found, by its text, path,\n"
-    "                        configuration and keylint's version, so that an\n"
-    "                        unchanged file is not parsed again, and a run\n"
-    "                        over an unchanged project reports the findings\n"
-    "                        the last one kept; the findings are the same\n"
-    "      --cache-dir DIR   keep it in DIR (implies --cache; default:\n"
-    "                        .keylint-cache/ in the project root, ignored by\n"
-    "                        git)\n"
-    "      --no-cache        neither read nor write the cache, also with\n"
-    "                        --cache (so does a set KEYLINT_NO_CACHE)\n"
+    "      --no-cache        neither read nor write the cache between runs\n"
+    "                        (so does a set KEYLINT_NO_CACHE). keylint keeps,\n"
+    "                        by default, what each file's parse found, by its\n"
+    "                        text, path, configuration and keylint's version,\n"
+    "                        so that an unchanged file is not parsed again, and\n"
+    "                        a run over an unchanged project reports the\n"
+    "                        findings the last one kept; the findings are the\n"
+    "                        same. It is .keylint-cache/ in the project root\n"
+    "                        (ignored by git: it holds a .gitignore of its\n"
+    "                        own); a directory that cannot be written is\n"
+    "                        passed by in silence (--stats says so)\n"
+    "      --cache-dir DIR   keep the cache in DIR instead\n"
+    "      --cache           the default (kept for scripts that name it; with\n"
+    "                        it, a cache that cannot be written is a note)\n"
     "      --stats           after the summary, one line on stderr: the files\n"
     "                        found, parsed (how many only because a parsed file\n"
     "                        needs a name they define, how many held nothing\n"
@@ -1258,7 +1260,8 @@ int main(int argc, char **argv)
 
     bool fixed = false; /* --fix: the files were fixed, this is the run after */
     bool fix_failed = false;
-    Cache *cache = cache_run_open(cache_dir, no_cache || !use_cache, argv + optind, (size_t)(argc - optind));
+    Cache *cache = cache_run_open(cache_dir, no_cache, use_cache, argv + optind,
+                                  (size_t)(argc - optind));
 relint:;
     if (run.stats) /* the run after --fix: its own counts */
         memset(run.stats, 0, sizeof *run.stats);

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_bin.h"
 #include "cache_ir.h"
 #include "defer.h"
 #include "extract.h"
@@ -51,7 +51,7 @@ enum {
 typedef struct Record {
     const char *name;   /* NAME_LEN hex digits, in the pack's buffer, not terminated */
     const char *content; /* CONTENT_LEN hex digits, in the buffer */
-    size_t off, len;    /* the entry's JSON in the buffer */
+    size_t off, len;    /* the entry in the buffer */
     uint64_t hash;      /* record_hash of it */
     CacheStat st;       /* the file when the entry was written (all 0: unknown) */
     CacheStat restat;   /* the same text found under another stat (under lock) */
@@ -77,6 +77,7 @@ struct Cache {
     CacheCounts n;      /* under lock */
     bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
     int64_t pack_ns;    /* when the pack read was written (its mtime), 0 if none */
+    const char *unusable; /* why the directory cannot be made or written, NULL if it can */
 };
 
 /* The hash a record carries: of its stat and its entry, so that a
@@ -114,16 +115,39 @@ static CacheStat stat_to_keep(const CacheStat *st)
     return *st;
 }
 
-/* A 128-bit hash of s[0..n), as 32 hex digits: two independent 64-bit
- * hashes (hash_bytes, FNV-1a), each over the length and the bytes. */
+/* A 128-bit hash of s[0..n), as 32 hex digits: two 64-bit hashes of
+ * the length and the bytes, eight at a time, with multipliers and
+ * seeds of their own; the two chains run side by side (a file's text is
+ * hashed at every read: this is about as fast as one of them). */
 static void hash_hex(const void *s, size_t n, char out[33])
 {
-    uint64_t fnv = 0xcbf29ce484222325u ^ n;
     const unsigned char *p = s;
-    for (size_t i = 0; i < n; i++)
-        fnv = (fnv ^ p[i]) * 0x100000001b3u;
-    snprintf(out, 33, "%016llx%016llx", (unsigned long long)hash_bytes(s, n),
-             (unsigned long long)fnv);
+    uint64_t a = 0x9E3779B97F4A7C15u ^ n, b = 0xC2B2AE3D27D4EB4Fu ^ (n * 0x165667B19E3779F9u);
+    size_t left = n;
+    for (; left >= 8; p += 8, left -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        a = (a ^ w) * 0xbf58476d1ce4e5b9u;
+        a ^= a >> 29;
+        b = (b ^ w) * 0x9fb21c651e98df25u;
+        b ^= b >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, left);
+    a = (a ^ w) * 0x94d049bb133111ebu;
+    b = (b ^ w) * 0xd6e8feb86659fd93u;
+    a ^= a >> 30;
+    b ^= b >> 28;
+    a *= 0xbf58476d1ce4e5b9u;
+    b *= 0x94d049bb133111ebu;
+    a ^= a >> 31;
+    b ^= b >> 31;
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) {
+        out[i] = hex[(a >> (60 - 4 * i)) & 15];
+        out[16 + i] = hex[(b >> (60 - 4 * i)) & 15];
+    }
+    out[32] = '\0';
 }
 
 static void note(Cache *c, const char *path, const char *msg)
@@ -257,6 +281,11 @@ static void read_pack(Cache *c)
 
 Cache *cache_open(const char *dir, const char *root)
 {
+    return cache_open_as(dir, root, true);
+}
+
+Cache *cache_open_as(const char *dir, const char *root, bool asked)
+{
     Cache *c = calloc(1, sizeof *c);
     if (!c)
         abort();
@@ -267,13 +296,17 @@ Cache *cache_open(const char *dir, const char *root)
     problems_init(&c->notes);
     const char *why = NULL;
     if (!make_dirs(c->arena, dir)) {
-        note(c, dir, arena_printf(c->arena, "cache directory cannot be made (%s): the run "
-                                            "goes on without the cache",
-                                  strerror(errno)));
+        const char *reason = strerror(errno);
+        c->unusable = arena_printf(c->arena, "%s cannot be made (%s)", dir, reason);
+        if (asked)
+            note(c, dir, arena_printf(c->arena, "cache directory cannot be made (%s): the run "
+                                                "goes on without the cache",
+                                      reason));
         c->off = true;
         return c;
     }
     /* git, and backup tools (https://bford.info/cachedir/), pass it by */
+    errno = 0;
     if (!ensure_file(c->arena, dir, ".gitignore",
                      "# written by keylint: its cache between runs (--cache-dir)\n*\n", &why) ||
         !ensure_file(c->arena, dir, "CACHEDIR.TAG",
@@ -281,9 +314,12 @@ Cache *cache_open(const char *dir, const char *root)
                      "# This file is a cache directory tag created by keylint.\n",
                      &why) ||
         access(dir, W_OK) != 0) {
-        note(c, dir, arena_printf(c->arena, "cache directory cannot be written (%s): "
-                                            "entries are read, none written",
-                                  why ? why : strerror(errno ? errno : EACCES)));
+        const char *reason = why ? why : strerror(errno ? errno : EACCES);
+        c->unusable = arena_printf(c->arena, "%s cannot be written (%s)", dir, reason);
+        if (asked)
+            note(c, dir, arena_printf(c->arena, "cache directory cannot be written (%s): "
+                                                "entries are read, none written",
+                                      reason));
         c->no_write = true;
     }
     read_pack(c);
@@ -349,16 +385,17 @@ void cache_key_free(CacheKey *k)
 
 /* ---- reading an entry ----------------------------------------------------- */
 
-static StrList note_list(Arena *a, const json_t *j, bool *ok)
+/* The entry's members after its header (see cache_store): a byte of
+ * flags, the pre-check's note, the IR and the problems extraction made. */
+enum { ENTRY_SET_ASIDE = 1, ENTRY_NOTE = 2, ENTRY_IR = 4 };
+
+static StrList note_list(BinIn *in, Arena *a)
 {
     StrList l = {0};
-    if (j && !json_is_array(j))
-        *ok = false;
-    for (size_t i = 0; i < json_array_size(j); i++) {
-        const char *s = json_string_value(json_array_get(j, i));
-        if (!s)
-            *ok = false;
-        else
+    size_t n = bin_get_count(in, 4);
+    for (size_t i = 0; i < n && !in->bad; i++) {
+        const char *s = bin_get_str1(in, a);
+        if (s)
             strlist_push(a, &l, s);
     }
     return l;
@@ -366,22 +403,17 @@ static StrList note_list(Arena *a, const json_t *j, bool *ok)
 
 /* The DeferNote an entry holds; NULL and *why when it is of the wrong
  * shape. */
-static DeferNote *read_note(const json_t *j, const char **why)
+static DeferNote *read_note(BinIn *in, const char **why)
 {
-    if (!json_is_object(j)) {
-        *why = "no pre-check note";
-        return NULL;
-    }
     Arena *a = arena_new();
-    bool ok = true;
-    DeferNoteParts parts = {
-        .lits = note_list(a, json_object_get(j, "lits"), &ok),
-        .calls = note_list(a, json_object_get(j, "calls"), &ok),
-        .imports = note_list(a, json_object_get(j, "imports"), &ok),
-        .reexports = note_list(a, json_object_get(j, "reexports"), &ok),
-        .default_import = json_is_true(json_object_get(j, "default_import")),
-    };
-    DeferNote *nt = ok ? defer_note_from_parts(&parts) : NULL;
+    DeferNoteParts parts;
+    parts.lits = note_list(in, a);
+    parts.calls = note_list(in, a);
+    parts.imports = note_list(in, a);
+    parts.reexports = note_list(in, a);
+    unsigned d = bin_get_u8(in);
+    parts.default_import = d == 1;
+    DeferNote *nt = !in->bad && d <= 1 ? defer_note_from_parts(&parts) : NULL;
     arena_free(a);
     if (!nt)
         *why = "a pre-check note of the wrong shape";
@@ -390,25 +422,30 @@ static DeferNote *read_note(const json_t *j, const char **why)
 
 /* The problems an entry holds, added to `out` under `path`; false when
  * they are of the wrong shape (then none is added). */
-static bool read_problems(const json_t *j, const char *path, Problems *out)
+static bool read_problems(BinIn *in, const char *path, Problems *out)
 {
-    if (j && !json_is_array(j))
+    size_t n = bin_get_count(in, 16);
+    size_t at = in->at;
+    for (size_t i = 0; i < n && !in->bad; i++) {
+        uint32_t kind = bin_get_u32(in);
+        bin_get_u32(in);
+        bin_get_u32(in);
+        size_t len;
+        if (kind >= PROBLEM_KIND_COUNT || !bin_get_strn(in, &len))
+            in->bad = true;
+    }
+    if (in->bad)
         return false;
-    for (size_t i = 0; i < json_array_size(j); i++) {
-        const json_t *e = json_array_get(j, i);
-        json_int_t kind, line, col;
-        const char *msg;
-        if (json_unpack((json_t *)e, "[IIIs]", &kind, &line, &col, &msg) != 0 || kind < 0 ||
-            kind >= PROBLEM_KIND_COUNT || line < 0 || line > UINT32_MAX || col < 0 || col > UINT32_MAX)
-            return false;
+    in->at = at;
+    Arena *a = arena_new();
+    for (size_t i = 0; i < n; i++) {
+        uint32_t kind = bin_get_u32(in);
+        uint32_t line = bin_get_u32(in);
+        uint32_t col = bin_get_u32(in);
+        const char *msg = bin_get_str(in, a);
+        problems_add_kind(out, (ProblemKind)kind, path, line, col, "%s", msg);
     }
-    for (size_t i = 0; i < json_array_size(j); i++) {
-        const json_t *e = json_array_get(j, i);
-        problems_add_kind(out, (ProblemKind)json_integer_value(json_array_get(e, 0)), path,
-                          (uint32_t)json_integer_value(json_array_get(e, 1)),
-                          (uint32_t)json_integer_value(json_array_get(e, 2)), "%s",
-                          json_string_value(json_array_get(e, 3)));
-    }
+    arena_free(a);
     return true;
 }
 
@@ -455,57 +492,64 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
     size_t len = rec->len;
     if (record_hash(&rec->st, buf, len) != rec->hash)
         return ignored(c, k, f, "damaged (its hash differs)");
-    json_error_t err;
-    json_t *j = json_loadb(buf, len, 0, &err);
-    if (!j)
-        return ignored(c, k, f, "not JSON (truncated or corrupt)");
+    BinIn in = {.v = buf, .n = len};
     bool hit = false;
     const char *why = NULL;
-    const json_t *set_aside = json_object_get(j, "set_aside");
-    if (!json_is_object(j))
-        why = "not a JSON object";
-    else if (json_integer_value(json_object_get(j, "format")) != CACHE_FORMAT)
+    uint32_t format = bin_get_u32(&in);
+    size_t vl, pl, cl, gl;
+    const char *version = bin_get_strn(&in, &vl);
+    const char *path = bin_get_strn(&in, &pl);
+    const char *content = bin_get_strn(&in, &cl);
+    const char *config = bin_get_strn(&in, &gl);
+    unsigned flags = bin_get_u8(&in);
+    if (in.bad && format != CACHE_FORMAT)
+        why = "cut short or damaged";
+    else if (format != CACHE_FORMAT)
         why = "of another format";
-    else if (!json_is_string(json_object_get(j, "keylint")) ||
-             strcmp(json_string_value(json_object_get(j, "keylint")), KEYLINT_VERSION))
+    else if (!version || vl != strlen(KEYLINT_VERSION) || memcmp(version, KEYLINT_VERSION, vl))
         why = "written by another version of keylint";
-    else if (!json_is_string(json_object_get(j, "path")) ||
-             strcmp(json_string_value(json_object_get(j, "path")), k->rel))
+    else if (!path || pl != strlen(k->rel) || memcmp(path, k->rel, pl))
         why = "written for another path";
-    else if (!json_is_string(json_object_get(j, "content")) ||
-             !json_is_string(json_object_get(j, "config")) || !json_is_boolean(set_aside))
+    else if (!content || !config || in.bad || flags > 7)
         why = "of the wrong shape";
-    else if (strcmp(json_string_value(json_object_get(j, "content")), k->content) ||
-             strcmp(json_string_value(json_object_get(j, "config")), k->config))
+    else if (cl != strlen(k->content) || memcmp(content, k->content, cl) ||
+             gl != strlen(k->config) || memcmp(config, k->config, gl))
         ; /* the file or its configuration changed: an ordinary miss */
-    else if (precheck && json_is_true(set_aside)) {
-        DeferNote *nt = read_note(json_object_get(j, "note"), &why);
-        if (nt) {
-            f->deferred = true;
-            f->note = nt;
-            hit = true;
-        }
-    } else if (json_object_get(j, "ir")) {
-        FileIR *ir = cache_ir_from_json(json_object_get(j, "ir"), f->path, &why);
-        Problems probs;
-        problems_init(&probs);
-        if (ir && !read_problems(json_object_get(j, "problems"), f->path, &probs))
-            why = "problems of the wrong shape";
-        if (ir && !why) {
-            for (size_t i = 0; i < probs.items.n; i++) {
-                const Problem *p = &probs.items.v[i];
-                problems_add_kind(&f->problems, p->kind, f->path, p->line, p->col, "%s",
-                                  p->message);
+    else {
+        DeferNote *nt = flags & ENTRY_NOTE ? read_note(&in, &why) : NULL;
+        if (!why && precheck && flags & ENTRY_SET_ASIDE) {
+            if (nt) {
+                f->deferred = true;
+                f->note = nt;
+                nt = NULL;
+                hit = true;
+            } else {
+                why = "no pre-check note";
             }
-            f->ir = ir;
-            f->deferred = false;
-            hit = true;
-        } else {
-            fileir_free(ir);
+        } else if (!why && flags & ENTRY_IR) {
+            FileIR *ir = cache_ir_get(&in, f->path, &why);
+            Problems probs;
+            problems_init(&probs);
+            if (ir && !read_problems(&in, f->path, &probs))
+                why = "problems of the wrong shape";
+            else if (ir && in.at != in.n)
+                why = "of the wrong shape";
+            if (ir && !why) {
+                for (size_t i = 0; i < probs.items.n; i++) {
+                    const Problem *p = &probs.items.v[i];
+                    problems_add_kind(&f->problems, p->kind, f->path, p->line, p->col, "%s",
+                                      p->message);
+                }
+                f->ir = ir;
+                f->deferred = false;
+                hit = true;
+            } else {
+                fileir_free(ir);
+            }
+            problems_free(&probs);
         }
-        problems_free(&probs);
+        defer_note_free(nt);
     }
-    json_decref(j);
     if (why)
         return ignored(c, k, f, why);
     if (!hit)
@@ -604,6 +648,11 @@ void cache_hash_hex(const void *s, size_t n, char out[33])
     hash_hex(s, n, out);
 }
 
+const char *cache_unusable(const Cache *c)
+{
+    return c->unusable;
+}
+
 const char *cache_dir(const Cache *c)
 {
     return c->off ? NULL : c->dir;
@@ -673,24 +722,21 @@ static bool write_record(Cache *c, const char *name, const char *content, const 
     return true;
 }
 
-static json_t *strs(const StrList *l)
+static void put_list(BinOut *o, const StrList *l)
 {
-    json_t *a = json_array();
+    bin_put_u32(o, (uint32_t)l->n);
     for (size_t i = 0; i < l->n; i++)
-        json_array_append_new(a, json_string(l->v[i]));
-    return a;
+        bin_put_str(o, l->v[i]);
 }
 
-static json_t *note_json(const DeferNote *nt)
+static void put_note(BinOut *o, const DeferNote *nt)
 {
     DeferNoteParts p = defer_note_parts(nt);
-    json_t *o = json_object();
-    json_object_set_new(o, "lits", strs(&p.lits));
-    json_object_set_new(o, "calls", strs(&p.calls));
-    json_object_set_new(o, "imports", strs(&p.imports));
-    json_object_set_new(o, "reexports", strs(&p.reexports));
-    json_object_set_new(o, "default_import", json_boolean(p.default_import));
-    return o;
+    put_list(o, &p.lits);
+    put_list(o, &p.calls);
+    put_list(o, &p.imports);
+    put_list(o, &p.reexports);
+    bin_put_u8(o, p.default_import ? 1 : 0);
 }
 
 void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *text,
@@ -698,41 +744,38 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
 {
     if (c->off || c->no_write)
         return;
-    json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s}", "format", CACHE_FORMAT, "keylint",
-                          KEYLINT_VERSION, "path", k->rel, "content", k->content, "config",
-                          k->config);
-    if (!o)
-        return; /* a path that is not UTF-8: not cached */
     /* the pre-check's answer, whether this run asked it or not */
     if (may_find < 0 && !f->deferred)
         may_find = extract_may_find(text, len, f->config);
     bool set_aside = f->deferred || !may_find;
-    json_object_set_new(o, "set_aside", json_boolean(set_aside));
+    /* the entry: its format, keylint's version, the path, the hashes of
+     * the text and the configuration, a byte of flags (ENTRY_*), then
+     * the note, the IR (cache_ir.h) and the problems extraction made */
+    BinOut o = {0};
+    bin_put_u32(&o, CACHE_FORMAT);
+    bin_put_str(&o, KEYLINT_VERSION);
+    bin_put_str(&o, k->rel);
+    bin_put_str(&o, k->content);
+    bin_put_str(&o, k->config);
+    bin_put_u8(&o, (set_aside ? ENTRY_SET_ASIDE | ENTRY_NOTE : 0) | (f->ir ? ENTRY_IR : 0));
     if (set_aside) {
         DeferNote *made = f->note ? NULL : defer_note(text, len);
-        json_t *nj = note_json(f->note ? f->note : made);
+        put_note(&o, f->note ? f->note : made);
         defer_note_free(made);
-        if (!nj) {
-            json_decref(o);
-            return;
-        }
-        json_object_set_new(o, "note", nj);
     }
     if (f->ir) {
-        json_object_set_new(o, "ir", cache_ir_to_json(f->ir));
-        json_t *probs = json_array();
+        cache_ir_put(&o, f->ir);
+        bin_put_u32(&o, (uint32_t)(f->problems.items.n - problems_from));
         for (size_t i = problems_from; i < f->problems.items.n; i++) {
             const Problem *p = &f->problems.items.v[i];
-            json_array_append_new(probs, json_pack("[iiis]", (int)p->kind, (int)p->line,
-                                                   (int)p->col, p->message));
+            bin_put_u32(&o, (uint32_t)p->kind);
+            bin_put_u32(&o, p->line);
+            bin_put_u32(&o, p->col);
+            bin_put_str(&o, p->message);
         }
-        json_object_set_new(o, "problems", probs);
     }
-    char *entry = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (!entry)
-        return;
-    size_t n = strlen(entry);
+    const char *entry = o.v;
+    size_t n = o.n;
     size_t i;
     bool old = namemap_get(&c->names, k->entry, &i);
     CacheStat st = stat_to_keep(&k->st);
@@ -745,7 +788,7 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
             c->old.v[i].superseded = true;
     }
     pthread_mutex_unlock(&c->lock);
-    free(entry);
+    free(o.v);
 }
 
 void cache_save(Cache *c, bool whole)

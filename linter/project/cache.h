@@ -2,20 +2,22 @@
  * disk so that the next run on an unchanged file reads it instead of
  * parsing the file (docs/architecture.md, "A cache between runs").
  *
- * One JSON entry per file (jansson), named by a hash of the file's path
- * relative to the project root, all in one pack, `entries.pack`, in the
- * cache directory (`.keylint-cache/` in the project root by default,
- * which holds a `.gitignore` of `*` and a CACHEDIR.TAG): read once when
- * the cache is opened, written once by cache_save. An entry holds:
+ * One entry per file, named by a hash of the file's path relative to
+ * the project root, all in one pack, `entries.pack`, in the cache
+ * directory (`.keylint-cache/` in the project root by default, which
+ * holds a `.gitignore` of `*` and a CACHEDIR.TAG): read once when the
+ * cache is opened, written once by cache_save. An entry is binary
+ * (cache_bin.h), written straight from the IR by the thread that
+ * extracted it:
  *
- *   {"format": 2, "keylint": VERSION, "path": "src/a.ts",
- *    "content": HASH, "config": HASH,
- *    "set_aside": bool, "note": {...},     what the pre-check says, and
- *                                          the DeferNote when it sets the
- *                                          file aside
- *    "ir": {...}, "problems": [...]}       the FileIR (cache_ir.h), with
- *                                          its FileTables, and the notes
- *                                          extraction made, once parsed
+ *   format, keylint's version, the path ("src/a.ts"), the hashes of the
+ *   text and the configuration, a byte of flags (set aside, a note, an
+ *   IR), then
+ *   the note                       the DeferNote, when the pre-check sets
+ *                                  the file aside
+ *   the IR, the problems           the FileIR (cache_ir.h), with its
+ *                                  FileTables, and the notes extraction
+ *                                  made, once parsed
  *
  * and is used only when the file's text (after the byte-order mark), its
  * path, keylint's version and every setting extraction reads
@@ -27,8 +29,9 @@
  *
  * Nothing of resolution or the facts is kept: they run over every file
  * at every run, so findings cannot depend on the cache. An entry that
- * cannot be read (not JSON, truncated, another format or keylint, a
- * wrong shape) is ignored with a note and written again; a directory
+ * cannot be read (damaged, cut short, another format or keylint, a
+ * wrong shape: every read is checked against its end) is ignored with a
+ * note and written again; a directory
  * that cannot be written is a note, and the run goes on without the
  * cache. The pack is written to a temporary file and renamed (files.h),
  * so concurrent runs read an old pack or a new one, never half of one;
@@ -50,6 +53,14 @@ typedef struct Cache Cache;
  * directory with its .gitignore; when that fails the cache is off (every
  * lookup misses, nothing is written) and a note says why. Never NULL. */
 Cache *cache_open(const char *dir, const char *root);
+/* The same; unless `asked` (the cache is on by default, not named on the
+ * command line) a directory that cannot be made or written is no note:
+ * the run goes on without the cache (or only reads it) and says nothing,
+ * so that a read-only checkout is not told so at every run
+ * (cache_unusable says why, for --stats). */
+Cache *cache_open_as(const char *dir, const char *root, bool asked);
+/* Why the cache's directory cannot be made or written; NULL when it can. */
+const char *cache_unusable(const Cache *c);
 void cache_free(Cache *c);
 /* The root it was opened with. */
 const char *cache_root(const Cache *c);

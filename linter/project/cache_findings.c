@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_bin.h"
 #include "files.h"
 #include "templates.h"
 #include "walk.h"
@@ -15,7 +16,6 @@ enum { FINDINGS_FORMAT = 1 };
 #define FINDINGS_ORDER 0x4b4c4632u
 /* a record holds the findings of one project: far below this */
 #define FINDINGS_MAX ((size_t)1 << 30)
-#define NO_STR 0xffffffffu
 
 /* ---- the key ----------------------------------------------------------- */
 
@@ -146,162 +146,54 @@ static bool findings_key(Cache *c, const Project *p, const char *settings, bool 
 
 /* ---- the record -------------------------------------------------------- */
 
-typedef struct Out {
-    char *v;
-    size_t n, cap;
-} Out;
-
-static void put(Out *o, const void *s, size_t n)
-{
-    if (o->n + n > o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 4096;
-        while (cap < o->n + n)
-            cap *= 2;
-        char *v = realloc(o->v, cap);
-        if (!v)
-            abort();
-        o->v = v;
-        o->cap = cap;
-    }
-    memcpy(o->v + o->n, s, n);
-    o->n += n;
-}
-
-static void put_u32(Out *o, uint32_t x)
-{
-    put(o, &x, 4);
-}
-
-static void put_u64(Out *o, uint64_t x)
-{
-    put(o, &x, 8);
-}
-
-static void put_str(Out *o, const char *s)
-{
-    if (!s) {
-        put_u32(o, NO_STR);
-        return;
-    }
-    size_t n = strlen(s);
-    put_u32(o, (uint32_t)n);
-    put(o, s, n);
-}
-
-static void put_span(Out *o, Span s)
-{
-    uint32_t v[6] = {s.start_byte, s.end_byte, s.start_row, s.start_col, s.end_row, s.end_col};
-    put(o, v, sizeof v);
-}
-
-/* A reader of the payload: every read checked against its end. */
-typedef struct In {
-    const char *v;
-    size_t n, at;
-    bool bad;
-} In;
-
-static bool get(In *in, void *dst, size_t n)
-{
-    if (in->bad || in->n - in->at < n) {
-        in->bad = true;
-        memset(dst, 0, n);
-        return false;
-    }
-    memcpy(dst, in->v + in->at, n);
-    in->at += n;
-    return true;
-}
-
-static uint32_t get_u32(In *in)
-{
-    uint32_t x;
-    get(in, &x, 4);
-    return x;
-}
-
-static uint64_t get_u64(In *in)
-{
-    uint64_t x;
-    get(in, &x, 8);
-    return x;
-}
-
-static const char *get_str(In *in, Arena *a)
-{
-    uint32_t n = get_u32(in);
-    if (in->bad || n == NO_STR)
-        return NULL;
-    if (in->n - in->at < n || memchr(in->v + in->at, '\0', n)) {
-        in->bad = true;
-        return NULL;
-    }
-    const char *s = arena_strndup(a, in->v + in->at, n);
-    in->at += n;
-    return s;
-}
-
-/* A string that must be there. */
-static const char *get_str1(In *in, Arena *a)
-{
-    const char *s = get_str(in, a);
-    if (!s)
-        in->bad = true;
-    return s;
-}
-
-static Span get_span(In *in)
-{
-    uint32_t v[6];
-    get(in, v, sizeof v);
-    return (Span){v[0], v[1], v[2], v[3], v[4], v[5]};
-}
+typedef BinOut Out;
+typedef BinIn In;
 
 static void put_payload(Out *o, const FindingsRecord *r)
 {
-    put_u64(o, r->linted);
-    put_u64(o, r->seen.keys);
-    put_u64(o, r->seen.ops);
-    put_u64(o, r->seen.tables);
+    bin_put_u64(o, r->linted);
+    bin_put_u64(o, r->seen.keys);
+    bin_put_u64(o, r->seen.ops);
+    bin_put_u64(o, r->seen.tables);
     const DiagList *dl = r->diags;
-    put_u32(o, (uint32_t)dl->items.n);
+    bin_put_u32(o, (uint32_t)dl->items.n);
     for (size_t i = 0; i < dl->items.n; i++) {
         const Diagnostic *g = &dl->items.v[i];
-        put_str(o, g->rule);
-        put_u32(o, (uint32_t)g->severity);
-        put_str(o, g->path);
-        put_span(o, g->span);
-        put_str(o, g->message);
-        put_str(o, g->fix);
-        put_u32(o, (uint32_t)g->has_edit | (uint32_t)g->proven << 1 | (uint32_t)g->unsafe << 2);
-        put_str(o, g->unsafe_why);
-        put_span(o, g->edit_span);
-        put_str(o, g->edit_old);
-        put_str(o, g->edit_text);
+        bin_put_str(o, g->rule);
+        bin_put_u32(o, (uint32_t)g->severity);
+        bin_put_str(o, g->path);
+        bin_put_span(o, g->span);
+        bin_put_str(o, g->message);
+        bin_put_str(o, g->fix);
+        bin_put_u32(o, (uint32_t)g->has_edit | (uint32_t)g->proven << 1 | (uint32_t)g->unsafe << 2);
+        bin_put_str(o, g->unsafe_why);
+        bin_put_span(o, g->edit_span);
+        bin_put_str(o, g->edit_old);
+        bin_put_str(o, g->edit_text);
         for (size_t k = 0; k < FIX_MAX_NEEDS; k++) {
-            put_str(o, g->need[k].name);
-            put_str(o, g->need[k].module);
-            put_str(o, g->need[k].package);
-            put_str(o, g->need[k].exported);
-            put_u32(o, g->insert[k].at);
-            put_str(o, g->insert[k].text);
+            bin_put_str(o, g->need[k].name);
+            bin_put_str(o, g->need[k].module);
+            bin_put_str(o, g->need[k].package);
+            bin_put_str(o, g->need[k].exported);
+            bin_put_u32(o, g->insert[k].at);
+            bin_put_str(o, g->insert[k].text);
         }
-        put_u32(o, (uint32_t)g->nrelated);
+        bin_put_u32(o, (uint32_t)g->nrelated);
         for (size_t k = 0; k < g->nrelated; k++) {
-            put_str(o, g->related[k].path);
-            put_span(o, g->related[k].span);
-            put_str(o, g->related[k].message);
+            bin_put_str(o, g->related[k].path);
+            bin_put_span(o, g->related[k].span);
+            bin_put_str(o, g->related[k].message);
         }
     }
     const Problems *pr = r->problems;
-    put_u32(o, (uint32_t)pr->items.n);
+    bin_put_u32(o, (uint32_t)pr->items.n);
     for (size_t i = 0; i < pr->items.n; i++) {
         const Problem *q = &pr->items.v[i];
-        put_u32(o, (uint32_t)q->kind);
-        put_str(o, q->path);
-        put_u32(o, q->line);
-        put_u32(o, q->col);
-        put_str(o, q->message);
+        bin_put_u32(o, (uint32_t)q->kind);
+        bin_put_str(o, q->path);
+        bin_put_u32(o, q->line);
+        bin_put_u32(o, q->col);
+        bin_put_str(o, q->message);
     }
 }
 
@@ -312,61 +204,65 @@ static bool get_payload(In *in, FindingsRecord *r)
     DiagList *dl = r->diags;
     Arena *a = dl->arena;
     size_t had = dl->items.n;
-    size_t linted = (size_t)get_u64(in);
-    SeenCounts seen = {(size_t)get_u64(in), (size_t)get_u64(in), (size_t)get_u64(in)};
-    uint32_t nd = get_u32(in);
+    size_t linted = (size_t)bin_get_u64(in);
+    /* one read per statement: an initializer's are in no set order */
+    SeenCounts seen;
+    seen.keys = (size_t)bin_get_u64(in);
+    seen.ops = (size_t)bin_get_u64(in);
+    seen.tables = (size_t)bin_get_u64(in);
+    uint32_t nd = bin_get_u32(in);
     for (uint32_t i = 0; i < nd && !in->bad; i++) {
         Diagnostic g = {0};
-        g.rule = get_str1(in, a);
-        uint32_t sev = get_u32(in);
+        g.rule = bin_get_str1(in, a);
+        uint32_t sev = bin_get_u32(in);
         if (sev != SEV_WARNING && sev != SEV_ERROR)
             in->bad = true;
         g.severity = (Severity)sev;
-        g.path = get_str1(in, a);
-        g.span = get_span(in);
-        g.message = get_str1(in, a);
-        g.fix = get_str(in, a);
-        uint32_t flags = get_u32(in);
+        g.path = bin_get_str1(in, a);
+        g.span = bin_get_span(in);
+        g.message = bin_get_str1(in, a);
+        g.fix = bin_get_str(in, a);
+        uint32_t flags = bin_get_u32(in);
         if (flags > 7)
             in->bad = true;
         g.has_edit = flags & 1;
         g.proven = flags & 2;
         g.unsafe = flags & 4;
-        g.unsafe_why = get_str(in, a);
-        g.edit_span = get_span(in);
-        g.edit_old = get_str(in, a);
-        g.edit_text = get_str(in, a);
+        g.unsafe_why = bin_get_str(in, a);
+        g.edit_span = bin_get_span(in);
+        g.edit_old = bin_get_str(in, a);
+        g.edit_text = bin_get_str(in, a);
         for (size_t k = 0; k < FIX_MAX_NEEDS; k++) {
-            g.need[k].name = get_str(in, a);
-            g.need[k].module = get_str(in, a);
-            g.need[k].package = get_str(in, a);
-            g.need[k].exported = get_str(in, a);
-            g.insert[k].at = get_u32(in);
-            g.insert[k].text = get_str(in, a);
+            g.need[k].name = bin_get_str(in, a);
+            g.need[k].module = bin_get_str(in, a);
+            g.need[k].package = bin_get_str(in, a);
+            g.need[k].exported = bin_get_str(in, a);
+            g.insert[k].at = bin_get_u32(in);
+            g.insert[k].text = bin_get_str(in, a);
         }
-        uint32_t nr = get_u32(in);
+        uint32_t nr = bin_get_u32(in);
         if (nr > DIAG_MAX_RELATED)
             in->bad = true;
         if (!in->bad && nr) {
             g.related = arena_alloc(a, nr * sizeof *g.related);
             g.nrelated = nr;
             for (uint32_t k = 0; k < nr; k++) {
-                g.related[k].path = get_str1(in, a);
-                g.related[k].span = get_span(in);
-                g.related[k].message = get_str1(in, a);
+                g.related[k].path = bin_get_str1(in, a);
+                g.related[k].span = bin_get_span(in);
+                g.related[k].message = bin_get_str1(in, a);
             }
         }
         if (!in->bad)
             VEC_PUSH(a, &dl->items, g);
     }
-    uint32_t np = get_u32(in);
+    uint32_t np = bin_get_u32(in);
     Problems got;
     problems_init(&got);
     for (uint32_t i = 0; i < np && !in->bad; i++) {
-        uint32_t kind = get_u32(in);
-        const char *path = get_str(in, got.arena);
-        uint32_t line = get_u32(in), col = get_u32(in);
-        const char *msg = get_str1(in, got.arena);
+        uint32_t kind = bin_get_u32(in);
+        const char *path = bin_get_str(in, got.arena);
+        uint32_t line = bin_get_u32(in), col = bin_get_u32(in);
+        const char *msg = bin_get_str1(in, got.arena);
         if (kind >= PROBLEM_KIND_COUNT)
             in->bad = true;
         if (!in->bad)
@@ -463,11 +359,11 @@ void cache_findings_store(Cache *c, const Project *p, const char *settings,
         return;
     Out o = {0};
     char head[160];
-    put(&o, head, header(head, sizeof head - 4));
-    put(&o, key, 32);
+    bin_put(&o, head, header(head, sizeof head - 4));
+    bin_put(&o, key, 32);
     size_t at = o.n;
-    put_u64(&o, 0);
-    put_u64(&o, 0);
+    bin_put_u64(&o, 0);
+    bin_put_u64(&o, 0);
     put_payload(&o, r);
     uint64_t plen = o.n - at - 16, phash = hash_bytes(o.v + at + 16, plen);
     memcpy(o.v + at, &plen, 8);

@@ -245,7 +245,18 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     problems_init(&f->problems);
     fileir_free(f->ir);
     f->ir = NULL;
-    defer_note_free(f->note);
+    /* a file the pre-check set aside, needed after all: its note and
+     * the pre-check's answer (0) go into its entry again when the text
+     * read now is the one they were made from (cache_store need not
+     * make them again) */
+    DeferNote *set_aside = NULL;
+    char set_aside_of[sizeof f->content];
+    if (cache && f->parsed_late && f->note && f->content[0]) {
+        set_aside = f->note;
+        memcpy(set_aside_of, f->content, sizeof set_aside_of);
+    } else {
+        defer_note_free(f->note);
+    }
     f->note = NULL;
     f->skip = SKIP_NONE;
     f->from_cache = false;
@@ -264,6 +275,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
             f->extract_ns += clock_ns() - t0;
             memcpy(f->content, key.content, sizeof f->content);
             cache_key_free(&key);
+            defer_note_free(set_aside);
             return;
         }
         SourceSkip why;
@@ -274,6 +286,7 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
     if (!f->text) {
         if (keyed)
             cache_key_free(&key);
+        defer_note_free(set_aside);
         return;
     }
     uint64_t t0 = clock_ns();
@@ -296,13 +309,20 @@ static void extract_one(SourceFile *f, bool drop, bool precheck, ArenaPool *pool
                                         f->reuse, pool, !f->buffer);
             t0 += f->ir->parse_ns;
         }
-        if (keyed)
+        if (keyed && set_aside && may_find < 0 && !f->deferred &&
+            !strcmp(set_aside_of, key.content)) {
+            f->note = set_aside;
+            cache_store(cache, &key, f, f->text, f->len, problems_from, 0);
+            f->note = NULL;
+        } else if (keyed) {
             cache_store(cache, &key, f, f->text, f->len, problems_from, may_find);
+        }
     }
     if (keyed) {
         memcpy(f->content, key.content, sizeof f->content);
         cache_key_free(&key);
     }
+    defer_note_free(set_aside);
     f->extract_ns += clock_ns() - t0;
     if (drop && !f->buffer) {
         free(f->text);
