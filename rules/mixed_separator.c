@@ -79,9 +79,11 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         return;
     }
 
-    /* One separator, but not the project's. */
+    /* One separator, but not the project's. A key of a table that is a
+     * guess (an item written to a table keylint cannot name) is judged on
+     * its own only: that table may hold another service's keys. */
     unsigned char c = (unsigned char)chars[0];
-    if (!f || !f->dominant_separator || c >= 128 ||
+    if (!f || !f->dominant_separator || c >= 128 || k->role_guessed ||
         (char)c == f->dominant_separator)
         return;
     uint32_t dom = f->separator_uses[(unsigned char)f->dominant_separator];
