@@ -183,6 +183,38 @@ static const char *pick_const(const RuleContext *ctx, const char *text, bool *un
     return usable_const(ctx, text, best) ? best : NULL;
 }
 
+/* `s` lower-cased without '_' and '-', into `out` (`size` bytes). */
+static size_t squash(const char *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++)
+        if (*s != '_' && *s != '-')
+            out[n++] = (char)tolower((unsigned char)*s);
+    out[n] = '\0';
+    return n;
+}
+
+/* Whether constant name `name` (`PROFILE_SK`, `Keys.METADATA`,
+ * `TECHNICIAN_GSI_PK`) names the word `text` ('TECH_PROFILE', 'METADATA',
+ * 'TECHNICIAN'): its last part, without a key suffix (_SK, _PK, _KEY,
+ * _PREFIX), and the word hold one another, ignoring case and '_'. */
+static bool names_word(const char *name, const char *text)
+{
+    const char *dot = strrchr(name, '.');
+    char n[128], t[128];
+    size_t nl = squash(dot ? dot + 1 : name, n, sizeof n);
+    static const char *const suffixes[] = {"prefix", "key", "sk", "pk", NULL};
+    for (const char *const *x = suffixes; *x; x++) {
+        size_t xl = strlen(*x);
+        if (nl > xl && !strcmp(n + nl - xl, *x)) {
+            n[nl -= xl] = '\0';
+            break;
+        }
+    }
+    size_t tl = squash(text, t, sizeof t);
+    return nl && tl && (strstr(t, n) || strstr(n, t));
+}
+
 /* The same for a whole key written inline: a word is a key by itself,
  * so only a constant that says it is of the key design is named (used in
  * some key, or an UPPER_CASE constant named like a key part:
@@ -206,7 +238,10 @@ static const char *pick_whole_key_const(const RuleContext *ctx, const char *text
         return here;
     if (!best_ok)
         best = n == 1 ? names[0] : NULL;
-    return usable_const(ctx, text, best) ? best : NULL;
+    /* a word is a key by itself: a constant the file does not use is
+     * named only when its name says it holds that word (METADATA_SK for
+     * 'METADATA', not CUSTOM_FIELD_SK of another entity) */
+    return usable_const(ctx, text, best) && names_word(best, text) ? best : NULL;
 }
 
 /* Where the constant `name` holding `text` comes from for this file:

@@ -4,9 +4,22 @@
  * key with another value in it (the mbc-cqrs-serverless Key Design Patterns
  * pattern 6: `LOG#{tenantCode}#{yearMonth}`) is fine. Judged where keys are
  * defined. */
+#include <strings.h>
+
 #include "access.h"
 #include "keyfacts.h"
 #include "rule.h"
+
+/* A value held by a variable named as an id (`advertiserId`, `order.id`):
+ * an id made from the clock (`ADV-${Date.now()}`) names one item, not a
+ * day's bucket. */
+static bool id_named(Arena *a, const Seg *s)
+{
+    if (s->kind != SEG_REF || !s->text)
+        return false;
+    const char *n = kf_last_component(a, s->text);
+    return kf_name_ends_with_word(n, "id") || !strcasecmp(n, "id");
+}
 
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
@@ -17,7 +30,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         if (!key.parts[i].hole)
             continue;
         const Seg *s = kf_part_seg(&key, i);
-        if (!access_hole_is_date(a, s))
+        if (id_named(a, s) || !access_hole_is_date(a, s))
             return;
         if (!first)
             first = s;
