@@ -194,6 +194,8 @@ static size_t squash(const char *s, char *out, size_t size)
     return n;
 }
 
+static bool imports_module_of(const RuleContext *ctx, const char *text, const char *name);
+
 /* Whether constant name `name` (`PROFILE_SK`, `Keys.METADATA`,
  * `TECHNICIAN_GSI_PK`) names the word `text` ('TECH_PROFILE', 'METADATA',
  * 'TECHNICIAN'): its last part, without a key suffix (_SK, _PK, _KEY,
@@ -213,6 +215,38 @@ static bool names_word(const char *name, const char *text)
     }
     size_t tl = squash(text, t, sizeof t);
     return nl && tl && (strstr(t, n) || strstr(n, t));
+}
+
+/* The file name of `path` without its directory and last extension
+ * (`src/a/service-areas.constants.ts` -> `service-areas.constants`). */
+static const char *module_stem(Arena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    static const char *const exts[] = {".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts",
+                                       ".cts", NULL};
+    for (const char *const *e = exts; dot && dot != base && *e; e++)
+        if (!strcmp(dot, *e))
+            return arena_strndup(a, base, (size_t)(dot - base));
+    return base;
+}
+
+/* Whether the file already imports something from the module that
+ * exports constant `name` holding `text`: the constant is within reach. */
+static bool imports_module_of(const RuleContext *ctx, const char *text, const char *name)
+{
+    const char *module = facts_const_module(ctx->facts, text, name);
+    if (!module)
+        return false;
+    Arena *a = ctx->out->arena;
+    const char *stem = module_stem(a, module);
+    for (size_t i = 0; i < ctx->file->imports.n; i++) {
+        const char *src = ctx->file->imports.v[i].source;
+        if (src && src[0] == '.' && !strcmp(module_stem(a, src), stem))
+            return true;
+    }
+    return false;
 }
 
 /* The same for a whole key written inline: a word is a key by itself,
@@ -241,6 +275,12 @@ static const char *pick_whole_key_const(const RuleContext *ctx, const char *text
     /* a word is a key by itself: a constant the file does not use is
      * named only when its name says it holds that word (METADATA_SK for
      * 'METADATA', not CUSTOM_FIELD_SK of another entity) */
+    /* else one of a module the file already imports from */
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (imports_module_of(ctx, text, names[i])) {
+            *unique = false;
+            return names[i];
+        }
     return usable_const(ctx, text, best) && names_word(best, text) ? best : NULL;
 }
 
