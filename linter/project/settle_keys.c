@@ -31,25 +31,6 @@ static int table_role(const TableDef *t, const char *name, bool indexes)
     return -1;
 }
 
-/* The role of `name` in every table of `m` whose key it is, when they
- * all agree (the table's own key first), else -1. */
-static int model_role(const TableModel *m, const char *name)
-{
-    int role = -1;
-    for (size_t i = 0; m && i < m->set.tables.n; i++) {
-        const TableDef *t = &m->set.tables.v[i];
-        if (t->same_as)
-            continue;
-        int r = table_role(t, name, true);
-        if (r < 0)
-            continue;
-        if (role >= 0 && r != role)
-            return -1;
-        role = r;
-    }
-    return role;
-}
-
 /* Whether operation `op` of `f` writes or names attribute `name`. */
 static bool op_has_attr(const FileIR *f, int op, const char *name)
 {
@@ -103,12 +84,18 @@ static const OpGuess *op_guess(Arena *a, const TableModel *m, const FileIR *f, i
     return g;
 }
 
-/* The role of `name` in every table `g` guesses, when they all agree. */
-static int guessed_role(const OpGuess *g, const char *name)
+/* The role of `name` in every table whose key it is, among the tables `g`
+ * guesses, or with `g` NULL every table of `m`, when they all agree (the
+ * table's own key first), else -1. */
+static int agreed_role(const TableModel *m, const OpGuess *g, const char *name)
 {
+    size_t n = g ? g->n : m ? m->set.tables.n : 0;
     int role = -1;
-    for (size_t i = 0; i < g->n; i++) {
-        int r = table_role(g->v[i], name, true);
+    for (size_t i = 0; i < n; i++) {
+        const TableDef *t = g ? g->v[i] : &m->set.tables.v[i];
+        if (t->same_as)
+            continue;
+        int r = table_role(t, name, true);
         if (r < 0)
             continue;
         if (role >= 0 && r != role)
@@ -146,9 +133,9 @@ bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, co
             if (t && k.attr)
                 role = table_role(t, k.attr, k.named_by == NAMED_TABLE);
             else if (!t && k.attr && k.named_by == NAMED_KEY_MAP)
-                role = model_role(m, k.attr);
+                role = agreed_role(m, NULL, k.attr);
             else if (!t && k.attr && has_op) {
-                role = guessed_role(op_guess(a, m, f, k.op, guesses), k.attr);
+                role = agreed_role(m, op_guess(a, m, f, k.op, guesses), k.attr);
                 k.role_guessed = role >= 0;
             }
             /* a key map holds keys only: its role may stay unknown; an
