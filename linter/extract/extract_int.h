@@ -314,6 +314,12 @@ bool ex_positional_query(Ex *x, SynNode call);
  * argument or an options argument's ExpressionAttributeValues /
  * expressionAttributeValues (Names); a null node when none is. */
 SynNode ex_placeholders_arg(Ex *x, SynNode args, char mark, const char *s);
+/* objects.c: the first of a call's arguments `args` that is text (a
+ * string, template, identifier or concatenation, read with partial joins
+ * when `partial`) and that `accept` takes as an expression of its kind;
+ * that text, with the argument in *at. NULL (and a null *at) when none. */
+const char *ex_expression_arg(Ex *x, SynNode args, bool (*accept)(Ex *x, const char *e),
+                              bool partial, SynNode *at);
 /* updates.c: a call handing an UpdateExpression, the object of its values
  * and the item's key as separate arguments (a project's update function),
  * read as that update; false when `call` is not one. */

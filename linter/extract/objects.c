@@ -381,6 +381,35 @@ SynNode ex_placeholders_arg(Ex *x, SynNode args, char mark, const char *s)
     return (SynNode){0};
 }
 
+const char *ex_expression_arg(Ex *x, SynNode args, bool (*accept)(Ex *x, const char *e),
+                              bool partial, SynNode *at)
+{
+    *at = (SynNode){0};
+    uint32_t cnt = syn_count(x->syn, args);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (!is(a, "string") && !is(a, "template_string") && !is(a, "identifier") &&
+            !is(a, "binary_expression"))
+            continue;
+        x->partial_joins = partial;
+        const char *e = ex_expr_string(x, a);
+        x->partial_joins = false;
+        if (e && accept(x, e)) {
+            *at = a;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* A key condition with at least one comparison (`PK = :pk AND ...`). */
+static bool key_condition_text(Ex *x, const char *e)
+{
+    KeyConds kc = {0};
+    return strchr(e, ':') && strchr(e, '=') && ddb_parse_key_condition(x->a, e, &kc) &&
+           kc.items.n;
+}
+
 /* A project's query function that takes the key condition and its values
  * as separate arguments: `queryItems(TABLE(), 'PK = :pk AND begins_with(SK,
  * :skPrefix)', { ':pk': `EVENT#${id}`, ':skPrefix': 'ROLE#' }, { indexName:
@@ -395,21 +424,8 @@ bool ex_positional_query(Ex *x, SynNode call)
     if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return false;
     uint32_t cnt = syn_count(x->syn, args);
-    const char *s = NULL;
-    SynNode kce = {0};
-    for (uint32_t i = 0; i < cnt && !s; i++) {
-        SynNode a = unwrap(syn_child(x->syn, args, i));
-        if (!is(a, "string") && !is(a, "template_string") && !is(a, "identifier") &&
-            !is(a, "binary_expression"))
-            continue;
-        const char *e = ex_expr_string(x, a);
-        KeyConds kc = {0};
-        if (!e || !strchr(e, ':') || !strchr(e, '=') || !ddb_parse_key_condition(x->a, e, &kc) ||
-            !kc.items.n)
-            continue;
-        s = e;
-        kce = a;
-    }
+    SynNode kce;
+    const char *s = ex_expression_arg(x, args, key_condition_text, false, &kce);
     if (!s)
         return false;
     SynNode values = ex_placeholders_arg(x, args, ':', s);

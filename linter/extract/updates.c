@@ -77,6 +77,13 @@ static bool has_key_attr(Ex *x, SynNode obj)
     return false;
 }
 
+/* An UpdateExpression that sets at least one attribute from a value. */
+static bool update_text(Ex *x, const char *e)
+{
+    StrList targets = {0};
+    return strchr(e, ':') && ddb_parse_update_targets(x->a, e, &targets) && targets.n;
+}
+
 bool ex_positional_update(Ex *x, SynNode call)
 {
     SynNode args = ex_field(x, call, "arguments");
@@ -84,22 +91,8 @@ bool ex_positional_update(Ex *x, SynNode call)
     if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return false;
     uint32_t cnt = syn_count(x->syn, args);
-    const char *s = NULL;
-    SynNode ue = {0};
-    for (uint32_t i = 0; i < cnt && !s; i++) {
-        SynNode a = syn_unwrap(x->syn, syn_child(x->syn, args, i));
-        if (!is(a, "string") && !is(a, "template_string") && !is(a, "identifier") &&
-            !is(a, "binary_expression"))
-            continue;
-        x->partial_joins = true;
-        const char *e = ex_expr_string(x, a);
-        x->partial_joins = false;
-        StrList targets = {0};
-        if (!e || !strchr(e, ':') || !ddb_parse_update_targets(x->a, e, &targets) || !targets.n)
-            continue;
-        s = e;
-        ue = a;
-    }
+    SynNode ue;
+    const char *s = ex_expression_arg(x, args, update_text, true, &ue);
     if (!s)
         return false;
     SynNode values = placeholders(x, args, ':', s);
