@@ -83,6 +83,10 @@ typedef struct AccessFacts {
     /* The first file with an entity of each name (its last component:
      * `Posts` of `entities.Posts`). */
     NameMap entity_files;
+    /* Key attributes that key conditions name on a table keylint cannot
+     * name, by the operation's TableName as written: "TABLE_NAME\x1fpkey"
+     * -> its role + 1 (access_queried_role). */
+    NameMap queried_keys;
     VEC(FileList) lists;
     FileList index_files;
 } AccessFacts;
@@ -169,6 +173,8 @@ void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n
  * resolution and before the facts read the keys. */
 bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
                         FileIR *f);
+/* af->queried_keys over af's files (settle_keys.c; access_index calls it). */
+void access_index_queried(AccessFacts *af, Arena *a);
 
 /* Multi-tenancy per table: mark in m->tenanted the tables on which some
  * operation of the files `cfg` governs (cfgs[i] == cfg) has a partition

@@ -744,6 +744,7 @@ static void access_index(AccessFacts *af, Arena *a)
         for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++)
             namemap_put(a, &af->entity_files, name_tail(f->tables->entities.v[i].entity), fi);
     }
+    access_index_queried(af, a);
 }
 
 /* An exported constant's name reference, from the module the import

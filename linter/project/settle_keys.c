@@ -105,6 +105,47 @@ static int agreed_role(const TableModel *m, const OpGuess *g, const char *name)
     return role;
 }
 
+/* The name af->queried_keys keeps attribute `attr` of table `table` under. */
+static const char *queried_name(Arena *a, const char *table, const char *attr)
+{
+    return arena_printf(a, "%s\x1f%s", table, attr);
+}
+
+void access_index_queried(AccessFacts *af, Arena *a)
+{
+    for (size_t fi = 0; fi < af->nfiles; fi++) {
+        const FileIR *f = af->files[fi];
+        for (size_t i = 0; f && i < f->keys.n; i++) {
+            const KeyExpr *k = &f->keys.v[i];
+            if (k->site != SITE_CONDITION || !k->attr || k->attr[0] == '#' || k->op < 0 ||
+                (size_t)k->op >= f->ops.n || !f->ops.v[k->op].table || k->role == ROLE_KEY)
+                continue;
+            const char *name = queried_name(a, f->ops.v[k->op].table, k->attr);
+            size_t was;
+            if (!namemap_get(&af->queried_keys, name, &was))
+                namemap_put(a, &af->queried_keys, name, (size_t)k->role + 1);
+            else if (was != (size_t)k->role + 1)
+                namemap_put(a, &af->queried_keys, name, 0); /* the queries disagree */
+        }
+    }
+}
+
+/* The role a key condition of the project gives attribute `attr` on the
+ * table operation `op` of `f` names (by its TableName as written), when
+ * keylint cannot name that table: `pkey = :pk` on TABLE_NAME makes `pkey`
+ * of an item put to TABLE_NAME a partition key. -1 when none does, or
+ * they disagree. */
+static int queried_role(Arena *a, const AccessFacts *af, const FileIR *f, int op,
+                        const char *attr)
+{
+    const char *table = f->ops.v[op].table;
+    size_t role;
+    if (!af || !table || !af->queried_keys.n ||
+        !namemap_get(&af->queried_keys, queried_name(a, table, attr), &role) || !role)
+        return -1;
+    return (int)role - 1;
+}
+
 bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
                         FileIR *f)
 {
@@ -137,6 +178,8 @@ bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, co
             else if (!t && k.attr && has_op) {
                 role = agreed_role(m, op_guess(a, m, f, k.op, guesses), k.attr);
                 k.role_guessed = role >= 0;
+                if (role < 0 && k.named_by == NAMED_TABLE)
+                    role = queried_role(a, af, f, k.op, k.attr);
             }
             /* a key map holds keys only: its role may stay unknown; an
              * item's attribute is a key only where its table says so */
