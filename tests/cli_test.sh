@@ -972,6 +972,25 @@ lacks summary-nothing-fixable "$out" "fixable"
 mkdir -p "$tmp/nodb" && printf 'export const add = (a: number, b: number) => a + b;\n' >"$tmp/nodb/math.ts"
 run summary-nothing-read 0 "$keylint" "$tmp/nodb"
 has summary-nothing-read "$out" "0 errors, 0 warnings in 1 file (no DynamoDB keys, data operations or tables)"
+# a call whose parameters are filled in branches is one data operation in
+# the summary (each branch a query of its own for the rules)
+mkdir -p "$tmp/forked"
+cat >"$tmp/forked/list.ts" <<'EOF'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+export async function list(db: any, status?: string) {
+  const params: any = { TableName: 'T', ExpressionAttributeValues: {} };
+  if (status) {
+    params.KeyConditionExpression = 'pk = :pk AND begins_with(sk, :s)';
+    params.ExpressionAttributeValues = { ':pk': 'ORDER#x', ':s': `STATUS#${status}` };
+  } else {
+    params.KeyConditionExpression = 'pk = :pk';
+    params.ExpressionAttributeValues = { ':pk': 'ORDER#x' };
+  }
+  return db.send(new QueryCommand(params));
+}
+EOF
+run summary-forked-call 0 "$keylint" --no-cache "$tmp/forked"
+has summary-forked-call "$out" "in 1 file (3 keys, 1 data operation)"
 # did you mean, for --explain and --rule as for the configuration
 run explain-typo 2 "$keylint" --explain magic-strin
 has explain-typo "$err" "unknown rule 'magic-strin'; did you mean 'magic-string'?"

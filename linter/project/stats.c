@@ -75,12 +75,29 @@ void stats_add_project(RunStats *s, const Project *p)
         s->threads = p->threads_used;
 }
 
+/* The data operations of `ir` as the calls that make them: the branches
+ * of one call's parameters (ex_branch_combos: one DataOp each, with the
+ * call's span) are one operation. */
+static size_t calls_of(const FileIR *ir)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ir->ops.n; i++) {
+        const Span *sp = &ir->ops.v[i].span;
+        bool again = false;
+        for (size_t j = 0; j < i && !again; j++)
+            again = ir->ops.v[j].span.start_byte == sp->start_byte &&
+                    ir->ops.v[j].span.end_byte == sp->end_byte;
+        n += !again;
+    }
+    return n;
+}
+
 static void seen_file(SeenCounts *s, const SourceFile *f)
 {
     if (!f || f->removed || !f->ir || f->ir->parse_failed)
         return;
     s->keys += f->ir->keys.n;
-    s->ops += f->ir->ops.n;
+    s->ops += calls_of(f->ir);
 }
 
 void stats_seen(SeenCounts *s, const Project *p, const char *const *only, size_t nonly)
