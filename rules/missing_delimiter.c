@@ -105,6 +105,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         return;
     KfKey key;
     rule_key_flat(ctx, a, k, &key);
+    if (kf_is_phone(&key))
+        return; /* `+${countryCode}${mobileNumber}`: one value */
     const char *render = NULL;
     for (size_t p = 1; p < key.n; p++) {
         const KfPart *prev = &key.parts[p - 1], *cur = &key.parts[p];

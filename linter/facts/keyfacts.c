@@ -630,12 +630,22 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
                               .seg = kf_text_seg_at(k, p, off, NULL) };
 }
 
+bool kf_is_phone(const KfKey *k)
+{
+    if (k->n < 2 || k->parts[0].hole || k->parts[0].len != 1 || k->parts[0].text[0] != '+')
+        return false;
+    for (size_t i = 1; i < k->n; i++)
+        if (!k->parts[i].hole)
+            return false;
+    return true;
+}
+
 size_t kf_boundaries(Arena *a, const KfKey *k, const Config *cfg,
                      KfBoundary **out)
 {
     KfBoundary *v = arena_alloc(a, (2 * k->n + 1) * sizeof *v);
     size_t n = 0;
-    for (size_t i = 0; i < k->n; i++) {
+    for (size_t i = 0; i < k->n && !kf_is_phone(k); i++) {
         if (!k->parts[i].hole)
             continue;
         if (i > 0 && !k->parts[i - 1].hole)

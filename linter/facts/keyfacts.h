@@ -145,6 +145,11 @@ typedef struct KfBoundary {
     const Seg *seg; /* the segment holding it */
 } KfBoundary;
 
+/* A phone number in E.164 form: `+` and then values only
+ * (`` `+${countryCode}${mobileNumber}` ``). It is one value: its `+` is no
+ * separator and its parts are not components (kf_boundaries gives none). */
+bool kf_is_phone(const KfKey *k);
+
 /* The boundary separators of a key: the text character adjacent to each
  * hole (the last character of the text before it, the first of the text
  * after it; text of length one between two holes counts once), kept when
