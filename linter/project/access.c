@@ -575,6 +575,30 @@ static void link_clients(TableModel *m)
     }
 }
 
+/* A table a CreateTable call makes (a local or test setup, a script) that
+ * the schema or the infrastructure code defines by the same name: the
+ * same table, as the deployment defines it. */
+static void link_copies(TableModel *m)
+{
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        TableDef *c = &m->set.tables.v[i];
+        if (c->source != TSRC_SDK || !c->name || c->same_as)
+            continue;
+        const TableDef *hit = NULL;
+        size_t hits = 0;
+        for (size_t j = 0; j < m->set.tables.n; j++) {
+            const TableDef *t = &m->set.tables.v[j];
+            if (t->source != TSRC_SDK && !client_source(t->source) && !t->same_as &&
+                table_names_match(c->name, t->name)) {
+                hit = t;
+                hits++;
+            }
+        }
+        if (hits == 1)
+            c->same_as = hit;
+    }
+}
+
 const TableSet *access_file_tables(const FileIR *f)
 {
     return f && f->tables ? &f->tables->set : NULL;
@@ -610,6 +634,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
     }
     index_calls_attach(a, m, code_from, files, cfgs, n, cfg);
     link_clients(m);
+    link_copies(m);
     index_tables(a, m);
     return m;
 }
@@ -953,6 +978,8 @@ static size_t tables_named(const TableModel *m, const char *name, const TableDef
     *hit = NULL;
     for (size_t i = 0; i < m->set.tables.n; i++) {
         const TableDef *t = &m->set.tables.v[i];
+        if (t->source == TSRC_SDK && t->same_as)
+            continue; /* a copy of a table defined by the deployment (link_copies) */
         if (table_names_match(name, t->name)) {
             if (!n)
                 *hit = t;

@@ -40,7 +40,18 @@ bool template_name(const char *path)
         if (!strcmp(name, *n))
             return true;
     size_t l = strlen(name); /* Terraform: main.tf, dynamodb.tf, ... */
-    return l > 3 && !strcmp(name + l - 3, ".tf");
+    if (l > 3 && !strcmp(name + l - 3, ".tf"))
+        return true;
+    /* CloudFormation under a name of its own: cloudformation/dynamodb-table.yml,
+     * cfn-tables.yaml, database-stack.yml, resources/tables.yml */
+    bool yaml = (l > 4 && !strcasecmp(name + l - 4, ".yml")) ||
+                (l > 5 && !strcasecmp(name + l - 5, ".yaml"));
+    static const char *const words[] = {"cloudformation", "cfn", "template", "dynamo", "table",
+                                        "stack", "database", "resources", NULL};
+    for (const char *const *w = words; yaml && *w; w++)
+        if (strcasestr(path, *w))
+            return true;
+    return false;
 }
 
 /* Whether `rel` (a path below the directory searched) is in a hidden
