@@ -83,10 +83,6 @@ typedef struct AccessFacts {
     /* The first file with an entity of each name (its last component:
      * `Posts` of `entities.Posts`). */
     NameMap entity_files;
-    /* Key attributes that key conditions name on a table keylint cannot
-     * name, by the operation's TableName as written: "TABLE_NAME\x1fpkey"
-     * -> its role + 1 (access_queried_role). */
-    NameMap queried_keys;
     VEC(FileList) lists;
     FileList index_files;
 } AccessFacts;
@@ -172,9 +168,12 @@ void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n
  * ROLE_KEY. In place, in f->keys; true when `f` had candidates. Run after
  * resolution and before the facts read the keys. */
 bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
-                        FileIR *f);
-/* af->queried_keys over af's files (settle_keys.c; access_index calls it). */
-void access_index_queried(AccessFacts *af, Arena *a);
+                        const NameMap *queried, FileIR *f);
+/* The key attributes that the key conditions of files[0, n) name, by the
+ * operation's TableName as written ("TABLE_NAME\x1fpkey" -> role + 1; 0
+ * where they disagree): what access_settle_keys reads an item's attribute
+ * with when keylint cannot name its table. */
+void access_queried_keys(Arena *a, FileIR *const *files, size_t n, NameMap *out);
 
 /* Multi-tenancy per table: mark in m->tenanted the tables on which some
  * operation of the files `cfg` governs (cfgs[i] == cfg) has a partition

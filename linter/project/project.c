@@ -844,6 +844,7 @@ static void settle_keys(Project *p, const ResolveFile *rf, size_t n, FileIR **ir
                         const AccessFacts *af)
 {
     AccessFacts light;
+    NameMap queried = {0};
     Arena *scratch = NULL;
     for (size_t i = 0; i < n; i++) {
         bool any = false;
@@ -857,9 +858,10 @@ static void settle_keys(Project *p, const ResolveFile *rf, size_t n, FileIR **ir
                 access_index_only(&light, scratch, irs, nall);
                 af = &light;
             }
+            access_queried_keys(scratch, irs, nall, &queried);
         }
         const Config *cfg = p->forced ? p->forced : rf[i].config;
-        access_settle_keys(scratch, af, model_for(p, cfg), cfg, rf[i].ir);
+        access_settle_keys(scratch, af, model_for(p, cfg), cfg, &queried, rf[i].ir);
     }
     arena_free(scratch);
 }

@@ -111,10 +111,10 @@ static const char *queried_name(Arena *a, const char *table, const char *attr)
     return arena_printf(a, "%s\x1f%s", table, attr);
 }
 
-void access_index_queried(AccessFacts *af, Arena *a)
+void access_queried_keys(Arena *a, FileIR *const *files, size_t n, NameMap *out)
 {
-    for (size_t fi = 0; fi < af->nfiles; fi++) {
-        const FileIR *f = af->files[fi];
+    for (size_t fi = 0; fi < n; fi++) {
+        const FileIR *f = files[fi];
         for (size_t i = 0; f && i < f->keys.n; i++) {
             const KeyExpr *k = &f->keys.v[i];
             if (k->site != SITE_CONDITION || !k->attr || k->attr[0] == '#' || k->op < 0 ||
@@ -122,10 +122,10 @@ void access_index_queried(AccessFacts *af, Arena *a)
                 continue;
             const char *name = queried_name(a, f->ops.v[k->op].table, k->attr);
             size_t was;
-            if (!namemap_get(&af->queried_keys, name, &was))
-                namemap_put(a, &af->queried_keys, name, (size_t)k->role + 1);
+            if (!namemap_get(out, name, &was))
+                namemap_put(a, out, name, (size_t)k->role + 1);
             else if (was != (size_t)k->role + 1)
-                namemap_put(a, &af->queried_keys, name, 0); /* the queries disagree */
+                namemap_put(a, out, name, 0); /* the queries disagree */
         }
     }
 }
@@ -135,19 +135,19 @@ void access_index_queried(AccessFacts *af, Arena *a)
  * keylint cannot name that table: `pkey = :pk` on TABLE_NAME makes `pkey`
  * of an item put to TABLE_NAME a partition key. -1 when none does, or
  * they disagree. */
-static int queried_role(Arena *a, const AccessFacts *af, const FileIR *f, int op,
+static int queried_role(Arena *a, const NameMap *queried, const FileIR *f, int op,
                         const char *attr)
 {
     const char *table = f->ops.v[op].table;
     size_t role;
-    if (!af || !table || !af->queried_keys.n ||
-        !namemap_get(&af->queried_keys, queried_name(a, table, attr), &role) || !role)
+    if (!queried || !table || !queried->n ||
+        !namemap_get(queried, queried_name(a, table, attr), &role) || !role)
         return -1;
     return (int)role - 1;
 }
 
 bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, const Config *cfg,
-                        FileIR *f)
+                        const NameMap *queried, FileIR *f)
 {
     bool any = false;
     for (size_t i = 0; i < f->keys.n && !any; i++)
@@ -179,7 +179,7 @@ bool access_settle_keys(Arena *a, const AccessFacts *af, const TableModel *m, co
                 role = agreed_role(m, op_guess(a, m, f, k.op, guesses), k.attr);
                 k.role_guessed = role >= 0;
                 if (role < 0 && k.named_by == NAMED_TABLE)
-                    role = queried_role(a, af, f, k.op, k.attr);
+                    role = queried_role(a, queried, f, k.op, k.attr);
             }
             /* a key map holds keys only: its role may stay unknown; an
              * item's attribute is a key only where its table says so */
