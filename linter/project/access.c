@@ -576,8 +576,8 @@ static void link_clients(TableModel *m)
 }
 
 /* A table a CreateTable call makes (a local or test setup, a script) that
- * the schema or the infrastructure code defines by the same name: the
- * same table, as the deployment defines it. */
+ * the schema or the infrastructure code defines by the same name and keys:
+ * the same table, as the deployment defines it (its indexes may differ). */
 static void link_copies(TableModel *m)
 {
     for (size_t i = 0; i < m->set.tables.n; i++) {
@@ -589,7 +589,7 @@ static void link_copies(TableModel *m)
         for (size_t j = 0; j < m->set.tables.n; j++) {
             const TableDef *t = &m->set.tables.v[j];
             if (t->source != TSRC_SDK && !client_source(t->source) && !t->same_as &&
-                table_names_match(c->name, t->name)) {
+                table_names_match(c->name, t->name) && same_keys(c, t)) {
                 hit = t;
                 hits++;
             }
@@ -769,7 +769,6 @@ static void access_index(AccessFacts *af, Arena *a)
         for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++)
             namemap_put(a, &af->entity_files, name_tail(f->tables->entities.v[i].entity), fi);
     }
-    access_index_queried(af, a);
 }
 
 /* An exported constant's name reference, from the module the import

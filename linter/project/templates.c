@@ -42,16 +42,12 @@ bool template_name(const char *path)
     size_t l = strlen(name); /* Terraform: main.tf, dynamodb.tf, ... */
     if (l > 3 && !strcmp(name + l - 3, ".tf"))
         return true;
-    /* CloudFormation under a name of its own: cloudformation/dynamodb-table.yml,
-     * cfn-tables.yaml, database-stack.yml, resources/tables.yml */
+    /* CloudFormation named for its tables: dynamodb-table.yml, tables.yaml
+     * (not every template of a monorepo: a service's cfn-*.yml binds its
+     * own environment, which its neighbours' code does not run with) */
     bool yaml = (l > 4 && !strcasecmp(name + l - 4, ".yml")) ||
                 (l > 5 && !strcasecmp(name + l - 5, ".yaml"));
-    static const char *const words[] = {"cloudformation", "cfn", "template", "dynamo", "table",
-                                        "stack", "database", "resources", NULL};
-    for (const char *const *w = words; yaml && *w; w++)
-        if (strcasestr(path, *w))
-            return true;
-    return false;
+    return yaml && (strcasestr(name, "dynamo") || strcasestr(name, "table"));
 }
 
 /* Whether `rel` (a path below the directory searched) is in a hidden
