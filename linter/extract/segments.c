@@ -320,6 +320,18 @@ bool ex_name_has_word(const char *name, const char *w);
 /* Variable names that say they hold a key or a key part. */
 static bool key_named(const char *name)
 {
+    /* `keyId`, `apiKeyId`, `hashId` name an id (`key_test_${n}`: its `_` is
+     * the id's own), not a key; `partitionKeyId`, `skId` a key part */
+    size_t l = strlen(name);
+    bool id_last = l > 2 && (!strcmp(name + l - 2, "Id") || !strcmp(name + l - 2, "ID") ||
+                             (l > 3 && !strcasecmp(name + l - 3, "_id")));
+    static const char *const keyish[] = {"pk", "sk", "partition", "sort", "gsi", "lsi",
+                                         "prefix", NULL};
+    bool part = false;
+    for (const char *const *w = keyish; *w && !part; w++)
+        part = ex_name_has_word(name, *w);
+    if (id_last && !part)
+        return false;
     static const char *const words[] = {"pk", "sk", "key", "keys", "prefix", "partition",
                                         "sort", "gsi", "lsi", "hash", "range", NULL};
     for (const char *const *w = words; *w; w++)
