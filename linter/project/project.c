@@ -639,7 +639,9 @@ void project_reload(Project *p, const char *path)
     f->text = NULL;
     f->len = 0;
     f->buffer = false;
-    extract_one(f, p->drop_texts, false, NULL, NULL);
+    /* set aside again when the pre-check clears it, as the command line
+     * would (the next analysis extracts it if a file needs it) */
+    extract_one(f, p->drop_texts, p->precheck, NULL, NULL);
     f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);
@@ -1152,13 +1154,37 @@ static const char **changed_or_kept(const Project *p, Arena *a, const char *cons
     return v;
 }
 
+/* The files set aside that defer_extract_reached extracted (their slots
+ * were marked in `waiting` before it ran), added to `changed`: the files
+ * that import them are resolved again. */
+static const char **changed_or_extracted(const Project *p, Arena *a, const bool *waiting,
+                                         const char *const *changed, size_t *n)
+{
+    const char **v = arena_alloc(a, (*n + p->files.n + 1) * sizeof *v);
+    for (size_t i = 0; i < *n; i++)
+        v[i] = changed[i];
+    for (size_t i = 0; i < p->files.n; i++)
+        if (waiting[i] && p->files.v[i].ir)
+            v[(*n)++] = p->files.v[i].abspath;
+    return v;
+}
+
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck)
 {
-    defer_extract_reached(p, extract_slots);
-    uint64_t t0 = clock_ns();
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
+    bool *waiting = NULL;
+    if (p->precheck && changed) {
+        waiting = arena_alloc(scratch, (nf ? nf : 1) * sizeof *waiting);
+        for (size_t i = 0; i < nf; i++)
+            waiting[i] = !p->files.v[i].removed && p->files.v[i].deferred &&
+                         !p->files.v[i].ir;
+    }
+    defer_extract_reached(p, extract_slots);
+    if (waiting)
+        changed = changed_or_extracted(p, scratch, waiting, changed, &nchanged);
+    uint64_t t0 = clock_ns();
     bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);
     bool same_facts = only_comments_changed(p, changed, nchanged);
     if (same_facts) {

@@ -203,8 +203,9 @@ size_t project_linted_files(const Project *p);
  * rules and inline suppressions run only on the files in `check` (display
  * or absolute paths), so p->diags holds their diagnostics (and those
  * configuration findings) only, sorted. With p->precheck (a run on named
- * files), the deferred files the project needs are extracted first, as
- * project_analyze does; `changed` is then NULL. */
+ * files, the language server), the deferred files the project needs are
+ * extracted first, as project_analyze does; those extracted now count as
+ * changed (the files that import them are resolved again). */
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck);
 
