@@ -7,6 +7,7 @@
 #include "cache.h"
 #include "fixproof.h"
 #include "lsp_server.h"
+#include "templates.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -1007,7 +1008,9 @@ static void on_did_save(Server *s, json_t *params)
         return;
     if (is_config_name(d->path) || is_schema(s, d->path)) {
         load_project(s);
-    } else if (is_module_config(d->path)) {
+    } else if (is_module_config(d->path) || template_name(d->path)) {
+        /* a template discovery may read (template.yaml, *.tf): the
+         * analyses between two full ones keep the schema files read */
         s->full = true;
         s->dirty = true;
     }
@@ -1073,7 +1076,7 @@ static void on_did_change_watched_files(Server *s, json_t *params)
         Doc *open = doc_by_path(s, path);
         if (is_config_name(path) || is_schema(s, path)) {
             reload = true;
-        } else if (is_module_config(path)) {
+        } else if (is_module_config(path) || template_name(path)) {
             s->full = true;
             s->dirty = true;
         } else if (is_source_path(path) && !(open && open->lint)) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "templates.h"
 #include "cache.h"
 #include "defer.h"
 #include "syntax.h"
@@ -54,6 +55,8 @@ void project_free(Project *p)
         problems_free(&p->files.v[i].problems);
     }
     arena_free(p->analysis);
+    modenv_free(p->modenv);
+    templates_forget(p->templates);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -793,8 +796,21 @@ static const TableModel *model_for(const Project *p, const Config *cfg)
     return NULL;
 }
 
+/* Where the templates found and the schema files read are kept. */
+static TemplateCache *project_templates(Project *p)
+{
+    if (!p->templates) {
+        p->templates = arena_alloc(p->arena, sizeof *p->templates);
+        memset(p->templates, 0, sizeof *p->templates);
+        p->templates->arena = p->arena;
+        p->templates->base = p->first_dir;
+    }
+    return p->templates;
+}
+
 /* A table model per configuration in use (schema files read again: they
- * may have changed), in the fresh analysis arena. */
+ * may have changed, unless the editor's analyses keep them), in the fresh
+ * analysis arena. */
 static void models_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
 {
     problems_free(&p->schema_problems);
@@ -826,13 +842,8 @@ static void models_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         const Config *c = use[i];
         if (!c || model_for(p, c))
             continue;
-        if (!p->templates) {
-            p->templates = arena_alloc(p->arena, sizeof *p->templates);
-            p->templates->arena = p->arena;
-            p->templates->base = p->first_dir;
-        }
         ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, abspaths, n,
-                                        &p->schema_problems, p->templates)};
+                                        &p->schema_problems, project_templates(p))};
         VEC_PUSH(p->analysis, &p->models, e);
     }
     problems_sort(&p->schema_problems);
@@ -973,8 +984,16 @@ static void check_file(Project *p, const ResolveFile *file)
     arena_free(scratch);
 }
 
+/* An analysis of every file reads tsconfig and package.json files again. */
+static void modenv_reset(Project *p)
+{
+    modenv_free(p->modenv);
+    p->modenv = NULL;
+}
+
 void project_analyze(Project *p)
 {
+    modenv_reset(p);
     defer_extract_reached(p, extract_slots);
     uint64_t t0 = clock_ns();
     size_t n = 0;
@@ -989,7 +1008,7 @@ void project_analyze(Project *p)
         rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
         irs[n++] = f->ir;
     }
-    resolve_project(rf, n);
+    resolve_project_in(rf, n, n, project_modenv(p));
     resolve_drop_unused_helpers(rf, n, irs, n);
     begin_analysis(p, rf, irs, n, false);
 
@@ -1074,7 +1093,7 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
     /* edges: deps[k] lists the nodes node k imports */
     typedef VEC(size_t) Deps;
     Deps *deps = arena_alloc(a, (nn ? nn : 1) * sizeof *deps);
-    ModuleMap *m = modmap_new(paths, nn);
+    ModuleMap *m = modmap_new_in(paths, nn, project_modenv(p));
     for (size_t k = 0; k < nn; k++) {
         const SourceFile *f = &p->files.v[slot_of[k]];
         if (!analysable(f))
@@ -1172,16 +1191,38 @@ static const char **changed_or_extracted(const Project *p, Arena *a, const bool 
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck)
 {
+    /* the editor's analyses: tsconfig, package.json and schema files are
+     * read by the first and kept until one resolves every file (after one
+     * of them changed: the language server's full analysis) */
+    if (!changed) {
+        modenv_reset(p);
+        templates_forget(p->templates);
+    }
+    project_templates(p)->memo = true;
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
-    bool *waiting = NULL;
+    bool *waiting = NULL, *seed = NULL;
     if (p->precheck && changed) {
         waiting = arena_alloc(scratch, (nf ? nf : 1) * sizeof *waiting);
+        seed = arena_alloc(scratch, (nf ? nf : 1) * sizeof *seed);
+        for (size_t i = 0; i < nf; i++) {
+            const SourceFile *f = &p->files.v[i];
+            waiting[i] = !f->removed && f->deferred && !f->ir;
+            seed[i] = path_listed(f, changed, nchanged);
+            /* a changed file set aside now (re-read from disk, or added)
+             * may be needed by any other: every file is read */
+            if (seed[i] && waiting[i])
+                seed = NULL;
+            if (!seed)
+                break;
+        }
         for (size_t i = 0; i < nf; i++)
             waiting[i] = !p->files.v[i].removed && p->files.v[i].deferred &&
                          !p->files.v[i].ir;
     }
-    defer_extract_reached(p, extract_slots);
+    /* the last analysis extracted every file set aside that the others
+     * need: only what changed can need more */
+    defer_extract_reached_from(p, extract_slots, seed);
     if (waiting)
         changed = changed_or_extracted(p, scratch, waiting, changed, &nchanged);
     uint64_t t0 = clock_ns();
@@ -1220,12 +1261,12 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
             if (analysable(&p->files.v[i]) && !resolve[i])
                 rr[nl++] = (ResolveFile){p->files.v[i].ir, p->files.v[i].abspath,
                                          p->files.v[i].config};
-        resolve_project_some(rr, nl, nr);
+        resolve_project_in(rr, nl, nr, project_modenv(p));
         resolve_drop_unused_helpers(rr, nr, irs, n);
         /* the tables of the last analysis stand */
         settle_keys(p, rr, nr, irs, n, p->access);
     } else if (nr) {
-        resolve_project(rr, nr);
+        resolve_project_in(rr, nr, nr, project_modenv(p));
         resolve_drop_unused_helpers(rr, nr, irs, n);
     }
     if (same_facts) {

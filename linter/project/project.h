@@ -108,6 +108,12 @@ typedef struct Project {
     const char *first_dir; /* the first directory given to project_add_paths */
     struct AccessFacts *access;
     Problems schema_problems;
+    /* What module resolution read of the file system (tsconfig and
+     * package.json files, modules.h), shared by the module maps of the
+     * analyses until one resolves every file (project_analyze, or
+     * project_analyze_some without `changed`: after a tsconfig or
+     * package.json changed), which reads them again. */
+    struct ModuleEnv *modenv;
     /* For --stats: the wall time of listing the files, of reading and
      * extracting them (with the deferred files extracted later), of the
      * rest of the analyses; the most threads an extraction used. */
@@ -184,6 +190,9 @@ SourceFile *project_find_file(const Project *p, const char *path);
 
 /* The configuration that applies to `path` (a file). Never NULL. */
 const Config *project_config_for(Project *p, const char *path);
+
+/* p->modenv, made when first asked for. */
+struct ModuleEnv *project_modenv(Project *p);
 
 /* Number of files whose IR was extracted (read and parsed). */
 size_t project_linted_files(const Project *p);
