@@ -492,6 +492,18 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
     NameCounts seps = { 0 };
     PairSet set = { 0 };
     StartCodes codes = { 0 };
+    /* the set at its final size at once (the load under 1/2, as
+     * add_const_text keeps it): no rehash while the parts are added */
+    size_t texts = 0;
+    for (size_t pi = 0; pi < n; pi++)
+        texts += parts[pi]->part.const_texts.n;
+    if (texts) {
+        set.cap = 64;
+        while (set.cap < 2 * texts + 2)
+            set.cap *= 2;
+        set.slots = arena_alloc(a, set.cap * sizeof *set.slots);
+        memset(set.slots, 0, set.cap * sizeof *set.slots);
+    }
 
     for (size_t pi = 0; pi < n; pi++) {
         const FileFacts *ff = parts[pi];

@@ -24,6 +24,8 @@
 #include "suppress.h"
 #include "walk.h"
 
+static void graph_free(Project *p);
+
 Project *project_new(const char *config_path)
 {
     Project *p = calloc(1, sizeof *p);
@@ -57,6 +59,7 @@ void project_free(Project *p)
     arena_free(p->analysis);
     modenv_free(p->modenv);
     templates_forget(p->templates);
+    graph_free(p);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -994,6 +997,7 @@ static void modenv_reset(Project *p)
 void project_analyze(Project *p)
 {
     modenv_reset(p);
+    graph_free(p);
     defer_extract_reached(p, extract_slots);
     uint64_t t0 = clock_ns();
     size_t n = 0;
@@ -1058,6 +1062,100 @@ static bool analysable(const SourceFile *f)
     return !f->removed && f->ir && !f->ir->parse_failed;
 }
 
+/* The import graph resolve_mask reads, kept between the editor's
+ * analyses (Project.graph): the nodes (one per distinct absolute path,
+ * the live slot preferred) while the project's slots and which are
+ * removed stay the same, and each node's edges while the imports of its
+ * file (by a hash of their specifiers) stay the same. Dropped by an
+ * analysis that resolves every file (module resolution may answer
+ * otherwise then). */
+typedef VEC(size_t) Deps;
+struct ImportGraph {
+    Arena *a;
+    size_t nf, nn;
+    bool *removed;        /* per slot, when built */
+    size_t *node_of;      /* per slot */
+    size_t *slot_of;      /* per node */
+    const char **paths;   /* per node */
+    Deps *deps;           /* per node: the nodes it imports */
+    uint64_t *imports;    /* per node: hash of its file's specifiers, 0: none */
+    bool *known;          /* per node: deps computed */
+};
+
+static void graph_free(Project *p)
+{
+    if (p->graph)
+        arena_free(p->graph->a);
+    free(p->graph);
+    p->graph = NULL;
+}
+
+/* A hash of the specifiers `f` imports and re-exports (1 + ...: never 0
+ * for an analysable file). */
+static uint64_t imports_hash(const SourceFile *f)
+{
+    if (!analysable(f))
+        return 0;
+    uint64_t h = 1469598103934665603u;
+    for (int list = 0; list < 2; list++) {
+        const Import *v = list ? f->ir->reexports.v : f->ir->imports.v;
+        size_t n = list ? f->ir->reexports.n : f->ir->imports.n;
+        for (size_t i = 0; i < n; i++) {
+            for (const char *c = v[i].source ? v[i].source : ""; *c; c++)
+                h = (h ^ (unsigned char)*c) * 1099511628211u;
+            h = (h ^ 0xff) * 1099511628211u;
+        }
+        h = (h ^ 0xfe) * 1099511628211u;
+    }
+    return h | 1;
+}
+
+static struct ImportGraph *graph_nodes(Project *p)
+{
+    size_t nf = p->files.n;
+    struct ImportGraph *g = p->graph;
+    if (g && g->nf == nf) {
+        bool same = true;
+        for (size_t i = 0; i < nf && same; i++)
+            same = g->removed[i] == p->files.v[i].removed;
+        if (same)
+            return g;
+    }
+    graph_free(p);
+    g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    p->graph = g;
+    Arena *a = g->a = arena_new();
+    g->nf = nf;
+    SlotPath *sorted = arena_alloc(a, (nf ? nf : 1) * sizeof *sorted);
+    for (size_t i = 0; i < nf; i++)
+        sorted[i] = (SlotPath){p->files.v[i].abspath, i};
+    qsort(sorted, nf, sizeof *sorted, slotpath_cmp);
+    g->removed = arena_alloc(a, (nf ? nf : 1) * sizeof *g->removed);
+    g->node_of = arena_alloc(a, (nf ? nf : 1) * sizeof *g->node_of);
+    g->slot_of = arena_alloc(a, (nf ? nf : 1) * sizeof *g->slot_of);
+    g->paths = arena_alloc(a, (nf ? nf : 1) * sizeof *g->paths);
+    size_t nn = 0;
+    for (size_t j = 0; j < nf; j++) {
+        size_t i = sorted[j].slot;
+        const SourceFile *f = &p->files.v[i];
+        g->removed[i] = f->removed;
+        if (nn == 0 || strcmp(g->paths[nn - 1], f->abspath)) {
+            g->paths[nn] = f->abspath;
+            g->slot_of[nn++] = i;
+        } else if (!f->removed) {
+            g->slot_of[nn - 1] = i;
+        }
+        g->node_of[i] = nn - 1;
+    }
+    g->nn = nn;
+    g->deps = arena_alloc(a, (nn ? nn : 1) * sizeof *g->deps);
+    g->imports = arena_alloc(a, (nn ? nn : 1) * sizeof *g->imports);
+    g->known = arena_alloc(a, (nn ? nn : 1) * sizeof *g->known);
+    return g;
+}
+
 /* Which analysable files to resolve again after `changed`: a file graph
  * over every file slot (removed and unparsable ones too, so that their
  * importers are found) with an edge per import or re-export that module
@@ -1066,38 +1164,29 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
                          size_t nchanged, bool *resolve)
 {
     size_t nf = p->files.n;
-    /* nodes: one per distinct absolute path, the live slot preferred */
-    SlotPath *sorted = arena_alloc(a, (nf ? nf : 1) * sizeof *sorted);
-    for (size_t i = 0; i < nf; i++)
-        sorted[i] = (SlotPath){p->files.v[i].abspath, i};
-    qsort(sorted, nf, sizeof *sorted, slotpath_cmp);
-    size_t *node_of = arena_alloc(a, (nf ? nf : 1) * sizeof *node_of);
-    size_t *slot_of = arena_alloc(a, (nf ? nf : 1) * sizeof *slot_of);
-    const char **paths = arena_alloc(a, (nf ? nf : 1) * sizeof *paths);
+    struct ImportGraph *g = graph_nodes(p);
+    size_t nn = g->nn;
+    const size_t *node_of = g->node_of, *slot_of = g->slot_of;
     bool *dirty = arena_alloc(a, (nf ? nf : 1) * sizeof *dirty);
-    size_t nn = 0;
-    for (size_t j = 0; j < nf; j++) {
-        size_t i = sorted[j].slot;
-        const SourceFile *f = &p->files.v[i];
-        if (nn == 0 || strcmp(paths[nn - 1], f->abspath)) {
-            paths[nn] = f->abspath;
-            slot_of[nn++] = i;
-        } else if (!f->removed) {
-            slot_of[nn - 1] = i;
-        }
-        size_t k = nn - 1;
-        node_of[i] = k;
-        if (path_listed(f, changed, nchanged))
-            dirty[k] = true;
-    }
-    /* edges: deps[k] lists the nodes node k imports */
-    typedef VEC(size_t) Deps;
-    Deps *deps = arena_alloc(a, (nn ? nn : 1) * sizeof *deps);
-    ModuleMap *m = modmap_new_in(paths, nn, project_modenv(p));
+    for (size_t i = 0; i < nf; i++)
+        if (path_listed(&p->files.v[i], changed, nchanged))
+            dirty[node_of[i]] = true;
+    /* edges: deps[k] lists the nodes node k imports (again for a node
+     * whose imports changed) */
+    Deps *deps = g->deps;
+    ModuleMap *m = NULL;
     for (size_t k = 0; k < nn; k++) {
         const SourceFile *f = &p->files.v[slot_of[k]];
-        if (!analysable(f))
+        uint64_t h = imports_hash(f);
+        if (g->known[k] && g->imports[k] == h)
             continue;
+        g->known[k] = true;
+        g->imports[k] = h;
+        deps[k].n = 0;
+        if (!h)
+            continue;
+        if (!m)
+            m = modmap_new_in(g->paths, nn, project_modenv(p));
         for (int list = 0; list < 2; list++) {
             const Import *v = list ? f->ir->reexports.v : f->ir->imports.v;
             size_t n = list ? f->ir->reexports.n : f->ir->imports.n;
@@ -1106,7 +1195,7 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
                     continue;
                 long t = modmap_resolve(m, k, v[i].source);
                 if (t >= 0 && (size_t)t != k)
-                    VEC_PUSH(a, &deps[k], (size_t)t);
+                    VEC_PUSH(g->a, &deps[k], (size_t)t);
             }
         }
     }
@@ -1197,6 +1286,7 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
     if (!changed) {
         modenv_reset(p);
         templates_forget(p->templates);
+        graph_free(p);
     }
     project_templates(p)->memo = true;
     Arena *scratch = arena_new();

@@ -114,6 +114,10 @@ typedef struct Project {
      * project_analyze_some without `changed`: after a tsconfig or
      * package.json changed), which reads them again. */
     struct ModuleEnv *modenv;
+    /* The import graph of the editor's analyses (project.c's
+     * resolve_mask), kept until the file slots change or an analysis
+     * resolves every file. */
+    struct ImportGraph *graph;
     /* For --stats: the wall time of listing the files, of reading and
      * extracting them (with the deferred files extracted later), of the
      * rest of the analyses; the most threads an extraction used. */
