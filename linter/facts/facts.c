@@ -174,6 +174,26 @@ static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
     }
 }
 
+/* "<length of x>:<x><y>" in `a`, as arena_printf("%zu:%s%s") writes it
+ * (without printf: the facts of a large project make one per constant). */
+static const char *pair_key(Arena *a, const char *x, const char *y)
+{
+    size_t xl = strlen(x), yl = strlen(y);
+    char digits[24];
+    size_t nd = 0, v = xl;
+    do {
+        digits[nd++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *k = arena_alloc(a, nd + 1 + xl + yl + 1), *w = k;
+    while (nd)
+        *w++ = digits[--nd];
+    *w++ = ':';
+    memcpy(w, x, xl);
+    memcpy(w + xl, y, yl + 1);
+    return k;
+}
+
 static void index_const_texts(ProjectFacts *f, Arena *a)
 {
     struct FactsIndex *ix = f->index;
@@ -182,7 +202,7 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
     for (size_t i = 0; i < f->const_texts.n; i++) {
         const ConstText *c = &f->const_texts.v[i];
         namemap_put(a, &ix->const_pairs,
-                    arena_printf(a, "%zu:%s%s", strlen(c->text), c->text, c->name), i);
+                    pair_key(a, c->text, c->name), i);
         size_t g;
         if (!namemap_get(&ix->texts, c->text, &g)) {
             g = ix->text_consts.n;
