@@ -42,8 +42,9 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
 {
     if (!text || !text[0] || !name || !name[0])
         return;
+    uint64_t h = pair_hash(text, name);
     if (set->cap) {
-        size_t i = (size_t)pair_hash(text, name) & (set->cap - 1);
+        size_t i = (size_t)h & (set->cap - 1);
         for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
             ConstText *c = &f->const_texts.v[set->slots[i] - 1];
             if (!strcmp(c->text, text) && !strcmp(c->name, name)) {
@@ -68,7 +69,10 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
         for (size_t j = 0; j < f->const_texts.n; j++)
             pairset_put(set, f, j);
     } else {
-        pairset_put(set, f, f->const_texts.n - 1);
+        size_t i = (size_t)h & (set->cap - 1); /* pairset_put, the hash known */
+        while (set->slots[i])
+            i = (i + 1) & (set->cap - 1);
+        set->slots[i] = f->const_texts.n;
     }
 }
 

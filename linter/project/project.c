@@ -1177,6 +1177,11 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
     ModuleMap *m = NULL;
     for (size_t k = 0; k < nn; k++) {
         const SourceFile *f = &p->files.v[slot_of[k]];
+        /* an IR the last analysis read is the one the edges were found
+         * from (every change of a file's IR clears ir_analysed, and the
+         * edges of a changed IR are found before the analysis sets it) */
+        if (g->known[k] && f->ir_analysed)
+            continue;
         uint64_t h = imports_hash(f);
         if (g->known[k] && g->imports[k] == h)
             continue;
