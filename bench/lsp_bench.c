@@ -15,7 +15,19 @@
  * publishDiagnostics of that version. Prints the median, p95 and maximum,
  * and the server's CPU time per edit (which depends little on the load of
  * the machine, unlike the latencies).
- * KEYLINT_BENCH_KEEP=1 keeps the workspace (and says where). */
+ * KEYLINT_BENCH_KEEP=1 keeps the workspace (and says where).
+ *
+ *   lsp_bench KEYLINT --workspace DIR --open FILE [--edits N] [--cache-dir D]
+ *
+ * The same against an existing workspace (a tree of real applications):
+ * initializes the server with DIR as its root (and, with --cache-dir,
+ * initializationOptions.cacheDir D: the cache between runs the command
+ * line's `--cache-dir D` fills), opens FILE with its text on disk, and
+ * types a space into the indentation of code lines of it (then deletes
+ * it), --edits times. Prints the time to the reply to initialize, from
+ * didOpen to the first publishDiagnostics of the file (and from the
+ * start), the server's CPU time and peak memory by then, and the edits'
+ * latencies as above. Nothing in DIR is written by the benchmark. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
 #endif
@@ -272,6 +284,75 @@ static double server_cpu_ms(pid_t pid)
     return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* The server's peak resident memory (VmHWM) in MiB; -1 when /proc cannot
+ * say. */
+static double server_peak_mib(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    double kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            kib = strtod(line + 6, NULL);
+    fclose(f);
+    return kib < 0 ? -1 : kib / 1024.0;
+}
+
+/* A whole file, malloc'd and NUL-terminated. */
+static char *read_whole(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die(path);
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    for (;;) {
+        if (!s)
+            die("malloc");
+        len += fread(s + len, 1, cap - len - 1, f);
+        if (len < cap - 1)
+            break;
+        cap *= 2;
+        s = realloc(s, cap);
+    }
+    fclose(f);
+    s[len] = '\0';
+    return s;
+}
+
+/* The rows of `text` that are code behind indentation (a space or tab
+ * first, then neither a comment nor a blank): where the benchmark types a
+ * space into a real file. */
+static int *code_rows(const char *text, int *n)
+{
+    int cap = 64, row = 0;
+    int *v = malloc(sizeof *v * (size_t)cap);
+    *n = 0;
+    for (const char *p = text; *p; row++) {
+        const char *e = strchr(p, '\n');
+        const char *q = p;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        bool code = q > p && *q && *q != '\n' && *q != '\r' && *q != '/' && *q != '*';
+        if (code) {
+            if (*n == cap) {
+                cap *= 2;
+                v = realloc(v, sizeof *v * (size_t)cap);
+            }
+            if (!v)
+                die("realloc");
+            v[(*n)++] = row;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return v;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -282,11 +363,13 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr,
-                "usage: lsp_bench KEYLINT [--lines N] [--files N] [--edits N] [--in comment|code]\n");
+                "usage: lsp_bench KEYLINT [--lines N] [--files N] [--edits N] [--in comment|code]\n"
+                "       lsp_bench KEYLINT --workspace DIR --open FILE [--edits N] [--cache-dir D]\n");
         return 2;
     }
     int lines = 2000, files = 0, edits = 200;
     bool in_code = false;
+    const char *workspace = NULL, *open_file = NULL, *cache_dir = NULL;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--in") && (!strcmp(argv[i + 1], "code") ||
                                         !strcmp(argv[i + 1], "comment")))
@@ -297,6 +380,12 @@ int main(int argc, char **argv)
             files = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--edits"))
             edits = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--workspace"))
+            workspace = argv[i + 1];
+        else if (!strcmp(argv[i], "--open"))
+            open_file = argv[i + 1];
+        else if (!strcmp(argv[i], "--cache-dir"))
+            cache_dir = argv[i + 1];
         else {
             fprintf(stderr, "lsp_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -306,29 +395,52 @@ int main(int argc, char **argv)
         fprintf(stderr, "lsp_bench: --lines >= 100, --edits >= 2, --files >= 0\n");
         return 2;
     }
+    if (!workspace != !open_file) {
+        fprintf(stderr, "lsp_bench: --workspace and --open go together\n");
+        return 2;
+    }
 
-    char dir[] = "/tmp/keylint-bench-XXXXXX";
+    char dir[4096] = "/tmp/keylint-bench-XXXXXX";
+    char path[4096], big[4096];
+    int *notes, nnotes;
+    char *text;
+    if (workspace) {
+        char *w = realpath(workspace, NULL), *o = realpath(open_file, NULL);
+        if (!w || !o)
+            die(!w ? workspace : open_file);
+        snprintf(dir, sizeof dir, "%s", w);
+        snprintf(big, sizeof big, "%s", o);
+        free(w);
+        free(o);
+        text = read_whole(big);
+        notes = code_rows(text, &nnotes);
+        if (!nnotes) {
+            fprintf(stderr, "lsp_bench: %s has no indented code line to type into\n", big);
+            return 2;
+        }
+        in_code = true;
+        goto start;
+    }
     if (!mkdtemp(dir))
         die("mkdtemp");
-    char path[4096], big[4096];
     snprintf(path, sizeof path, "%s/src", dir);
     if (mkdir(path, 0755))
         die(path);
     snprintf(path, sizeof path, "%s/src/keys.ts", dir);
     write_file(path, KEYS);
-    int *notes, nnotes;
-    char *text = service(0, lines, &notes, &nnotes);
+    text = service(0, lines, &notes, &nnotes);
     snprintf(big, sizeof big, "%s/src/big.service.ts", dir);
     write_file(big, text);
-    int nlines = 0;
-    for (const char *p = text; *p; p++)
-        nlines += *p == '\n';
     for (int i = 0; i < files; i++) {
         char *t = service(i + 1, 150, NULL, NULL);
         snprintf(path, sizeof path, "%s/src/svc%d.ts", dir, i);
         write_file(path, t);
         free(t);
     }
+start:;
+    int nlines = 0;
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
 
     int in[2], out[2];
     if (pipe(in) || pipe(out))
@@ -355,16 +467,23 @@ int main(int argc, char **argv)
     snprintf(root, sizeof root, "file://%s", dir);
     snprintf(uri, sizeof uri, "file://%s", big);
     double t0 = now_ms();
-    send_msg(&c, json_pack("{s:s, s:i, s:s, s:{s:s, s:{}}}", "jsonrpc", "2.0", "id", 1, "method",
-                           "initialize", "params", "rootUri", root, "capabilities"));
+    json_t *init = json_pack("{s:s, s:{}}", "rootUri", root, "capabilities");
+    if (cache_dir)
+        json_object_set_new(init, "initializationOptions",
+                            json_pack("{s:s}", "cacheDir", cache_dir));
+    send_msg(&c, json_pack("{s:s, s:i, s:s, s:o}", "jsonrpc", "2.0", "id", 1, "method",
+                           "initialize", "params", init));
     json_decref(recv_msg(&c));
+    double init_ms = now_ms() - t0;
     send_msg(&c, json_pack("{s:s, s:s, s:{}}", "jsonrpc", "2.0", "method", "initialized",
                            "params"));
+    double t_open = now_ms();
     send_msg(&c, json_pack("{s:s, s:s, s:{s:{s:s, s:s, s:i, s:s}}}", "jsonrpc", "2.0", "method",
                            "textDocument/didOpen", "params", "textDocument", "uri", uri,
                            "languageId", "typescript", "version", 1, "text", text));
     size_t ndiag = wait_publish(&c, uri, 1);
-    double open_ms = now_ms() - t0;
+    double open_ms = now_ms() - t0, first_ms = now_ms() - t_open;
+    double load_cpu = server_cpu_ms(pid), load_peak = server_peak_mib(pid);
 
     double *lat = malloc(sizeof *lat * (size_t)edits);
     if (!lat)
@@ -390,6 +509,7 @@ int main(int argc, char **argv)
         lat[i] = now_ms() - a;
     }
     double cpu1 = server_cpu_ms(pid);
+    double peak = server_peak_mib(pid);
     send_msg(&c, json_pack("{s:s, s:i, s:s}", "jsonrpc", "2.0", "id", 2, "method", "shutdown"));
     json_decref(recv_msg(&c));
     send_msg(&c, json_pack("{s:s, s:s}", "jsonrpc", "2.0", "method", "exit"));
@@ -399,11 +519,23 @@ int main(int argc, char **argv)
     qsort(lat, (size_t)edits, sizeof *lat, cmp_double);
     double median = edits % 2 ? lat[edits / 2] : (lat[edits / 2 - 1] + lat[edits / 2]) / 2;
     size_t i95 = (size_t)(0.95 * (edits - 1) + 0.5);
-    printf("keylint lsp: %d-line file (%zu findings), %d other files, %d one-character edits "
-           "in %s\n",
-           nlines, ndiag, files + 1, edits, in_code ? "code" : "a comment");
+    if (workspace)
+        printf("keylint lsp: %s (%d lines, %zu diagnostics) in the workspace %s%s%s, %d "
+               "one-space edits in code\n",
+               big, nlines, ndiag, dir, cache_dir ? ", cache " : "", cache_dir ? cache_dir : "",
+               edits);
+    else
+        printf("keylint lsp: %d-line file (%zu findings), %d other files, %d one-character "
+               "edits in %s\n",
+               nlines, ndiag, files + 1, edits, in_code ? "code" : "a comment");
     printf("  open + first diagnostics: %.1f ms (including initialize and workspace load)\n",
            open_ms);
+    printf("  initialize answered after %.1f ms; didOpen -> first publishDiagnostics %.1f ms\n",
+           init_ms, first_ms);
+    if (load_cpu >= 0)
+        printf("  server CPU time to the first diagnostics: %.0f ms; peak memory then %.0f MiB, "
+               "after the edits %.0f MiB\n",
+               load_cpu, load_peak, peak);
     printf("  didChange -> publishDiagnostics: median %.1f ms, p95 %.1f ms, max %.1f ms\n",
            median, lat[i95], lat[edits - 1]);
     if (cpu0 >= 0 && cpu1 >= 0)
@@ -412,7 +544,9 @@ int main(int argc, char **argv)
     free(notes);
     free(text);
     free(c.buf);
-    if (getenv("KEYLINT_BENCH_KEEP"))
+    if (workspace)
+        ; /* not ours */
+    else if (getenv("KEYLINT_BENCH_KEEP"))
         printf("  workspace kept in %s\n", dir);
     else
         nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

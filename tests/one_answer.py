@@ -19,7 +19,12 @@ message, range, suggestion, edits, fingerprint), between:
     (each in its own project),
   - the language server: `keylint lsp` in a workspace rooted at the
     project, the file opened (didOpen) and its published diagnostics
-    (range, code, severity, message) compared with the reference.
+    (range, code, severity, message) compared with the reference; without
+    the cache between runs, then with it (initializationOptions.cacheDir,
+    a directory of its own): cold (empty: the server parses every file
+    and writes the cache), and warm (filled by the command line's run
+    over the project with --cache-dir: the server reads the entries and
+    parses only the documents opened).
 
 Usage: one_answer.py --keylint BIN [--copy] [--git] [--sample N]
                      [--no-lsp] DIR...
@@ -185,18 +190,23 @@ def utf16_to_col(text_line, units):
 class Lsp:
     """A minimal language client over stdio."""
 
-    def __init__(self, binary, root, timeout):
+    def __init__(self, binary, root, timeout, cache_dir=None):
         self.timeout = timeout
+        env = dict(os.environ)
+        if cache_dir:  # the test suite sets KEYLINT_NO_CACHE
+            env.pop('KEYLINT_NO_CACHE', None)
         self.proc = subprocess.Popen([binary, 'lsp'], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     cwd=root)
+                                     cwd=root, env=env)
         self.next_id = 0
         self.pending = []
         uri = path_uri(root)
-        self.request('initialize', {
-            'processId': os.getpid(), 'rootUri': uri,
-            'workspaceFolders': [{'uri': uri, 'name': os.path.basename(root)}],
-            'capabilities': {}})
+        init = {'processId': os.getpid(), 'rootUri': uri,
+                'workspaceFolders': [{'uri': uri, 'name': os.path.basename(root)}],
+                'capabilities': {}}
+        if cache_dir:
+            init['initializationOptions'] = {'cacheDir': cache_dir}
+        self.request('initialize', init)
         self.notify('initialized', {})
 
     def send(self, msg):
@@ -373,7 +383,27 @@ class Checker:
         return sorted(sorted(files, key=key)[:n])
 
     def lsp(self, root, files, ref, nop_pr):
-        server = Lsp(self.kl.binary, root, self.kl.timeout)
+        self.lsp_once(root, files, ref, nop_pr, None, 'language server')
+        with tempfile.TemporaryDirectory(prefix='keylint-one-answer-cache-') as cache:
+            self.lsp_once(root, files, ref, nop_pr, cache, 'language server, cache cold')
+            # the server wrote back what it parsed at load
+            if files and not os.path.isfile(os.path.join(cache, 'entries.pack')):
+                self.differences.append('%s: the language server wrote no cache' % root)
+                print(self.differences[-1], flush=True)
+            # the command line's run fills the cache; the server reads it
+            shutil.rmtree(cache)
+            env = dict(os.environ)
+            env.pop('KEYLINT_NO_CACHE', None)
+            r = subprocess.run([self.kl.binary, '--cache-dir', cache, '--exit-zero', '-f',
+                                'concise', '-o', os.devnull, '.'], cwd=root, env=env,
+                               capture_output=True, timeout=self.kl.timeout)
+            if r.returncode not in (0, 2):
+                raise RuntimeError('keylint --cache-dir (in %s) exited %d: %s' % (
+                    root, r.returncode, r.stderr.decode(errors='replace')[-2000:]))
+            self.lsp_once(root, files, ref, nop_pr, cache, 'language server, cache warm')
+
+    def lsp_once(self, root, files, ref, nop_pr, cache, how):
+        server = Lsp(self.kl.binary, root, self.kl.timeout, cache)
         try:
             for f in files:
                 try:
@@ -384,13 +414,13 @@ class Checker:
                 got = sorted(d for d in diags if d[4] is not None)
                 want = sorted(lsp_key(x) for x in ref.get(f, []))
                 if want != got:
-                    self.differ(f, 'language server', want, got)
+                    self.differ(f, how, want, got)
                 # input problems and notes have no code
                 probs = sorted((d[0], {'error': 'error'}.get(d[5], 'note'), d[6])
                                for d in diags if d[4] is None)
                 # a problem of no line (0) is shown on the first
                 want_pr = {f: sorted((max(l, 1), lv, m) for l, lv, m in nop_pr.get(f, []))}
-                self.compare_problems(want_pr, {f: probs}, [f], 'language server')
+                self.compare_problems(want_pr, {f: probs}, [f], how)
         finally:
             server.close()
 

@@ -36,15 +36,24 @@ typedef struct Entry {
     size_t file;
 } Entry;
 
+/* What module resolution reads of the file system (modules.h): the
+ * tsconfig of each directory and the workspace packages. */
+struct ModuleEnv {
+    Arena *a;
+    VEC(TsConfig) tsconfigs;      /* cache, per directory */
+    NameMap tsconfig_at;          /* directory -> its tsconfigs entry */
+    VEC(Package) packages;
+    NameMap package_dirs;         /* directories whose package.json was read */
+};
+
 struct ModuleMap {
     Arena *a;
     Entry *files; /* sorted by path */
     size_t n;
     const char *const *abspaths;
-    VEC(TsConfig) tsconfigs;      /* cache, per directory */
-    NameMap tsconfig_at;          /* directory -> its tsconfigs entry */
-    VEC(Package) packages;
-    bool packages_scanned;
+    ModuleEnv *env;               /* the caller's, or owned (own_env) */
+    bool own_env;
+    bool packages_scanned;        /* the ancestors of this map's files */
     /* What resolve answered, by the importing file's directory and the
      * specifier (all it depends on): "<length of dir>:<dir><spec>" -> the
      * file + 1, or 0. A pass asks the same of many files ('./keys' from
@@ -67,11 +76,35 @@ static long find_file(const ModuleMap *m, const char *path)
     return e ? (long)e->file : -1;
 }
 
+ModuleEnv *modenv_new(void)
+{
+    ModuleEnv *e = calloc(1, sizeof *e);
+    if (!e)
+        abort();
+    e->a = arena_new();
+    return e;
+}
+
+void modenv_free(ModuleEnv *e)
+{
+    if (!e)
+        return;
+    arena_free(e->a);
+    free(e);
+}
+
 ModuleMap *modmap_new(const char *const *abspaths, size_t n)
+{
+    return modmap_new_in(abspaths, n, NULL);
+}
+
+ModuleMap *modmap_new_in(const char *const *abspaths, size_t n, ModuleEnv *env)
 {
     ModuleMap *m = calloc(1, sizeof *m);
     if (!m)
         abort();
+    m->own_env = env == NULL;
+    m->env = env ? env : modenv_new();
     m->a = arena_new();
     m->abspaths = abspaths;
     m->n = n;
@@ -88,6 +121,8 @@ void modmap_free(ModuleMap *m)
     if (!m)
         return;
     arena_free(m->a);
+    if (m->own_env)
+        modenv_free(m->env);
     free(m->key);
     free(m);
 }
@@ -191,7 +226,7 @@ static char *read_small(const char *path, size_t *len)
 
 /* tsconfig is JSON with comments and trailing commas: a JavaScript object
  * literal, which the TypeScript grammar reads as `(<text>)`. */
-static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int depth)
+static void tsconfig_read(ModuleEnv *m, TsConfig *tc, const char *path, int depth)
 {
     size_t len;
     char *text = read_small(path, &len);
@@ -263,7 +298,7 @@ static void tsconfig_read(ModuleMap *m, TsConfig *tc, const char *path, int dept
 }
 
 /* The nearest tsconfig.json of a directory (cached per directory). */
-static const TsConfig *tsconfig_for(ModuleMap *m, const char *dir)
+static const TsConfig *tsconfig_for(ModuleEnv *m, const char *dir)
 {
     size_t at;
     if (namemap_get(&m->tsconfig_at, dir, &at))
@@ -288,7 +323,7 @@ static const TsConfig *tsconfig_for(ModuleMap *m, const char *dir)
 
 static long via_paths(ModuleMap *m, size_t from, const char *spec)
 {
-    const TsConfig *tc = tsconfig_for(m, m->dirs[from]);
+    const TsConfig *tc = tsconfig_for(m->env, m->dirs[from]);
     for (size_t i = 0; i < tc->rules.n; i++) {
         const PathRule *r = &tc->rules.v[i];
         const char *star = strchr(r->pattern, '*');
@@ -318,7 +353,7 @@ static long via_paths(ModuleMap *m, size_t from, const char *spec)
 
 /* ---- workspace packages -------------------------------------------------- */
 
-static void read_package(ModuleMap *m, const char *dir)
+static void read_package(ModuleEnv *m, const char *dir)
 {
     const char *path = arena_printf(m->a, "%s/package.json", dir);
     json_error_t err;
@@ -338,21 +373,23 @@ static void read_package(ModuleMap *m, const char *dir)
     json_decref(root);
 }
 
-/* Every package.json in an ancestor directory of a project file, once. */
+/* Every package.json in an ancestor directory of a project file, once
+ * per environment (a directory read for an earlier map is not read
+ * again). */
 static void scan_packages(ModuleMap *m)
 {
     if (m->packages_scanned)
         return;
     m->packages_scanned = true;
-    NameMap seen = {0};
+    ModuleEnv *e = m->env;
     for (size_t i = 0; i < m->n; i++) {
         char *dir = dir_of(m->a, m->abspaths[i]);
         for (int up = 0; up < 64 && strcmp(dir, "/") && strchr(dir, '/'); up++) {
             size_t had;
-            if (namemap_get(&seen, dir, &had))
+            if (namemap_get(&e->package_dirs, dir, &had))
                 break;
-            namemap_put(m->a, &seen, dir, 0);
-            read_package(m, dir);
+            namemap_put(e->a, &e->package_dirs, arena_strdup(e->a, dir), 0);
+            read_package(e, dir);
             dir = dir_of(m->a, dir);
         }
     }
@@ -395,8 +432,8 @@ static long via_packages(ModuleMap *m, const char *spec)
     scan_packages(m);
     const Package *best = NULL;
     size_t best_len = 0;
-    for (size_t i = 0; i < m->packages.n; i++) {
-        const Package *p = &m->packages.v[i];
+    for (size_t i = 0; i < m->env->packages.n; i++) {
+        const Package *p = &m->env->packages.v[i];
         size_t l = strlen(p->name);
         if (!strncmp(spec, p->name, l) && (spec[l] == '\0' || spec[l] == '/') && l > best_len) {
             best = p;

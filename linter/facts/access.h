@@ -104,12 +104,28 @@ typedef struct FoundTemplates {
     const Config *config;
     StrList paths; /* absolute */
 } FoundTemplates;
+/* A schema file as schema_load_file read it: its tables, bindings and
+ * issues, and the problems it made. */
+typedef struct SchemaRead {
+    const char *path, *display;
+    bool ok;
+    TableSet set;
+    Problems problems;
+} SchemaRead;
 typedef struct TemplateCache {
     Arena *arena;
     VEC(FoundTemplates) v;
     const char *base; /* under the defaults, outside a git work tree: where
                        * to look (the directory linted); NULL: the files'
                        * common directory */
+    /* With `memo` (the language server's analyses), each schema file
+     * (named or found) is read once and kept in `memo_arena` until the
+     * owner drops them (templates_forget: an analysis of every file, after
+     * a configuration, schema, tsconfig or package.json changed); the
+     * analyses between read none. */
+    bool memo;
+    Arena *memo_arena;
+    VEC(SchemaRead) reads;
 } TemplateCache;
 
 /* The table model of configuration `cfg`: its schema files (relative to

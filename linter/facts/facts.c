@@ -42,8 +42,9 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
 {
     if (!text || !text[0] || !name || !name[0])
         return;
+    uint64_t h = pair_hash(text, name);
     if (set->cap) {
-        size_t i = (size_t)pair_hash(text, name) & (set->cap - 1);
+        size_t i = (size_t)h & (set->cap - 1);
         for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
             ConstText *c = &f->const_texts.v[set->slots[i] - 1];
             if (!strcmp(c->text, text) && !strcmp(c->name, name)) {
@@ -68,7 +69,10 @@ static void add_const_text(ProjectFacts *f, Arena *a, PairSet *set,
         for (size_t j = 0; j < f->const_texts.n; j++)
             pairset_put(set, f, j);
     } else {
-        pairset_put(set, f, f->const_texts.n - 1);
+        size_t i = (size_t)h & (set->cap - 1); /* pairset_put, the hash known */
+        while (set->slots[i])
+            i = (i + 1) & (set->cap - 1);
+        set->slots[i] = f->const_texts.n;
     }
 }
 
@@ -174,6 +178,26 @@ static void index_update(ProjectFacts *f, Arena *a, const UpdatedAttr *u)
     }
 }
 
+/* "<length of x>:<x><y>" in `a`, as arena_printf("%zu:%s%s") writes it
+ * (without printf: the facts of a large project make one per constant). */
+static const char *pair_key(Arena *a, const char *x, const char *y)
+{
+    size_t xl = strlen(x), yl = strlen(y);
+    char digits[24];
+    size_t nd = 0, v = xl;
+    do {
+        digits[nd++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *k = arena_alloc(a, nd + 1 + xl + yl + 1), *w = k;
+    while (nd)
+        *w++ = digits[--nd];
+    *w++ = ':';
+    memcpy(w, x, xl);
+    memcpy(w + xl, y, yl + 1);
+    return k;
+}
+
 static void index_const_texts(ProjectFacts *f, Arena *a)
 {
     struct FactsIndex *ix = f->index;
@@ -182,7 +206,7 @@ static void index_const_texts(ProjectFacts *f, Arena *a)
     for (size_t i = 0; i < f->const_texts.n; i++) {
         const ConstText *c = &f->const_texts.v[i];
         namemap_put(a, &ix->const_pairs,
-                    arena_printf(a, "%zu:%s%s", strlen(c->text), c->text, c->name), i);
+                    pair_key(a, c->text, c->name), i);
         size_t g;
         if (!namemap_get(&ix->texts, c->text, &g)) {
             g = ix->text_consts.n;
@@ -492,6 +516,18 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
     NameCounts seps = { 0 };
     PairSet set = { 0 };
     StartCodes codes = { 0 };
+    /* the set at its final size at once (the load under 1/2, as
+     * add_const_text keeps it): no rehash while the parts are added */
+    size_t texts = 0;
+    for (size_t pi = 0; pi < n; pi++)
+        texts += parts[pi]->part.const_texts.n;
+    if (texts) {
+        set.cap = 64;
+        while (set.cap < 2 * texts + 2)
+            set.cap *= 2;
+        set.slots = arena_alloc(a, set.cap * sizeof *set.slots);
+        memset(set.slots, 0, set.cap * sizeof *set.slots);
+    }
 
     for (size_t pi = 0; pi < n; pi++) {
         const FileFacts *ff = parts[pi];

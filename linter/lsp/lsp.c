@@ -4,8 +4,10 @@
  * Edits only replace texts and mark the server dirty; the analysis runs
  * when no further message is waiting (so a burst of keystrokes is analysed
  * once) or before a request that needs fresh findings. */
+#include "cache.h"
 #include "fixproof.h"
 #include "lsp_server.h"
+#include "templates.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -408,10 +410,67 @@ static bool configuration_changed(Server *s)
     return false;
 }
 
+/* The cache between runs of the workspace, as the command line's run over
+ * it finds it (cli/cache_run.c): `cacheDir`, else .keylint-cache/ in the
+ * project root of the first workspace folder; none with "cache": false,
+ * KEYLINT_NO_CACHE, no workspace folder, or a root too wide to be a
+ * project (the home directory) and no `cacheDir`. */
+static void open_cache(Server *s)
+{
+    const char *env = getenv("KEYLINT_NO_CACHE");
+    if (s->no_cache || (env && env[0]) || !s->nroots)
+        return;
+    Arena *a = arena_new();
+    const char *root = project_root_of(a, s->roots[0]);
+    if (root || s->cache_dir) {
+        if (!root)
+            root = s->roots[0];
+        s->cache = cache_open_as(s->cache_dir ? s->cache_dir
+                                              : arena_printf(a, "%s/.keylint-cache", root),
+                                 root, s->cache_dir != NULL);
+        s->p->cache = s->cache;
+    }
+    arena_free(a);
+}
+
+/* After the first analysis of a load: the entries of the files the load
+ * parsed (changed since the pack was written, or all of them on a cold
+ * start) are written back, as a run of the command line writes them (the
+ * pack to a temporary file renamed into place; the entries of files
+ * this server did not look up are kept), and the cache is closed: the
+ * buffers are never cached, and files read again later are parsed. */
+static void close_cache(Server *s, bool save)
+{
+    if (!s->cache)
+        return;
+    if (save) {
+        double t0 = now_ms();
+        cache_save(s->cache, false);
+        CacheCounts k = cache_counts(s->cache);
+        if (s->opts.verbose)
+            lsp_log(s, "cache: %zu hits (%zu files not read), %zu misses, %zu written in %.1f ms",
+                    k.hits, k.unread, k.misses, k.written, now_ms() - t0);
+    }
+    const Problems *notes = cache_notes(s->cache);
+    for (size_t i = 0; i < notes->items.n; i++)
+        lsp_log(s, "%s%s%s", notes->items.v[i].path, notes->items.v[i].path[0] ? ": " : "",
+                notes->items.v[i].message);
+    cache_free(s->cache);
+    s->cache = NULL;
+    if (s->p)
+        s->p->cache = NULL;
+}
+
 static void load_project(Server *s)
 {
+    close_cache(s, false);
     project_free(s->p);
     s->p = project_new(s->config);
+    /* as the command line's run over the workspace: files with nothing
+     * for keylint are read, not parsed, until a file needs them
+     * (precheck.h, defer.h) */
+    s->p->precheck = true;
+    open_cache(s);
     if (s->nroots)
         project_add_paths(s->p, (const char *const *)s->roots, s->nroots);
     for (size_t i = 0; i < s->ndocs; i++)
@@ -635,6 +694,7 @@ static void analyze(Server *s)
     project_analyze_some(s->p, s->full ? NULL : (const char *const *)s->changed, s->nchanged,
                          check, nc);
     free(check);
+    close_cache(s, true);
     double t1 = now_ms();
     size_t sent = 0;
     for (size_t i = 0; i < s->ndocs; i++) {
@@ -776,6 +836,9 @@ static void on_initialize(Server *s, json_t *id, json_t *params)
 
     json_t *opts = jobj(params, "initializationOptions");
     set_config_option(s, opts);
+    if (jstr(opts, "cacheDir") && jstr(opts, "cacheDir")[0])
+        s->cache_dir = xstrdup(jstr(opts, "cacheDir"));
+    s->no_cache = json_is_false(opts ? json_object_get(opts, "cache") : NULL);
     if (jstr(opts, "docsUrl") && jstr(opts, "docsUrl")[0])
         s->docs_url = xstrdup(jstr(opts, "docsUrl"));
     compute_hrefs(s);
@@ -945,7 +1008,9 @@ static void on_did_save(Server *s, json_t *params)
         return;
     if (is_config_name(d->path) || is_schema(s, d->path)) {
         load_project(s);
-    } else if (is_module_config(d->path)) {
+    } else if (is_module_config(d->path) || template_name(d->path)) {
+        /* a template discovery may read (template.yaml, *.tf): the
+         * analyses between two full ones keep the schema files read */
         s->full = true;
         s->dirty = true;
     }
@@ -1011,7 +1076,7 @@ static void on_did_change_watched_files(Server *s, json_t *params)
         Doc *open = doc_by_path(s, path);
         if (is_config_name(path) || is_schema(s, path)) {
             reload = true;
-        } else if (is_module_config(path)) {
+        } else if (is_module_config(path) || template_name(path)) {
             s->full = true;
             s->dirty = true;
         } else if (is_source_path(path) && !(open && open->lint)) {
@@ -1195,7 +1260,9 @@ static void server_free(Server *s)
     free(s->rule_href);
     free(s->config);
     free(s->docs_url);
+    free(s->cache_dir);
     forget_configs(s);
+    close_cache(s, false);
     project_free(s->p);
     lsp_reader_free(&s->in);
 }

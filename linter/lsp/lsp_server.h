@@ -59,6 +59,15 @@ typedef struct Server {
     size_t nroots;
     char *config;          /* initializationOptions/settings "config" */
     char *docs_url;        /* initializationOptions "docsUrl" */
+    /* The cache between runs (project/cache.h): initializationOptions
+     * "cacheDir" (NULL: .keylint-cache/ in the project root of the first
+     * workspace folder, as the command line's), "cache": false (or
+     * KEYLINT_NO_CACHE) for none. `cache` is open from a load of the
+     * project to the end of its first analysis, which writes back what
+     * the load parsed and closes it. */
+    char *cache_dir;
+    bool no_cache;
+    struct Cache *cache;
     /* The configuration files the project read when it was loaded, and
      * their text then (NULL: missing), to tell whether it changed. */
     char **cfg_path, **cfg_text;

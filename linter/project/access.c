@@ -611,7 +611,8 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
     TableModel *m = arena_alloc(a, sizeof *m);
     m->config = cfg && cfg->path ? cfg->path : NULL;
     if (cfg && !cfg->schemas_given)
-        templates_read(a, templates_of(a, cfg, files, cfgs, abspaths, n, cache), m, problems);
+        templates_read(a, templates_of(a, cfg, files, cfgs, abspaths, n, cache), m, problems,
+                       cache);
     if (cfg && cfg->path) {
         for (size_t i = 0; i < cfg->schemas.n; i++) {
             const char *s = cfg->schemas.v[i];
@@ -619,7 +620,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
                                            : arena_printf(a, "%s/%s", cfg->dir, s);
             const char *disp = file_display_path(a, full);
             strlist_push(a, &m->schema_files, disp);
-            schema_load_file(a, full, disp, &m->set, problems);
+            templates_load(a, cache, full, disp, &m->set, problems);
         }
     }
     size_t code_from = m->set.tables.n;

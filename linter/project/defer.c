@@ -583,6 +583,11 @@ static bool imports_read(const FileIR *ir)
 
 void defer_extract_reached(Project *p, DeferExtract extract)
 {
+    defer_extract_reached_from(p, extract, NULL);
+}
+
+void defer_extract_reached_from(Project *p, DeferExtract extract, const bool *seed)
+{
     if (!p->precheck || !p->files.n)
         return;
     Arena *a = arena_new();
@@ -590,11 +595,14 @@ void defer_extract_reached(Project *p, DeferExtract extract)
     const char **paths = arena_alloc(a, n * sizeof *paths);
     for (size_t i = 0; i < n; i++)
         paths[i] = p->files.v[i].abspath;
-    ModuleMap *mods = modmap_new(paths, n);
+    ModuleMap *mods = modmap_new_in(paths, n, project_modenv(p));
     bool *read = arena_alloc(a, n * sizeof *read);
     bool *leads = arena_alloc(a, n * sizeof *leads);
     size_t *todo = arena_alloc(a, n * sizeof *todo);
     memset(read, 0, n * sizeof *read);
+    /* with a seed, the other files extracted now were read before */
+    for (size_t i = 0; seed && i < n; i++)
+        read[i] = !seed[i] && p->files.v[i].ir;
     Reach r = {.a = a};
     /* each round reads the files extracted since the last (the first: all) */
     for (;;) {

@@ -61,5 +61,10 @@ typedef void (*DeferExtract)(Project *p, const size_t *slots, size_t n);
 /* Extract, with `extract`, every deferred file of `p` that the extracted
  * files may need, until none is left. Does nothing unless p->precheck. */
 void defer_extract_reached(Project *p, DeferExtract extract);
+/* The same when only the files of `seed` (by slot) changed since the last
+ * time every deferred file the others need was extracted (the language
+ * server's edits): the first round reads only them (and every file
+ * extracted since, the rounds after). NULL: every file, as above. */
+void defer_extract_reached_from(Project *p, DeferExtract extract, const bool *seed);
 
 #endif

@@ -513,7 +513,7 @@ static void prove(Project *p, const char *path)
         abort();
     for (size_t i = 0; i < p->files.n; i++)
         paths[i] = p->files.v[i].abspath ? p->files.v[i].abspath : "";
-    ModuleMap *mods = modmap_new(paths, p->files.n);
+    ModuleMap *mods = modmap_new_in(paths, p->files.n, project_modenv(p));
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && !strcmp(v[j]->path, v[i]->path))

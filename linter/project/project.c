@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "templates.h"
 #include "cache.h"
 #include "defer.h"
 #include "syntax.h"
@@ -22,6 +23,8 @@
 #include "fixproof.h"
 #include "suppress.h"
 #include "walk.h"
+
+static void graph_free(Project *p);
 
 Project *project_new(const char *config_path)
 {
@@ -54,6 +57,9 @@ void project_free(Project *p)
         problems_free(&p->files.v[i].problems);
     }
     arena_free(p->analysis);
+    modenv_free(p->modenv);
+    templates_forget(p->templates);
+    graph_free(p);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -639,7 +645,9 @@ void project_reload(Project *p, const char *path)
     f->text = NULL;
     f->len = 0;
     f->buffer = false;
-    extract_one(f, p->drop_texts, false, NULL, NULL);
+    /* set aside again when the pre-check clears it, as the command line
+     * would (the next analysis extracts it if a file needs it) */
+    extract_one(f, p->drop_texts, p->precheck, NULL, NULL);
     f->same_code = f->ir_analysed = false;
     if (!f->ir && access(f->abspath, F_OK) != 0)
         project_remove(p, path);
@@ -791,8 +799,21 @@ static const TableModel *model_for(const Project *p, const Config *cfg)
     return NULL;
 }
 
+/* Where the templates found and the schema files read are kept. */
+static TemplateCache *project_templates(Project *p)
+{
+    if (!p->templates) {
+        p->templates = arena_alloc(p->arena, sizeof *p->templates);
+        memset(p->templates, 0, sizeof *p->templates);
+        p->templates->arena = p->arena;
+        p->templates->base = p->first_dir;
+    }
+    return p->templates;
+}
+
 /* A table model per configuration in use (schema files read again: they
- * may have changed), in the fresh analysis arena. */
+ * may have changed, unless the editor's analyses keep them), in the fresh
+ * analysis arena. */
 static void models_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n)
 {
     problems_free(&p->schema_problems);
@@ -824,13 +845,8 @@ static void models_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size
         const Config *c = use[i];
         if (!c || model_for(p, c))
             continue;
-        if (!p->templates) {
-            p->templates = arena_alloc(p->arena, sizeof *p->templates);
-            p->templates->arena = p->arena;
-            p->templates->base = p->first_dir;
-        }
         ModelEntry e = {c, access_model(p->analysis, c, irs, cfgs, abspaths, n,
-                                        &p->schema_problems, p->templates)};
+                                        &p->schema_problems, project_templates(p))};
         VEC_PUSH(p->analysis, &p->models, e);
     }
     problems_sort(&p->schema_problems);
@@ -973,8 +989,17 @@ static void check_file(Project *p, const ResolveFile *file)
     arena_free(scratch);
 }
 
+/* An analysis of every file reads tsconfig and package.json files again. */
+static void modenv_reset(Project *p)
+{
+    modenv_free(p->modenv);
+    p->modenv = NULL;
+}
+
 void project_analyze(Project *p)
 {
+    modenv_reset(p);
+    graph_free(p);
     defer_extract_reached(p, extract_slots);
     uint64_t t0 = clock_ns();
     size_t n = 0;
@@ -989,7 +1014,7 @@ void project_analyze(Project *p)
         rf[n] = (ResolveFile){f->ir, f->abspath, f->config};
         irs[n++] = f->ir;
     }
-    resolve_project(rf, n);
+    resolve_project_in(rf, n, n, project_modenv(p));
     resolve_drop_unused_helpers(rf, n, irs, n);
     begin_analysis(p, rf, irs, n, false);
 
@@ -1039,6 +1064,100 @@ static bool analysable(const SourceFile *f)
     return !f->removed && f->ir && !f->ir->parse_failed;
 }
 
+/* The import graph resolve_mask reads, kept between the editor's
+ * analyses (Project.graph): the nodes (one per distinct absolute path,
+ * the live slot preferred) while the project's slots and which are
+ * removed stay the same, and each node's edges while the imports of its
+ * file (by a hash of their specifiers) stay the same. Dropped by an
+ * analysis that resolves every file (module resolution may answer
+ * otherwise then). */
+typedef VEC(size_t) Deps;
+struct ImportGraph {
+    Arena *a;
+    size_t nf, nn;
+    bool *removed;        /* per slot, when built */
+    size_t *node_of;      /* per slot */
+    size_t *slot_of;      /* per node */
+    const char **paths;   /* per node */
+    Deps *deps;           /* per node: the nodes it imports */
+    uint64_t *imports;    /* per node: hash of its file's specifiers, 0: none */
+    bool *known;          /* per node: deps computed */
+};
+
+static void graph_free(Project *p)
+{
+    if (p->graph)
+        arena_free(p->graph->a);
+    free(p->graph);
+    p->graph = NULL;
+}
+
+/* A hash of the specifiers `f` imports and re-exports (1 + ...: never 0
+ * for an analysable file). */
+static uint64_t imports_hash(const SourceFile *f)
+{
+    if (!analysable(f))
+        return 0;
+    uint64_t h = 1469598103934665603u;
+    for (int list = 0; list < 2; list++) {
+        const Import *v = list ? f->ir->reexports.v : f->ir->imports.v;
+        size_t n = list ? f->ir->reexports.n : f->ir->imports.n;
+        for (size_t i = 0; i < n; i++) {
+            for (const char *c = v[i].source ? v[i].source : ""; *c; c++)
+                h = (h ^ (unsigned char)*c) * 1099511628211u;
+            h = (h ^ 0xff) * 1099511628211u;
+        }
+        h = (h ^ 0xfe) * 1099511628211u;
+    }
+    return h | 1;
+}
+
+static struct ImportGraph *graph_nodes(Project *p)
+{
+    size_t nf = p->files.n;
+    struct ImportGraph *g = p->graph;
+    if (g && g->nf == nf) {
+        bool same = true;
+        for (size_t i = 0; i < nf && same; i++)
+            same = g->removed[i] == p->files.v[i].removed;
+        if (same)
+            return g;
+    }
+    graph_free(p);
+    g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    p->graph = g;
+    Arena *a = g->a = arena_new();
+    g->nf = nf;
+    SlotPath *sorted = arena_alloc(a, (nf ? nf : 1) * sizeof *sorted);
+    for (size_t i = 0; i < nf; i++)
+        sorted[i] = (SlotPath){p->files.v[i].abspath, i};
+    qsort(sorted, nf, sizeof *sorted, slotpath_cmp);
+    g->removed = arena_alloc(a, (nf ? nf : 1) * sizeof *g->removed);
+    g->node_of = arena_alloc(a, (nf ? nf : 1) * sizeof *g->node_of);
+    g->slot_of = arena_alloc(a, (nf ? nf : 1) * sizeof *g->slot_of);
+    g->paths = arena_alloc(a, (nf ? nf : 1) * sizeof *g->paths);
+    size_t nn = 0;
+    for (size_t j = 0; j < nf; j++) {
+        size_t i = sorted[j].slot;
+        const SourceFile *f = &p->files.v[i];
+        g->removed[i] = f->removed;
+        if (nn == 0 || strcmp(g->paths[nn - 1], f->abspath)) {
+            g->paths[nn] = f->abspath;
+            g->slot_of[nn++] = i;
+        } else if (!f->removed) {
+            g->slot_of[nn - 1] = i;
+        }
+        g->node_of[i] = nn - 1;
+    }
+    g->nn = nn;
+    g->deps = arena_alloc(a, (nn ? nn : 1) * sizeof *g->deps);
+    g->imports = arena_alloc(a, (nn ? nn : 1) * sizeof *g->imports);
+    g->known = arena_alloc(a, (nn ? nn : 1) * sizeof *g->known);
+    return g;
+}
+
 /* Which analysable files to resolve again after `changed`: a file graph
  * over every file slot (removed and unparsable ones too, so that their
  * importers are found) with an edge per import or re-export that module
@@ -1047,38 +1166,34 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
                          size_t nchanged, bool *resolve)
 {
     size_t nf = p->files.n;
-    /* nodes: one per distinct absolute path, the live slot preferred */
-    SlotPath *sorted = arena_alloc(a, (nf ? nf : 1) * sizeof *sorted);
-    for (size_t i = 0; i < nf; i++)
-        sorted[i] = (SlotPath){p->files.v[i].abspath, i};
-    qsort(sorted, nf, sizeof *sorted, slotpath_cmp);
-    size_t *node_of = arena_alloc(a, (nf ? nf : 1) * sizeof *node_of);
-    size_t *slot_of = arena_alloc(a, (nf ? nf : 1) * sizeof *slot_of);
-    const char **paths = arena_alloc(a, (nf ? nf : 1) * sizeof *paths);
+    struct ImportGraph *g = graph_nodes(p);
+    size_t nn = g->nn;
+    const size_t *node_of = g->node_of, *slot_of = g->slot_of;
     bool *dirty = arena_alloc(a, (nf ? nf : 1) * sizeof *dirty);
-    size_t nn = 0;
-    for (size_t j = 0; j < nf; j++) {
-        size_t i = sorted[j].slot;
-        const SourceFile *f = &p->files.v[i];
-        if (nn == 0 || strcmp(paths[nn - 1], f->abspath)) {
-            paths[nn] = f->abspath;
-            slot_of[nn++] = i;
-        } else if (!f->removed) {
-            slot_of[nn - 1] = i;
-        }
-        size_t k = nn - 1;
-        node_of[i] = k;
-        if (path_listed(f, changed, nchanged))
-            dirty[k] = true;
-    }
-    /* edges: deps[k] lists the nodes node k imports */
-    typedef VEC(size_t) Deps;
-    Deps *deps = arena_alloc(a, (nn ? nn : 1) * sizeof *deps);
-    ModuleMap *m = modmap_new(paths, nn);
+    for (size_t i = 0; i < nf; i++)
+        if (path_listed(&p->files.v[i], changed, nchanged))
+            dirty[node_of[i]] = true;
+    /* edges: deps[k] lists the nodes node k imports (again for a node
+     * whose imports changed) */
+    Deps *deps = g->deps;
+    ModuleMap *m = NULL;
     for (size_t k = 0; k < nn; k++) {
         const SourceFile *f = &p->files.v[slot_of[k]];
-        if (!analysable(f))
+        /* an IR the last analysis read is the one the edges were found
+         * from (every change of a file's IR clears ir_analysed, and the
+         * edges of a changed IR are found before the analysis sets it) */
+        if (g->known[k] && f->ir_analysed)
             continue;
+        uint64_t h = imports_hash(f);
+        if (g->known[k] && g->imports[k] == h)
+            continue;
+        g->known[k] = true;
+        g->imports[k] = h;
+        deps[k].n = 0;
+        if (!h)
+            continue;
+        if (!m)
+            m = modmap_new_in(g->paths, nn, project_modenv(p));
         for (int list = 0; list < 2; list++) {
             const Import *v = list ? f->ir->reexports.v : f->ir->imports.v;
             size_t n = list ? f->ir->reexports.n : f->ir->imports.n;
@@ -1087,7 +1202,7 @@ static void resolve_mask(Project *p, Arena *a, const char *const *changed,
                     continue;
                 long t = modmap_resolve(m, k, v[i].source);
                 if (t >= 0 && (size_t)t != k)
-                    VEC_PUSH(a, &deps[k], (size_t)t);
+                    VEC_PUSH(g->a, &deps[k], (size_t)t);
             }
         }
     }
@@ -1154,13 +1269,60 @@ static const char **changed_or_kept(const Project *p, Arena *a, const char *cons
     return v;
 }
 
+/* The files set aside that defer_extract_reached extracted (their slots
+ * were marked in `waiting` before it ran), added to `changed`: the files
+ * that import them are resolved again. */
+static const char **changed_or_extracted(const Project *p, Arena *a, const bool *waiting,
+                                         const char *const *changed, size_t *n)
+{
+    const char **v = arena_alloc(a, (*n + p->files.n + 1) * sizeof *v);
+    for (size_t i = 0; i < *n; i++)
+        v[i] = changed[i];
+    for (size_t i = 0; i < p->files.n; i++)
+        if (waiting[i] && p->files.v[i].ir)
+            v[(*n)++] = p->files.v[i].abspath;
+    return v;
+}
+
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck)
 {
-    defer_extract_reached(p, extract_slots);
-    uint64_t t0 = clock_ns();
+    /* the editor's analyses: tsconfig, package.json and schema files are
+     * read by the first and kept until one resolves every file (after one
+     * of them changed: the language server's full analysis) */
+    if (!changed) {
+        modenv_reset(p);
+        templates_forget(p->templates);
+        graph_free(p);
+    }
+    project_templates(p)->memo = true;
     Arena *scratch = arena_new();
     size_t nf = p->files.n;
+    bool *waiting = NULL, *seed = NULL;
+    if (p->precheck && changed) {
+        waiting = arena_alloc(scratch, (nf ? nf : 1) * sizeof *waiting);
+        seed = arena_alloc(scratch, (nf ? nf : 1) * sizeof *seed);
+        for (size_t i = 0; i < nf; i++) {
+            const SourceFile *f = &p->files.v[i];
+            waiting[i] = !f->removed && f->deferred && !f->ir;
+            seed[i] = path_listed(f, changed, nchanged);
+            /* a changed file set aside now (re-read from disk, or added)
+             * may be needed by any other: every file is read */
+            if (seed[i] && waiting[i])
+                seed = NULL;
+            if (!seed)
+                break;
+        }
+        for (size_t i = 0; i < nf; i++)
+            waiting[i] = !p->files.v[i].removed && p->files.v[i].deferred &&
+                         !p->files.v[i].ir;
+    }
+    /* the last analysis extracted every file set aside that the others
+     * need: only what changed can need more */
+    defer_extract_reached_from(p, extract_slots, seed);
+    if (waiting)
+        changed = changed_or_extracted(p, scratch, waiting, changed, &nchanged);
+    uint64_t t0 = clock_ns();
     bool *resolve = arena_alloc(scratch, (nf ? nf : 1) * sizeof *resolve);
     bool same_facts = only_comments_changed(p, changed, nchanged);
     if (same_facts) {
@@ -1196,12 +1358,12 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
             if (analysable(&p->files.v[i]) && !resolve[i])
                 rr[nl++] = (ResolveFile){p->files.v[i].ir, p->files.v[i].abspath,
                                          p->files.v[i].config};
-        resolve_project_some(rr, nl, nr);
+        resolve_project_in(rr, nl, nr, project_modenv(p));
         resolve_drop_unused_helpers(rr, nr, irs, n);
         /* the tables of the last analysis stand */
         settle_keys(p, rr, nr, irs, n, p->access);
     } else if (nr) {
-        resolve_project(rr, nr);
+        resolve_project_in(rr, nr, nr, project_modenv(p));
         resolve_drop_unused_helpers(rr, nr, irs, n);
     }
     if (same_facts) {

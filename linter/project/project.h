@@ -108,6 +108,16 @@ typedef struct Project {
     const char *first_dir; /* the first directory given to project_add_paths */
     struct AccessFacts *access;
     Problems schema_problems;
+    /* What module resolution read of the file system (tsconfig and
+     * package.json files, modules.h), shared by the module maps of the
+     * analyses until one resolves every file (project_analyze, or
+     * project_analyze_some without `changed`: after a tsconfig or
+     * package.json changed), which reads them again. */
+    struct ModuleEnv *modenv;
+    /* The import graph of the editor's analyses (project.c's
+     * resolve_mask), kept until the file slots change or an analysis
+     * resolves every file. */
+    struct ImportGraph *graph;
     /* For --stats: the wall time of listing the files, of reading and
      * extracting them (with the deferred files extracted later), of the
      * rest of the analyses; the most threads an extraction used. */
@@ -185,6 +195,9 @@ SourceFile *project_find_file(const Project *p, const char *path);
 /* The configuration that applies to `path` (a file). Never NULL. */
 const Config *project_config_for(Project *p, const char *path);
 
+/* p->modenv, made when first asked for. */
+struct ModuleEnv *project_modenv(Project *p);
+
 /* Number of files whose IR was extracted (read and parsed). */
 size_t project_linted_files(const Project *p);
 
@@ -203,8 +216,9 @@ size_t project_linted_files(const Project *p);
  * rules and inline suppressions run only on the files in `check` (display
  * or absolute paths), so p->diags holds their diagnostics (and those
  * configuration findings) only, sorted. With p->precheck (a run on named
- * files), the deferred files the project needs are extracted first, as
- * project_analyze does; `changed` is then NULL. */
+ * files, the language server), the deferred files the project needs are
+ * extracted first, as project_analyze does; those extracted now count as
+ * changed (the files that import them are resolved again). */
 void project_analyze_some(Project *p, const char *const *changed, size_t nchanged,
                           const char *const *check, size_t ncheck);
 

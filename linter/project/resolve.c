@@ -749,13 +749,18 @@ void resolve_project(ResolveFile *files, size_t n)
 
 void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve)
 {
+    resolve_project_in(files, n, nresolve, NULL);
+}
+
+void resolve_project_in(ResolveFile *files, size_t n, size_t nresolve, ModuleEnv *env)
+{
     Resolver r = {.files = files, .n = n, .left = resolve_budget(files, n)};
     const char **paths = calloc(n ? n : 1, sizeof *paths);
     if (!paths)
         abort();
     for (size_t i = 0; i < n; i++)
         paths[i] = files[i].abspath;
-    r.mods = modmap_new(paths, n);
+    r.mods = modmap_new_in(paths, n, env);
     r.scratch = arena_new();
 
     /* Every file's keys are resolved from what extraction saw (raw), into

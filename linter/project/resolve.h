@@ -24,6 +24,10 @@ void resolve_project(ResolveFile *files, size_t n);
 /* The same for files[0, nresolve) only; the others are there for lookups
  * (their constants and helpers) and are left as they are. */
 void resolve_project_some(ResolveFile *files, size_t n, size_t nresolve);
+/* The same, module resolution reading tsconfig and package.json files
+ * through `env` (modules.h; NULL: afresh). */
+struct ModuleEnv;
+void resolve_project_in(ResolveFile *files, size_t n, size_t nresolve, struct ModuleEnv *env);
 
 /* A helper's own key is judged only when the project uses the helper in a
  * key (a function that formats a Redis or S3 key looks the same): drop

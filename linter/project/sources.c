@@ -1,8 +1,17 @@
-/* A project's files by path (project.h): below project.c, which adds
- * them, and fixproof.c, which project.c runs. */
+/* A project's files by path, and what module resolution read of the file
+ * system (project.h): below project.c, which adds them, and defer.c and
+ * fixproof.c, which project.c runs. */
 #include <string.h>
 
+#include "modules.h"
 #include "project.h"
+
+struct ModuleEnv *project_modenv(Project *p)
+{
+    if (!p->modenv)
+        p->modenv = modenv_new();
+    return p->modenv;
+}
 
 SourceFile *project_find_file(const Project *p, const char *path)
 {

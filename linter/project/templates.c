@@ -187,14 +187,58 @@ static bool template_has_tables(const char *path)
     return has;
 }
 
-void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes)
+bool templates_load(Arena *a, TemplateCache *cache, const char *path, const char *display,
+                    TableSet *out, Problems *problems)
+{
+    if (!cache || !cache->memo)
+        return schema_load_file(a, path, display, out, problems);
+    const SchemaRead *r = NULL;
+    for (size_t i = 0; i < cache->reads.n && !r; i++)
+        if (!strcmp(cache->reads.v[i].path, path) && !strcmp(cache->reads.v[i].display, display))
+            r = &cache->reads.v[i];
+    if (!r) {
+        if (!cache->memo_arena)
+            cache->memo_arena = arena_new();
+        Arena *ma = cache->memo_arena;
+        SchemaRead n = {.path = arena_strdup(ma, path), .display = arena_strdup(ma, display)};
+        problems_init(&n.problems);
+        n.ok = schema_load_file(ma, path, display, &n.set, &n.problems);
+        VEC_PUSH(ma, &cache->reads, n);
+        r = &cache->reads.v[cache->reads.n - 1];
+    }
+    for (size_t k = 0; k < r->set.tables.n; k++)
+        VEC_PUSH(a, &out->tables, r->set.tables.v[k]);
+    for (size_t k = 0; k < r->set.env.n; k++)
+        VEC_PUSH(a, &out->env, r->set.env.v[k]);
+    for (size_t k = 0; k < r->set.issues.n; k++)
+        VEC_PUSH(a, &out->issues, r->set.issues.v[k]);
+    for (size_t k = 0; k < r->problems.items.n; k++) {
+        const Problem *pr = &r->problems.items.v[k];
+        problems_add_kind(problems, pr->kind, pr->path, pr->line, pr->col, "%s", pr->message);
+    }
+    return r->ok;
+}
+
+void templates_forget(TemplateCache *cache)
+{
+    if (!cache)
+        return;
+    for (size_t i = 0; i < cache->reads.n; i++)
+        problems_free(&cache->reads.v[i].problems);
+    memset(&cache->reads, 0, sizeof cache->reads);
+    arena_free(cache->memo_arena);
+    cache->memo_arena = NULL;
+}
+
+void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes,
+                    TemplateCache *cache)
 {
     for (size_t i = 0; i < found->n; i++) {
         Problems quiet;
         problems_init(&quiet);
         TableSet set = {0};
         const char *disp = file_display_path(a, found->v[i]);
-        if (schema_load_file(a, found->v[i], disp, &set, &quiet) && set.tables.n) {
+        if (templates_load(a, cache, found->v[i], disp, &set, &quiet) && set.tables.n) {
             strlist_push(a, &m->schema_files, disp);
             for (size_t k = 0; k < set.tables.n; k++)
                 VEC_PUSH(a, &m->set.tables, set.tables.v[k]);

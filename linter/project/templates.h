@@ -21,6 +21,14 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
  * serverless.yml, *.tf, ...). */
 bool template_name(const char *path);
 
-void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes);
+void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes,
+                    TemplateCache *cache);
+
+/* schema_load_file, through cache's memo when it is on (cache may be
+ * NULL). */
+bool templates_load(Arena *a, TemplateCache *cache, const char *path, const char *display,
+                    TableSet *out, Problems *problems);
+/* Drop the schema files kept (they are read again). */
+void templates_forget(TemplateCache *cache);
 
 #endif
