@@ -90,9 +90,10 @@ static void add_key_expr(Ex *x, SynNode value, KeyExpr *k)
     if (k->via && k->build == BUILD_CALL && k->segs.n == 1 && !k->segs.v[0].name)
         k->segs.v[0].name = k->via;
     VEC_PUSH(x->a, &x->ir->extracted, *k);
-    /* (a key candidate needs its operation's table: none at a caller) */
+    /* (an item's attribute needs its operation's table to be a key: none
+     * at a caller; every attribute of a Key map is one) */
     if ((k->site == SITE_WRITE || k->site == SITE_READ || k->site == SITE_CONDITION) &&
-        k->named_by == NAMED_SPELLING)
+        (k->named_by == NAMED_SPELLING || k->named_by == NAMED_KEY_MAP))
         key_sink(x, value, k);
 }
 
