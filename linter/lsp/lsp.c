@@ -788,7 +788,7 @@ static void register_watchers(Server *s)
         return;
     json_t *watchers = json_pack(
         "[{s:s}, {s:s}, {s:s}]", "globPattern", "**/{.keylint.yml,keylint.yml}", "globPattern",
-        "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}", "globPattern", "**/*.{yaml,yml,json}");
+        "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}", "globPattern", "**/*.{yaml,yml,json,tf}");
     json_t *params = json_pack(
         "{s:[{s:s, s:s, s:{s:o}}]}", "registrations", "id", "keylint-watched-files", "method",
         "workspace/didChangeWatchedFiles", "registerOptions", "watchers", watchers);
