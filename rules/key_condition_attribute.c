@@ -209,17 +209,57 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
         check_multi(ctx, a, &t, conds, n, target);
 }
 
+/* Two conditions on one key attribute (`begins_with(SK, :p) AND SK >= :t`)
+ * in an expression written as one literal: DynamoDB takes one condition per
+ * key attribute and rejects the query, whatever the table. The evidence is
+ * the first condition. */
+static void check_twice(const RuleContext *ctx, Arena *a, const DataOp *op)
+{
+    /* only an expression written as one literal: one built with `+=` in
+     * branches is read as all its parts at once */
+    KeyConds kc = {0};
+    if (!op->key_condition || !op->key_condition_exact ||
+        !ddb_parse_key_condition(a, op->key_condition, &kc))
+        return;
+    const OpParams *ex = op_params(op);
+    for (size_t i = 1; i < kc.items.n; i++) {
+        const char *name = op_param_name(ex, kc.items.v[i].attr);
+        if (!name || name[0] == '#')
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const char *first = op_param_name(ex, kc.items.v[j].attr);
+            if (!first || strcmp(first, name))
+                continue;
+            const KeyCond *c = &kc.items.v[i], *p = &kc.items.v[j];
+            Diagnostic *d = rule_report(
+                ctx, access_clause_at(op, c),
+                "the key condition names '%s' twice (%.*s and %.*s): DynamoDB takes one "
+                "condition per key attribute and rejects this query; use BETWEEN for a "
+                "range, or move one of them to a FilterExpression",
+                name, (int)p->len, op->key_condition + p->offset, (int)c->len,
+                op->key_condition + c->offset);
+            diag_relate(ctx->out, d, NULL, access_clause_at(op, p), "'%s' is conditioned here first",
+                        name);
+            return;
+        }
+    }
+}
+
 static void check(const RuleContext *ctx)
 {
     const FileIR *f = ctx->file;
-    if (!f || f->parse_failed || !ctx->tables || !ctx->access)
+    if (!f || f->parse_failed || !ctx->access)
         return;
     Arena *a = arena_new();
     KfOpKeys op_keys;
     kf_op_keys(a, f, &op_keys);
-    for (size_t i = 0; i < f->ops.n; i++)
-        if (f->ops.v[i].kind == OP_QUERY)
+    for (size_t i = 0; i < f->ops.n; i++) {
+        if (f->ops.v[i].kind != OP_QUERY)
+            continue;
+        check_twice(ctx, a, &f->ops.v[i]);
+        if (ctx->tables)
             check_op(ctx, a, &op_keys, i);
+    }
     arena_free(a);
 }
 

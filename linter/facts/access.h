@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "ddbexpr.h"
 #include "files.h" /* file_display_path: the paths the model shows */
 #include "ir.h"
 #include "keyfacts.h"
@@ -221,6 +222,11 @@ typedef struct OpCond {
 } OpCond;
 
 typedef VEC(OpCond) OpConds;
+
+/* Where clause `c` of op's KeyConditionExpression (ddb_parse_key_condition)
+ * is written: its bytes when the expression is one plain literal, else the
+ * expression. */
+Span access_clause_at(const DataOp *op, const KeyCond *c);
 
 /* The attributes the key condition of ops[op] names, each once (the
  * first occurrence), from the resolved keys, the KeyConditionExpression

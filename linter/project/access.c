@@ -1385,39 +1385,42 @@ static void add_cond(Arena *a, OpConds *v, NameMap *seen, OpCond c)
     VEC_PUSH(a, v, c);
 }
 
+Span access_clause_at(const DataOp *op, const KeyCond *c)
+{
+    if (!op->key_condition_exact)
+        return op->key_condition_span;
+    /* the literal's text is the expression: count lines up to the clause */
+    Span s = op->key_condition_span;
+    uint32_t row = s.start_row, col = s.start_col + 1;
+    for (uint32_t j = 0; j < c->offset + c->len && op->key_condition[j]; j++) {
+        if (j == c->offset) {
+            s.start_row = row;
+            s.start_col = col;
+        }
+        if (op->key_condition[j] == '\n') {
+            row++;
+            col = 0;
+        } else {
+            col++;
+        }
+    }
+    s.start_byte = op->key_condition_span.start_byte + 1 + c->offset;
+    s.end_byte = s.start_byte + c->len;
+    s.end_row = row;
+    s.end_col = col;
+    return s;
+}
+
 /* Where the clause on `attr` is written (OpCond.clause). */
 static Span clause_span(const DataOp *op, const KeyConds *kc, const OpParams *ex,
                         const char *attr, Span fallback)
 {
     if (!op->key_condition)
         return fallback;
-    if (!op->key_condition_exact)
-        return op->key_condition_span;
     for (size_t i = 0; i < kc->items.n; i++) {
-        const KeyCond *c = &kc->items.v[i];
-        const char *name = op_param_name(ex, c->attr);
-        if (!name || strcmp(name, attr))
-            continue;
-        /* the literal's text is the expression: count lines up to the clause */
-        Span s = op->key_condition_span;
-        uint32_t row = s.start_row, col = s.start_col + 1;
-        for (uint32_t j = 0; j < c->offset + c->len && op->key_condition[j]; j++) {
-            if (j == c->offset) {
-                s.start_row = row;
-                s.start_col = col;
-            }
-            if (op->key_condition[j] == '\n') {
-                row++;
-                col = 0;
-            } else {
-                col++;
-            }
-        }
-        s.start_byte = op->key_condition_span.start_byte + 1 + c->offset;
-        s.end_byte = s.start_byte + c->len;
-        s.end_row = row;
-        s.end_col = col;
-        return s;
+        const char *name = op_param_name(ex, kc->items.v[i].attr);
+        if (name && !strcmp(name, attr))
+            return access_clause_at(op, &kc->items.v[i]);
     }
     return op->key_condition_span;
 }
