@@ -208,11 +208,109 @@ const char *ex_receiver_name(Ex *x, SynNode member)
     return "";
 }
 
-/* The class a `this.m(...)` at `at` inherits m from: `X.m` when the
- * enclosing class does not define m and extends X (an identifier, a name
- * resolution follows into X's module); `callee` itself otherwise. */
+/* The class a declaration names: its type annotation when that is one
+ * plain type name (`: DynamoDB`, not `DynamoDB.DocumentClient` nor a
+ * generic), else the class its value constructs (`= new DynamoDB()`);
+ * NULL when neither. */
+static const char *declared_class(Ex *x, SynNode decl)
+{
+    SynNode type = field(decl, "type");
+    SynNode t = syn_null(type) ? type : syn_child(x->syn, type, 0);
+    if (is(t, "type_identifier"))
+        return ex_ntext(x, t);
+    SynNode v = unwrap(field(decl, "value"));
+    SynNode c = is(v, "new_expression") ? field(v, "constructor") : (SynNode){0};
+    return is(c, "identifier") ? ex_ntext(x, c) : NULL;
+}
+
+/* The parameter `name` of function `fn`, null when it has none. */
+static SynNode param_of(Ex *x, SynNode fn, const char *name)
+{
+    SynNode ps = field(fn, "parameters");
+    uint32_t cnt = syn_null(ps) ? 0 : syn_count(x->syn, ps);
+    for (uint32_t j = 0; j < cnt; j++) {
+        SynNode p = syn_child(x->syn, ps, j);
+        if (ex_text_eq(x, field(p, "pattern"), name))
+            return p;
+    }
+    return (SynNode){0};
+}
+
+/* The declaration of `name` as a parameter of the nearest function around
+ * `at` that has one, null when none does. */
+static SynNode param_decl(Ex *x, SynNode at, const char *name)
+{
+    for (int i = 0; i < 512 && !syn_null(at); i++, at = ex_parent(x, at)) {
+        SynNode p = syn_is_function(at) ? param_of(x, at, name) : (SynNode){0};
+        if (!syn_null(p))
+            return p;
+    }
+    return (SynNode){0};
+}
+
+/* The class of `this.name` in the class around `at`: a field's (`private
+ * db: Db`, `db = new Db()`) or a constructor parameter property's
+ * (`constructor(private readonly db: Db)`). */
+static const char *field_class(Ex *x, SynNode at, const char *name)
+{
+    SynNode cls = at;
+    for (int i = 0; i < 512 && !syn_null(cls) && !is(cls, "class_declaration") &&
+                    !is(cls, "abstract_class_declaration") && !is(cls, "class");
+         i++)
+        cls = ex_parent(x, cls);
+    SynNode body = syn_null(cls) ? cls : field(cls, "body");
+    uint32_t cnt = is(body, "class_body") ? syn_count(x->syn, body) : 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode d = syn_child(x->syn, body, i);
+        if (is(d, "public_field_definition") && ex_text_eq(x, field(d, "name"), name))
+            return declared_class(x, d);
+        if (is(d, "method_definition") && ex_text_eq(x, field(d, "name"), "constructor")) {
+            SynNode p = param_of(x, d, name);
+            if (is(syn_child(x->syn, p, 0), "accessibility_modifier") ||
+                ex_text_eq(x, syn_token(x->syn, p, 0), "readonly"))
+                return declared_class(x, p);
+        }
+    }
+    return NULL;
+}
+
+/* `db.get(...)` or `this.db.get(...)` where db is declared as (or made
+ * by `new`) a class: `Class.get`, which resolution finds on the class
+ * wherever the project defines it; NULL when the receiver says nothing. */
+static const char *receiver_class_callee(Ex *x, SynNode at, const char *callee)
+{
+    bool self = !strncmp(callee, "this.", 5);
+    const char *recv = self ? callee + 5 : callee;
+    const char *dot = strchr(recv, '.');
+    if (!dot || strchr(dot + 1, '.') || dot == recv)
+        return NULL;
+    const char *name = arena_strndup(x->a, recv, (size_t)(dot - recv));
+    const char *cls = NULL;
+    if (self) {
+        cls = field_class(x, at, name);
+    } else {
+        Binding b = ex_find_binding(x, at, name, true);
+        SynNode p = b.param ? param_decl(x, at, name) : (SynNode){0};
+        if (!syn_null(p))
+            cls = declared_class(x, p);
+        else if (b.found && is(b.decl, "variable_declarator"))
+            cls = declared_class(x, b.decl);
+    }
+    if (!cls || !isupper((unsigned char)cls[0]))
+        return NULL;
+    return arena_dot(x->a, cls, dot + 1);
+}
+
+/* The name resolution looks a callee up by. `this.m(...)` at `at`: `X.m`
+ * when the enclosing class does not define m and extends X (an identifier,
+ * a name resolution follows into X's module). `db.m(...)`, `this.db.m(...)`
+ * with db of a class C (receiver_class_callee): `C.m`. `callee` itself
+ * otherwise. */
 const char *ex_inherited_callee(Ex *x, SynNode at, const char *callee)
 {
+    const char *typed = receiver_class_callee(x, at, callee);
+    if (typed)
+        return typed;
     if (strncmp(callee, "this.", 5) || strchr(callee + 5, '.'))
         return callee;
     const char *m = callee + 5;

@@ -12,6 +12,9 @@
 
 enum {
     MAX_RESOLVE_DEPTH = 12,
+    /* functions a key string is followed through to the one that builds
+     * the key (expand_forwarded) */
+    MAX_FORWARD = 3,
     /* Resolver.left: segments that inlining constants and helpers may
      * make, this many and RESOLVE_PER_SEG more per segment extracted */
     RESOLVE_BUDGET = 1 << 16,
@@ -538,21 +541,11 @@ static KeySite arg_site(Ctx *c, size_t file, const char *callee, unsigned arg)
     return SITE_OBJECT;
 }
 
-/* `save('ORDER#', id)` where save() builds `pk: ${prefix}${id}`: the key
- * as this call builds it, at the call (only when an argument of the call
- * ends up in it). */
-static void expand_call_site(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *keys)
+/* The keys `f`'s sinks build with a call's (resolved) arguments, at the
+ * call (only those an argument of the call ends up in). */
+static void expand_sinks(Ctx *c, const KeyExpr *k, const Seg *call, Found f, SegList *args,
+                         KeyExprList *keys)
 {
-    const Seg *call = &k->segs.v[0];
-    Found f = lookup_function(c, file, call->text, true);
-    if (!f.h || !f.h->sinks.n)
-        return;
-    SegList *args = NULL;
-    if (call->nargs) {
-        args = arena_alloc(c->a, call->nargs * sizeof *args);
-        for (size_t i = 0; i < call->nargs; i++)
-            resolve_list(c, file, &call->args[i], &args[i], 1, NULL, NULL, 0);
-    }
     for (size_t i = 0; i < f.h->sinks.n; i++) {
         const KeyExpr *sink = &f.h->sinks.v[i];
         KeyExpr out = *sink;
@@ -570,6 +563,116 @@ static void expand_call_site(Ctx *c, size_t file, const KeyExpr *k, KeyExprList 
         if (from_caller)
             VEC_PUSH(c->a, keys, out);
     }
+}
+
+/* Whether segments `l` read parameter `name` (itself or a member of it,
+ * also inside a call's arguments). */
+static bool segs_read_param(const SegList *l, const char *name, int depth)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < l->n; i++) {
+        const Seg *s = &l->v[i];
+        if (s->kind == SEG_REF && (s->flags & SEGF_PARAM) && !strncmp(s->text, name, n) &&
+            (!s->text[n] || s->text[n] == '.'))
+            return true;
+        for (size_t j = 0; s->kind == SEG_CALL && depth < MAX_RESOLVE_DEPTH && j < s->nargs; j++)
+            if (segs_read_param(&s->args[j], name, depth + 1))
+                return true;
+    }
+    return false;
+}
+
+/* Whether parameter `param` of `f` ends up in a key one of f's sinks
+ * builds, itself or handed on through at most MAX_FORWARD - depth more
+ * functions (each by the first function of its name: lookup_function). */
+static bool param_reaches_sink(Ctx *c, Found f, size_t param, int depth)
+{
+    if (param >= f.h->nparams)
+        return false;
+    for (size_t i = 0; i < f.h->sinks.n; i++)
+        if (segs_read_param(&f.h->sinks.v[i].segs, f.h->params[param], 0))
+            return true;
+    if (f.h->sinks.n || depth >= MAX_FORWARD)
+        return false;
+    for (size_t i = 0; i < f.h->param_uses.n; i++) {
+        const ParamUse *u = &f.h->param_uses.v[i];
+        if (u->param != param || !u->callee)
+            continue;
+        Found to = lookup_function(c, f.file, u->callee, true);
+        if (to.h && to.h != f.h && param_reaches_sink(c, to, u->arg, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* A function without sinks of its own that hands its parameters on
+ * (`getIndexOutput(table, key, db)` calling `db.getOutputValue(table,
+ * key)`): the keys of each function it hands them to, with the call's
+ * arguments put where that function takes them; `depth` functions deep. */
+static void expand_forwarded(Ctx *c, const KeyExpr *k, const Seg *call, Found f, SegList *args,
+                             KeyExprList *keys, int depth)
+{
+    if (f.h->sinks.n) {
+        expand_sinks(c, k, call, f, args, keys);
+        return;
+    }
+    if (depth >= MAX_FORWARD)
+        return;
+    const ParamUse *uses = f.h->param_uses.v;
+    size_t nuses = f.h->param_uses.n;
+    for (size_t i = 0; i < nuses; i++) {
+        const char *callee = uses[i].callee;
+        bool seen = !callee;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = uses[j].callee && !strcmp(uses[j].callee, callee);
+        if (seen)
+            continue;
+        /* the callee's arguments: the call's, where this function hands
+         * its parameters on to it */
+        unsigned n = 0;
+        bool any = false;
+        for (size_t j = i; j < nuses; j++)
+            if (uses[j].callee && !strcmp(uses[j].callee, callee) && uses[j].arg < 16) {
+                n = uses[j].arg + 1 > n ? uses[j].arg + 1 : n;
+                any |= uses[j].param < call->nargs && args[uses[j].param].n;
+            }
+        Found to = any ? lookup_function(c, f.file, callee, true) : (Found){0};
+        if (!to.h || to.h == f.h)
+            continue;
+        SegList *inner = arena_alloc(c->a, n * sizeof *inner);
+        memset(inner, 0, n * sizeof *inner);
+        for (size_t j = i; j < nuses; j++) {
+            const ParamUse *u = &uses[j];
+            if (u->callee && !strcmp(u->callee, callee) && u->arg < n && u->param < call->nargs)
+                inner[u->arg] = args[u->param];
+        }
+        Seg at = *call;
+        at.nargs = n;
+        expand_forwarded(c, k, &at, to, inner, keys, depth + 1);
+    }
+}
+
+/* `save('ORDER#', id)` where save() builds `pk: ${prefix}${id}`: the key
+ * as this call builds it, at the call (only when an argument of the call
+ * ends up in it), also when save hands them on to the function that
+ * builds it. Only the arguments that end up in a key are resolved (a
+ * helper called in another one is no key helper). */
+static void expand_call_site(Ctx *c, size_t file, const KeyExpr *k, KeyExprList *keys)
+{
+    const Seg *call = &k->segs.v[0];
+    Found f = lookup_function(c, file, call->text, true);
+    if (!f.h || (!f.h->sinks.n && !f.h->param_uses.n) || !call->nargs)
+        return;
+    SegList *args = arena_alloc(c->a, call->nargs * sizeof *args);
+    memset(args, 0, call->nargs * sizeof *args);
+    bool any = false;
+    for (size_t i = 0; i < call->nargs; i++)
+        if (param_reaches_sink(c, f, i, 0)) {
+            resolve_list(c, file, &call->args[i], &args[i], 1, NULL, NULL, 0);
+            any = true;
+        }
+    if (any)
+        expand_forwarded(c, k, call, f, args, keys, 0);
 }
 
 /* ---- tables ------------------------------------------------------------ */
