@@ -600,6 +600,44 @@ static bool same_array(const Seg *x, const Seg *y)
            !strncmp(x->text, y->text, (size_t)(bx - x->text)) && strcmp(x->text, y->text);
 }
 
+/* A parameter whose name says it holds one id (`serviceId`, `user_id`),
+ * not a key or a key part (`pkId`, `sortKeyId`, `prefixId`). */
+static bool id_param(const char *name)
+{
+    size_t l = name ? strlen(name) : 0;
+    if (l < 3 || !(!strcmp(name + l - 2, "Id") || !strcmp(name + l - 2, "ID") ||
+                   (l > 3 && !strcasecmp(name + l - 3, "_id"))))
+        return false;
+    static const char *const keyish[] = {"key", "partition", "sort", "gsi", "lsi", "prefix",
+                                         NULL};
+    for (const char *const *w = keyish; *w; w++)
+        if (strcasestr(name, *w))
+            return false;
+    return strncasecmp(name, "pk", 2) && strncasecmp(name, "sk", 2);
+}
+
+/* Text part `p` lies inside one argument handed to a parameter that holds
+ * an id (`updateHeartbeat(name, version, `${name}-${Date.now()}`)` with
+ * `SK: `VERSION#${version}#${serviceId}``): the holes on both sides and
+ * all its text came from that argument, so its characters are the id's
+ * own, not separators of the key. */
+static bool inside_id_argument(const KfKey *k, size_t p)
+{
+    if (p == 0 || p + 1 >= k->n || !k->parts[p - 1].hole || !k->parts[p + 1].hole)
+        return false;
+    const Seg *before = &k->segs->v[k->parts[p - 1].first];
+    const Seg *after = &k->segs->v[k->parts[p + 1].first];
+    if (!(before->flags & SEGF_ARG) || !(after->flags & SEGF_ARG) || !id_param(before->param) ||
+        !after->param || strcmp(before->param, after->param))
+        return false;
+    for (size_t i = 0; i < k->parts[p].nsegs; i++) {
+        const Seg *t = &k->segs->v[k->parts[p].first + i];
+        if (!(t->flags & SEGF_ARG) || !t->param || strcmp(t->param, before->param))
+            return false;
+    }
+    return true;
+}
+
 static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
                          size_t p, size_t off, KfBoundary *v, size_t *n)
 {
@@ -625,6 +663,8 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
     if (part->len == 1 && p > 0 && p + 1 < k->n && k->parts[p - 1].hole &&
         k->parts[p + 1].hole &&
         same_array(kf_part_seg(k, p - 1), kf_part_seg(k, p + 1)))
+        return;
+    if (inside_id_argument(k, p))
         return;
     v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off,
                               .seg = kf_text_seg_at(k, p, off, NULL) };
