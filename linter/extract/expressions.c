@@ -45,20 +45,70 @@ const char *ex_map_name(Ex *x, SynNode names, const char *n)
  * takes its first branch (`sk ? ' AND begins_with(sk, :sk)' : ''`). */
 static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth);
 
+enum { MAX_ARMS = 32, MAX_TAKEN = 16 };
+
+/* The `if` statements and switch bodies around `n` (inside its function),
+ * innermost first, each with the arm (consequence, else clause, case)
+ * that holds `n`; their count. */
+static int arms_of(Ex *x, SynNode n, SynNode *owner, SynNode *arm)
+{
+    int k = 0;
+    SynNode c = n;
+    for (int i = 0; i < 256 && k < MAX_ARMS; i++) {
+        SynNode p = ex_parent(x, c);
+        if (syn_null(p) || syn_is_function(p))
+            break;
+        if (is(p, "if_statement") || is(p, "switch_body")) {
+            owner[k] = p;
+            arm[k++] = c;
+        }
+        c = p;
+    }
+    return k;
+}
+
+/* Whether `a` and `b` lie in two arms of one `if`/`else` or in two cases
+ * of one switch (the innermost that holds both decides): at most one of
+ * them runs. */
+static bool exclusive(Ex *x, SynNode a, SynNode b)
+{
+    SynNode ao[MAX_ARMS], aa[MAX_ARMS], bo[MAX_ARMS], ba[MAX_ARMS];
+    int na = arms_of(x, a, ao, aa), nb = arms_of(x, b, bo, ba);
+    for (int j = 0; j < nb; j++)
+        for (int i = 0; i < na; i++)
+            if (syn_eq(ao[i], bo[j]))
+                return !syn_eq(aa[i], ba[j]);
+    return false;
+}
+
+/* Whether `m` runs only when one of the `n` taken before it does not. */
+static bool excluded(Ex *x, SynNode m, const SynNode *taken, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (exclusive(x, taken[i], m))
+            return true;
+    return false;
+}
+
 /* `let kce = 'pk = :pk'; if (sk) kce += ' AND begins_with(sk, :sk)';`:
  * each `name += text` after the declaration `decl` and before `use`, in
  * the declaration's block (not in a function nested in it), appended in
- * order; like a ternary's first branch, a conditional one is taken. False
- * when one of them cannot be read. */
+ * order; like a ternary's first branch, a conditional one is taken, and
+ * of `+=`s in the arms of one if/else (or the cases of one switch) the
+ * first. False when one of them cannot be read. */
 static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
                              size_t *len, size_t *cap, int depth)
 {
+    SynNode taken[MAX_TAKEN];
+    size_t ntaken = 0;
     BlockWalk w = ex_block_walk(x, decl, use, &x->string_steps_left);
     for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
         if (!is(m, "augmented_assignment_expression") ||
             !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
-            !ex_text_eq(x, field(m, "left"), name))
+            !ex_text_eq(x, field(m, "left"), name) || excluded(x, m, taken, ntaken))
             continue;
+        if (ntaken < MAX_TAKEN)
+            taken[ntaken++] = m;
         if (!build_string(x, field(m, "right"), buf, len, cap, depth + 1))
             return false;
     }
@@ -76,7 +126,8 @@ static void append_str(Ex *x, const char *t, char **buf, size_t *len, size_t *ca
 /* `parts.join(', ')` where `parts` is a local array of texts, with the
  * texts pushed on it in its block before the join
  * (`parts.push('GSI1PK = :gsi1pk')`; like a ternary's first branch, a
- * conditional push is taken): an UpdateExpression or key condition put
+ * conditional push is taken, of pushes in the arms of one if/else the
+ * first): an UpdateExpression or key condition put
  * together clause by clause. False when `call` is no such join, or a
  * text, or another change to the array (unshift, splice), cannot be
  * read. */
@@ -102,6 +153,8 @@ static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t 
         if (!build_string(x, syn_child(x->syn, init, i), buf, len, cap, depth + 1))
             return false;
     }
+    SynNode taken[MAX_TAKEN];
+    size_t ntaken = 0;
     BlockWalk w = ex_block_walk(x, b.decl, call, &x->string_steps_left);
     for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
         SynNode mf = unwrap(field(m, "function"));
@@ -111,8 +164,10 @@ static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t 
         if (ex_text_eq(x, field(mf, "property"), "unshift") ||
             ex_text_eq(x, field(mf, "property"), "splice"))
             return false;
-        if (!ex_text_eq(x, field(mf, "property"), "push"))
+        if (!ex_text_eq(x, field(mf, "property"), "push") || excluded(x, m, taken, ntaken))
             continue;
+        if (ntaken < MAX_TAKEN)
+            taken[ntaken++] = m;
         SynNode margs = field(m, "arguments");
         for (uint32_t i = 0; i < syn_count(x->syn, margs); i++) {
             size_t at = *len;
