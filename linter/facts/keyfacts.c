@@ -638,6 +638,36 @@ static bool inside_id_argument(const KfKey *k, size_t p)
     return true;
 }
 
+/* The text of run `part` up to `off` ends with a digest algorithm's name
+ * (`sha256:${hex}`): the `:` of the digest's own notation. */
+static bool digest_notation(const KfPart *part, size_t off)
+{
+    static const char *const algs[] = {"sha1", "sha224", "sha256", "sha384", "sha512",
+                                       "md5", "blake2b", "blake3", NULL};
+    for (const char *const *g = algs; *g; g++) {
+        size_t l = strlen(*g);
+        if (off >= l && !strncasecmp(part->text + off - l, *g, l) &&
+            (off == l || !isalnum((unsigned char)part->text[off - l - 1])))
+            return true;
+    }
+    return false;
+}
+
+/* `token#jwt_${userId}`: the character at `off` ends a short lower-case
+ * word that follows another boundary character of the same run, so the
+ * key's component starts after that one and `jwt_` is the value's own
+ * type prefix (as `cus_`, `sk_live_` are of ids). */
+static bool id_type_prefix(const KfPart *part, size_t off, const Config *cfg)
+{
+    size_t w = 0;
+    while (w < off && w < 9 && islower((unsigned char)part->text[off - 1 - w]))
+        w++;
+    if (w < 2 || w > 8 || w == off)
+        return false;
+    char before = part->text[off - 1 - w];
+    return before != part->text[off] && kf_is_boundary_char(before, cfg);
+}
+
 static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
                          size_t p, size_t off, KfBoundary *v, size_t *n)
 {
@@ -665,6 +695,11 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
         same_array(kf_part_seg(k, p - 1), kf_part_seg(k, p + 1)))
         return;
     if (inside_id_argument(k, p))
+        return;
+    /* text before a value: its last characters name what the value is */
+    if (off + 1 == part->len && p + 1 < k->n && k->parts[p + 1].hole &&
+        ((c == ':' && digest_notation(part, off)) ||
+         ((c == '_' || c == '-') && id_type_prefix(part, off, cfg))))
         return;
     v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off,
                               .seg = kf_text_seg_at(k, p, off, NULL) };

@@ -187,6 +187,7 @@ typedef struct Ctx {
     FileIR *ir;         /* the file being resolved */
     KeyRole role;       /* of the key being resolved */
     NameMap uses;       /* its helper_uses, by use_key(file index, name) */
+    int opaque;         /* inside the arguments of a call that is no helper */
 } Ctx;
 
 static Seg copy_seg(Ctx *c, const Seg *s)
@@ -310,6 +311,14 @@ static bool from_args(const ArgSegs *as, const Seg *o)
 static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
                           SegList *args, SegList *out, int depth)
 {
+    if (c->opaque) { /* no key's text: the helper builds no key here */
+        SegList res = {0};
+        resolve_list(c, f.file, body, &res, depth + 1, f.h, args, call->nargs);
+        spend(c->r, res.n + 1);
+        for (size_t i = 0; i < res.n; i++)
+            seglist_push(c->a, out, res.v[i]);
+        return;
+    }
     mark_used(c, f);
     const HelperCall *last = c->ir->helper_calls.n
                                  ? &c->ir->helper_calls.v[c->ir->helper_calls.n - 1] : NULL;
@@ -399,16 +408,21 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
         }
     }
     if (s->kind == SEG_CALL) {
-        /* arguments first, in this file's context */
+        Found f = {0};
+        if (depth < MAX_RESOLVE_DEPTH && c->r->left && !(s->flags & SEGF_FRAMEWORK))
+            f = lookup(c->r, file, s->text, 0);
+        /* arguments first, in this file's context; those of a call that
+         * stays a value of its own (`hashKey(generateRawKey())`) are no
+         * part of the key's text: a helper they call builds no key */
+        bool opaque = !(f.h && f.h->returns.n);
+        c->opaque += opaque;
         SegList *args = NULL;
         if (s->nargs) {
             args = arena_alloc(c->a, s->nargs * sizeof *args);
             for (size_t i = 0; i < s->nargs; i++)
                 resolve_list(c, file, &s->args[i], &args[i], depth + 1, h, hargs, nargs);
         }
-        Found f = {0};
-        if (depth < MAX_RESOLVE_DEPTH && c->r->left && !(s->flags & SEGF_FRAMEWORK))
-            f = lookup(c->r, file, s->text, 0);
+        c->opaque -= opaque;
         if (f.h && f.h->returns.n) {
             inline_helper(c, s, f, &f.h->returns, args, out, depth);
             return;
