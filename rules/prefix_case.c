@@ -54,8 +54,8 @@ static const char *preferred(const AccessFacts *af, const char *tok)
     size_t n = access_prefix_spellings(af, tok, &same);
     for (size_t i = 0; i < n; i++) {
         const char *u = same[i]->token;
-        if (!strcmp(u, tok))
-            continue;
+        if (!strcmp(u, tok) || !same[i]->prefix)
+            continue; /* a word no key puts before more (sk: 'TOKEN') is no prefix */
         if (beats(af, u, tok) && (!best || beats(af, u, best)))
             best = u;
     }
@@ -78,6 +78,8 @@ static void check(const RuleContext *ctx)
         const char *tok = kf_leading_prefix(a, &key);
         if (!tok || !uses(af, tok) || namemap_get(&done, tok, &seen))
             continue;
+        if (key.n == 1 && strlen(tok) == key.parts[0].len)
+            continue; /* the whole key is one word (sk: 'TOKEN'): a marker, no prefix */
         const Seg *s = &k->segs.v[key.parts[0].first];
         if (s->flags & SEGF_FRAMEWORK)
             continue; /* MASTER, SEQ, TTL: the framework's own */
