@@ -635,7 +635,14 @@ static bool inside_id_argument(const KfKey *k, size_t p)
         if (!(t->flags & SEGF_ARG) || !t->param || strcmp(t->param, before->param))
             return false;
     }
-    return true;
+    /* the key holds more than that argument: a key that is the argument
+     * whole (`Key: { id: { S: itemId } }`) is judged as the key it is */
+    for (size_t i = 0; i < k->segs->n; i++) {
+        const Seg *t = &k->segs->v[i];
+        if (!(t->flags & SEGF_ARG) || !t->param || strcmp(t->param, before->param))
+            return true;
+    }
+    return false;
 }
 
 /* The text of run `part` up to `off` ends with a digest algorithm's name
