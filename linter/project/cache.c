@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build_id.h"
 #include "cache_bin.h"
 #include "cache_ir.h"
 #include "defer.h"
@@ -233,7 +234,7 @@ static void read_pack(Cache *c)
     }
     char head[128];
     int hl = snprintf(head, sizeof head, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
-                      KEYLINT_VERSION);
+                      KEYLINT_CACHE_VERSION);
     size_t ml = strlen(PACK_MAGIC);
     if (len < ml || memcmp(c->buf, PACK_MAGIC, ml)) {
         pack_ignored(c, "not a cache keylint writes");
@@ -506,7 +507,7 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
         why = "cut short or damaged";
     else if (format != CACHE_FORMAT)
         why = "of another format";
-    else if (!version || vl != strlen(KEYLINT_VERSION) || memcmp(version, KEYLINT_VERSION, vl))
+    else if (!version || vl != strlen(KEYLINT_CACHE_VERSION) || memcmp(version, KEYLINT_CACHE_VERSION, vl))
         why = "written by another version of keylint";
     else if (!path || pl != strlen(k->rel) || memcmp(path, k->rel, pl))
         why = "written for another path";
@@ -700,7 +701,7 @@ static bool open_out(Cache *c)
     c->out.no_sync = true; /* a lost pack costs a parse of each file, nothing else */
     uint32_t order = PACK_ORDER;
     if (fprintf(c->out.f, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
-                KEYLINT_VERSION) < 0 ||
+                KEYLINT_CACHE_VERSION) < 0 ||
         fwrite(&order, 4, 1, c->out.f) != 1)
         return cannot_write(c);
     return true;
@@ -753,7 +754,7 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
      * the note, the IR (cache_ir.h) and the problems extraction made */
     BinOut o = {0};
     bin_put_u32(&o, CACHE_FORMAT);
-    bin_put_str(&o, KEYLINT_VERSION);
+    bin_put_str(&o, KEYLINT_CACHE_VERSION);
     bin_put_str(&o, k->rel);
     bin_put_str(&o, k->content);
     bin_put_str(&o, k->config);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_id.h"
 #include "cache_bin.h"
 #include "files.h"
 #include "templates.h"
@@ -64,7 +65,7 @@ static bool findings_key(Cache *c, const Project *p, const char *settings, bool 
     Arena *a = arena_new();
     StrBuf sb;
     sb_init(&sb, a);
-    sb_printf(&sb, "format %d keylint %s\n%s\n%s\n", FINDINGS_FORMAT, KEYLINT_VERSION,
+    sb_printf(&sb, "format %d keylint %s\n%s\n%s\n", FINDINGS_FORMAT, KEYLINT_CACHE_VERSION,
               settings, p->first_dir ? p->first_dir : "");
     StrList cfgs = {0};
     bool ok = true;
@@ -288,7 +289,7 @@ static bool get_payload(In *in, FindingsRecord *r)
 static size_t header(char *buf, size_t n)
 {
     int hl = snprintf(buf, n, "%sformat %d keylint %s\n", FINDINGS_MAGIC, FINDINGS_FORMAT,
-                      KEYLINT_VERSION);
+                      KEYLINT_CACHE_VERSION);
     uint32_t order = FINDINGS_ORDER;
     memcpy(buf + hl, &order, 4);
     return (size_t)hl + 4;
