@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build_id.h"
+#include "cache_version.h"
 #include "cache_bin.h"
 #include "cache_ir.h"
 #include "defer.h"

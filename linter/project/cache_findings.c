@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_id.h"
+#include "cache_version.h"
 #include "cache_bin.h"
 #include "files.h"
 #include "templates.h"
