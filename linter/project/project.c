@@ -60,6 +60,7 @@ void project_free(Project *p)
     modenv_free(p->modenv);
     templates_forget(p->templates);
     graph_free(p);
+    facts_fold_free(p->facts_fold);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -944,7 +945,7 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
      * (FileIR.facts_part): the next analysis builds only the parts of
      * the files it resolved again */
     if (keep_parts)
-        facts_compute_keeping(&p->facts, p->analysis, irs, n, fcfg);
+        facts_compute_keeping(&p->facts, p->analysis, irs, n, fcfg, &p->facts_fold);
     else
         facts_compute(&p->facts, p->analysis, irs, n, fcfg);
     access_prepare(p, rf, irs, n);
@@ -1294,6 +1295,8 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         modenv_reset(p);
         templates_forget(p->templates);
         graph_free(p);
+        facts_fold_free(p->facts_fold);
+        p->facts_fold = NULL;
     }
     project_templates(p)->memo = true;
     Arena *scratch = arena_new();
