@@ -436,6 +436,7 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
 typedef struct FileFacts FileFacts;
 struct FileFacts {
     const Config *cfg;
+    bool lists;             /* something for merge_lists (most files have not) */
     ProjectFacts part;      /* const_texts, updates, untenanted_helper_pks,
                              * separator_uses, has_tenant_keys */
     NameCounts seps;
@@ -483,6 +484,9 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
                  ((HelperCallSite){arena_strdup(a, hc->path), arena_strdup(a, hc->name),
                                    arena_strdup(a, file->path), hc->span}));
     }
+    ff->lists = f->updates.n || f->has_tenant_keys || f->untenanted_helper_pks.n ||
+                f->tenant_scoped.n || f->tenant_aliases.n || f->id_partitions.n ||
+                ff->seps.n || ff->codes.first || f->helper_calls.n;
     return ff;
 }
 
@@ -521,6 +525,8 @@ static void merge_lists(ProjectFacts *f, Arena *a, const FileFacts *const *parts
 {
     for (size_t pi = 0; pi < n; pi++) {
         const FileFacts *ff = parts[pi];
+        if (!ff->lists)
+            continue;
         const ProjectFacts *part = &ff->part;
         for (size_t i = 0; i < part->updates.n; i++) {
             const UpdatedAttr *p = &part->updates.v[i];
