@@ -752,6 +752,146 @@ static void test_facts_split_over_files(void **state)
     assert_int_equal(pf.fixed_code_width, 0);
 }
 
+/* The editor's facts are a fold kept between analyses (FactsFold): an
+ * analysis takes away what the re-resolved files had added and adds their
+ * new parts. The old sum, less the old parts, plus the new ones must be
+ * the fold over every file from nothing (facts_compute), for every lookup:
+ * the constants of a text and their order, a pair's module and fixedness,
+ * the separators' counts and first keys. Files made from a seed, so that
+ * their pairs, separators and mutated names overlap. */
+static const char *const fold_texts[] = {"ORDER", "ORDER#", "USER", "#", "T1", "INVOICE", "NONE"};
+static const char *const fold_names[] = {"ORDER_PREFIX", "Keys.ORDER", "orderType", "USER_PK",
+                                         "SEP", "KEY_SEPARATOR", "Legacy.ORDER", "TASK"};
+
+static uint32_t fold_rand(uint32_t *r)
+{
+    *r = *r * 1103515245u + 12345u;
+    return (*r >> 16) & 0x7fff;
+}
+
+static FileIR *fold_file(const char *path, uint32_t seed, Arena **resolved)
+{
+    FileIR *f = new_file(path);
+    uint32_t r = seed;
+    for (uint32_t i = 0, n = fold_rand(&r) % 5; i < n; i++) {
+        ConstDef c = {.name = fold_names[fold_rand(&r) % 8], .exported = fold_rand(&r) % 2,
+                      .fixed = fold_rand(&r) % 3 != 0};
+        seglist_push(A, &c.value, text(fold_texts[fold_rand(&r) % 6]));
+        fileir_add_const(f, c);
+    }
+    for (uint32_t i = 0, n = fold_rand(&r) % 4; i < n; i++) {
+        uint32_t kind = fold_rand(&r) % 3;
+        bool colon = fold_rand(&r) % 3 == 0;
+        Seg sep = textf(colon ? ":" : "#", SEGF_CONST | SEGF_SEPARATOR,
+                        colon ? "COLON" : fold_names[4 + fold_rand(&r) % 2]);
+        if (kind == 0)
+            add_key(f, ROLE_PK, SITE_WRITE,
+                    segs(3, textf(fold_texts[fold_rand(&r) % 6], SEGF_CONST,
+                                  fold_names[fold_rand(&r) % 8]),
+                         sep, ref(fold_rand(&r) % 2 ? "tenantId" : "id")));
+        else if (kind == 1)
+            add_key(f, ROLE_SK, SITE_WRITE, segs(2, text(fold_rand(&r) % 2 ? "GA" : "UMX"),
+                                                 ref("groupId")));
+        else
+            add_key(f, ROLE_SK, SITE_READ, segs(3, text("ITEM"), sep, ref("id")));
+        f->keys.v[f->keys.n - 1].span.start_byte = 10 * (seed % 1000) + i;
+    }
+    if (fold_rand(&r) % 3 == 0)
+        strlist_push(A, &f->mutated, fold_rand(&r) % 2 ? "Keys" : "Legacy");
+    f->resolved = *resolved = arena_new();
+    return f;
+}
+
+static void same_name(const char *x, const char *y)
+{
+    if (!x || !y)
+        assert_ptr_equal(x, y);
+    else
+        assert_string_equal(x, y);
+}
+
+static void fold_same_facts(const ProjectFacts *inc, const ProjectFacts *whole)
+{
+    for (size_t t = 0; t < sizeof fold_texts / sizeof *fold_texts; t++) {
+        const char *text = fold_texts[t];
+        same_name(facts_const_for_text(inc, text), facts_const_for_text(whole, text));
+        same_name(facts_const_for_token(inc, text), facts_const_for_token(whole, text));
+        assert_int_equal(facts_consts_holding(inc, text), facts_consts_holding(whole, text));
+        const char *a[16], *b[16];
+        size_t na = facts_consts_for_text(inc, text, a, 16);
+        assert_int_equal(na, facts_consts_for_text(whole, text, b, 16));
+        for (size_t i = 0; i < na && i < 16; i++)
+            assert_string_equal(a[i], b[i]);
+        na = facts_whole_key_consts(inc, text, a, 16);
+        assert_int_equal(na, facts_whole_key_consts(whole, text, b, 16));
+        for (size_t i = 0; i < na && i < 16; i++)
+            assert_string_equal(a[i], b[i]);
+        for (size_t n = 0; n < sizeof fold_names / sizeof *fold_names; n++) {
+            same_name(facts_const_module(inc, text, fold_names[n]),
+                      facts_const_module(whole, text, fold_names[n]));
+            assert_int_equal(facts_const_fixed(inc, text, fold_names[n]),
+                             facts_const_fixed(whole, text, fold_names[n]));
+        }
+    }
+    assert_memory_equal(inc->separator_uses, whole->separator_uses, sizeof inc->separator_uses);
+    for (int c = 0; c < 128; c++) {
+        same_name(inc->separator_first[c].path, whole->separator_first[c].path);
+        assert_int_equal(inc->separator_first[c].span.start_byte,
+                         whole->separator_first[c].span.start_byte);
+    }
+    assert_int_equal(inc->dominant_separator, whole->dominant_separator);
+    same_name(inc->separator_const, whole->separator_const);
+    same_name(inc->separator_const_value, whole->separator_const_value);
+    assert_int_equal(inc->has_tenant_keys, whole->has_tenant_keys);
+    assert_int_equal(inc->fixed_code_width, whole->fixed_code_width);
+    assert_int_equal(inc->updated_attrs.n, whole->updated_attrs.n);
+    assert_int_equal(inc->tenant_scoped.n, whole->tenant_scoped.n);
+}
+
+static void test_facts_fold_incremental(void **state)
+{
+    (void)state;
+    enum { NF = 9, ROUNDS = 60 };
+    static const char *const paths[NF] = {"a.ts", "b.ts", "c.ts", "d.ts", "e.ts",
+                                          "f.ts", "g.ts", "h.ts", "i.ts"};
+    FileIR *files[NF];
+    Arena *resolved[NF + 2 * ROUNDS] = {0};
+    size_t nres = 0;
+    for (size_t i = 0; i < NF; i++)
+        files[i] = fold_file(paths[i], (uint32_t)(7 * i + 1), &resolved[nres++]);
+    FactsFold *fold = NULL;
+    uint32_t r = 42;
+    size_t n = NF;
+    for (int round = 0; round <= ROUNDS; round++) {
+        if (round) {
+            /* one file or two resolved again with new keys and constants
+             * (their parts go), or the last file dropped and added back
+             * (another number of files: the fold is made again) */
+            for (uint32_t k = 0, m = 1 + fold_rand(&r) % 2; k < m; k++) {
+                size_t at = fold_rand(&r) % NF;
+                files[at] = fold_file(paths[at], fold_rand(&r), &resolved[nres++]);
+            }
+            n = round % 17 == 0 ? NF - 1 : NF;
+        }
+        Arena *fa = arena_new(), *wa = arena_new();
+        ProjectFacts inc, whole;
+        facts_compute_keeping(&inc, fa, files, n, C, &fold);
+        facts_compute(&whole, wa, files, n, C);
+        fold_same_facts(&inc, &whole);
+        /* a second analysis with no part changed adds nothing */
+        ProjectFacts again;
+        Arena *ga = arena_new();
+        facts_compute_keeping(&again, ga, files, n, C, &fold);
+        fold_same_facts(&again, &whole);
+        arena_free(fa);
+        arena_free(wa);
+        arena_free(ga);
+    }
+    facts_fold_free(fold);
+    for (size_t i = 0; i < nres; i++)
+        arena_free(resolved[i]);
+}
+
 static void test_facts_many_constants(void **state)
 {
     (void)state;
@@ -867,6 +1007,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_looks_like_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_many_constants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_fold_incremental, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ambiguous_constants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_key_design_constants, setup, teardown),
     };

@@ -96,6 +96,11 @@ size_t access_prefix_spellings(const AccessFacts *af, const char *tok, const Pre
 
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
                     const Config *cfg);
+/* The same, taking the index of names (files by stem, exported table-name
+ * constants, entities) from `index`, made by access_index_only over the
+ * same files in `a` or an arena that outlives it (NULL: made here). */
+void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                            const Config *cfg, const AccessFacts *index);
 
 /* The templates found for each configuration that names no `schemas:`
  * (template.yaml, serverless.yml near its directory, or the git work tree

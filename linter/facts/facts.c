@@ -1,6 +1,7 @@
 #include "facts.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -132,6 +133,9 @@ struct FactsIndex {
     NameMap mutated;            /* the set of every file's FileIR.mutated */
     NameMap fields;             /* last component -> index in field_sets */
     VEC(FieldSets) field_sets;
+    /* the editor's facts: the constants by text and the mutated names are
+     * the fold's (FactsFold), kept between analyses, not the fields above */
+    const struct FactsFold *fold;
 };
 
 
@@ -432,11 +436,13 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
 typedef struct FileFacts FileFacts;
 struct FileFacts {
     const Config *cfg;
+    bool lists;             /* something for merge_lists (most files have not) */
     ProjectFacts part;      /* const_texts, updates, untenanted_helper_pks,
                              * separator_uses, has_tenant_keys */
     NameCounts seps;
     StartCodes codes;
     StrList mutated;        /* the file's FileIR.mutated */
+    uint64_t stamp;         /* the fold's number for it (FactsFold), 0: none yet */
 };
 
 static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
@@ -478,6 +484,9 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
                  ((HelperCallSite){arena_strdup(a, hc->path), arena_strdup(a, hc->name),
                                    arena_strdup(a, file->path), hc->span}));
     }
+    ff->lists = f->updates.n || f->has_tenant_keys || f->untenanted_helper_pks.n ||
+                f->tenant_scoped.n || f->tenant_aliases.n || f->id_partitions.n ||
+                ff->seps.n || ff->codes.first || f->helper_calls.n;
     return ff;
 }
 
@@ -506,6 +515,84 @@ static void merge_names(Arena *a, StrList *into, NameMap *seen, const StrList *f
 {
     for (size_t i = 0; i < from->n; i++)
         strlist_push_once(a, into, seen, arena_strdup(a, from->v[i]));
+}
+
+/* What every fold adds up the same way, the facts that stay small: the
+ * updates, the names lists, the separator constants, the start codes, the
+ * helper calls, and whether some key carries a tenant. In file order. */
+static void merge_lists(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
+                        NameCounts *seps, StartCodes *codes)
+{
+    for (size_t pi = 0; pi < n; pi++) {
+        const FileFacts *ff = parts[pi];
+        if (!ff->lists)
+            continue;
+        const ProjectFacts *part = &ff->part;
+        for (size_t i = 0; i < part->updates.n; i++) {
+            const UpdatedAttr *p = &part->updates.v[i];
+            strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
+                              arena_strdup(a, p->attr));
+            UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
+                             arena_strdup(a, p->sk_entity), arena_strdup(a, p->path),
+                             p->span, arena_strdup(a, p->table)};
+            VEC_PUSH(a, &f->updates, u);
+            index_update(f, a, &u);
+        }
+        f->has_tenant_keys |= part->has_tenant_keys;
+        merge_names(a, &f->untenanted_helper_pks, &f->index->untenanted,
+                    &part->untenanted_helper_pks);
+        merge_names(a, &f->tenant_scoped, &f->index->tenant_scoped, &part->tenant_scoped);
+        merge_names(a, &f->tenant_aliases, &f->index->tenant_aliases, &part->tenant_aliases);
+        merge_names(a, &f->id_partitions, &f->index->id_partitions, &part->id_partitions);
+        for (size_t i = 0; i < ff->seps.n; i++)
+            count_separator_const(a, seps, ff->seps.v[i].name, ff->seps.v[i].value,
+                                  ff->seps.v[i].n);
+        merge_start_codes(codes, &ff->codes);
+        for (size_t i = 0; i < part->helper_calls.n; i++) {
+            const HelperCallSite *hc = &part->helper_calls.v[i];
+            VEC_PUSH(a, &f->helper_calls,
+                     ((HelperCallSite){arena_strdup(a, hc->helper_path),
+                                       arena_strdup(a, hc->helper), arena_strdup(a, hc->path),
+                                       hc->span}));
+        }
+    }
+}
+
+/* What the facts read of the sums: the tenant prefixes, the width of the
+ * start codes, the separator constant and the dominant separator. */
+static void merge_finish(ProjectFacts *f, Arena *a, const NameCounts *seps,
+                         const StartCodes *codes, const Config *cfg)
+{
+    find_tenant_prefixes(f, a);
+    if (codes->several && !codes->mixed)
+        f->fixed_code_width = codes->width;
+
+    /* The separator constant: the most used, then the first by name. */
+    const NameCount *best = NULL;
+    for (size_t i = 0; i < seps->n; i++) {
+        const NameCount *c = &seps->v[i];
+        if (!best || c->n > best->n ||
+            (c->n == best->n && strcmp(c->name, best->name) < 0))
+            best = c;
+    }
+    if (best) {
+        f->separator_const = arena_strdup(a, best->name);
+        f->separator_const_value = arena_strdup(a, best->value);
+    }
+
+    /* The dominant separator: the most used, ties to the configured
+     * separator, then to the lowest character. */
+    char cfg_sep = cfg && cfg->separator ? cfg->separator[0] : '#';
+    uint32_t most = 0;
+    for (int c = 1; c < 128; c++) {
+        uint32_t u = f->separator_uses[c];
+        if (!u)
+            continue;
+        if (u > most || (u == most && c == cfg_sep)) {
+            most = u;
+            f->dominant_separator = (char)c;
+        }
+    }
 }
 
 static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts, size_t n,
@@ -541,17 +628,6 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0, seen; i < ff->mutated.n; i++)
             if (!namemap_get(&f->index->mutated, ff->mutated.v[i], &seen))
                 namemap_put(a, &f->index->mutated, arena_strdup(a, ff->mutated.v[i]), 0);
-        for (size_t i = 0; i < part->updates.n; i++) {
-            const UpdatedAttr *p = &part->updates.v[i];
-            strlist_push_once(a, &f->updated_attrs, &f->index->updated_attrs,
-                              arena_strdup(a, p->attr));
-            UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
-                             arena_strdup(a, p->sk_entity), arena_strdup(a, p->path),
-                             p->span, arena_strdup(a, p->table)};
-            VEC_PUSH(a, &f->updates, u);
-            index_update(f, a, &u);
-        }
-        f->has_tenant_keys |= part->has_tenant_keys;
         for (int c = 0; c < 128; c++) {
             f->separator_uses[c] += part->separator_uses[c];
             if (!f->separator_first[c].path && part->separator_first[c].path) {
@@ -559,62 +635,334 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
                 f->separator_first[c].span = part->separator_first[c].span;
             }
         }
-        merge_names(a, &f->untenanted_helper_pks, &f->index->untenanted,
-                    &part->untenanted_helper_pks);
-        merge_names(a, &f->tenant_scoped, &f->index->tenant_scoped, &part->tenant_scoped);
-        merge_names(a, &f->tenant_aliases, &f->index->tenant_aliases, &part->tenant_aliases);
-        merge_names(a, &f->id_partitions, &f->index->id_partitions, &part->id_partitions);
-        for (size_t i = 0; i < ff->seps.n; i++)
-            count_separator_const(a, &seps, ff->seps.v[i].name, ff->seps.v[i].value,
-                                  ff->seps.v[i].n);
-        merge_start_codes(&codes, &ff->codes);
-        for (size_t i = 0; i < part->helper_calls.n; i++) {
-            const HelperCallSite *hc = &part->helper_calls.v[i];
-            VEC_PUSH(a, &f->helper_calls,
-                     ((HelperCallSite){arena_strdup(a, hc->helper_path),
-                                       arena_strdup(a, hc->helper), arena_strdup(a, hc->path),
-                                       hc->span}));
-        }
     }
-
+    merge_lists(f, a, parts, n, &seps, &codes);
     index_const_texts(f, a);
-    find_tenant_prefixes(f, a);
-    if (codes.several && !codes.mixed)
-        f->fixed_code_width = codes.width;
+    merge_finish(f, a, &seps, &codes, cfg);
+}
 
-    /* The separator constant: the most used, then the first by name. */
-    const NameCount *best = NULL;
-    for (size_t i = 0; i < seps.n; i++) {
-        const NameCount *c = &seps.v[i];
-        if (!best || c->n > best->n ||
-            (c->n == best->n && strcmp(c->name, best->name) < 0))
-            best = c;
-    }
-    if (best) {
-        f->separator_const = arena_strdup(a, best->name);
-        f->separator_const_value = arena_strdup(a, best->value);
-    }
+/* ---- the fold kept between the editor's analyses -------------------------
+ * The facts are a fold over the files in order. Most of it is sums that
+ * do not care for the order: how many files contribute a (text, name)
+ * pair used in a key, declared, declared and not fixed; how many keys use
+ * each separator; how many files mutate a name. The rest is "the first in
+ * file order": the order of a text's constants, the module of a pair, the
+ * first key of each separator. The fold keeps, for each file's position,
+ * what it added; an analysis takes away what the files whose part changed
+ * had added and adds their new parts, then finds the "first" entries again
+ * only for the pairs, texts and separators those files touched. */
 
-    /* The dominant separator: the most used, ties to the configured
-     * separator, then to the lowest character. */
-    char cfg_sep = cfg && cfg->separator ? cfg->separator[0] : '#';
-    uint32_t most = 0;
-    for (int c = 1; c < 128; c++) {
-        uint32_t u = f->separator_uses[c];
-        if (!u)
-            continue;
-        if (u > most || (u == most && c == cfg_sep)) {
-            most = u;
-            f->dominant_separator = (char)c;
-        }
+typedef struct FoldBy {
+    size_t pos, idx;       /* the file's position, the pair's index in its part */
+    const char *module;    /* the part's module for the pair (in the fold) */
+} FoldBy;
+
+typedef struct FoldEntry {
+    ConstText ct;          /* text, name and the merged flags, while n > 0 */
+    size_t group;          /* its text's FoldGroup */
+    size_t n, in_key, decl, unfixed; /* parts adding it: all, in a key,
+                                      * declared, declared not fixed */
+    VEC(FoldBy) by;        /* the parts adding it, by position */
+    bool dirty;
+} FoldEntry;
+
+typedef struct FoldGroup {
+    TextConsts tc;         /* counts and first names (tc.first unused) */
+    VEC(size_t) all;       /* every entry ever of the text */
+    VEC(size_t) live;      /* those with parts, in file order */
+    bool dirty;
+} FoldGroup;
+
+/* What the fold added for the part at one position. */
+typedef struct FoldPos {
+    uint64_t stamp;        /* the part's FileFacts.stamp */
+    size_t n;              /* its pairs: */
+    size_t *entry;
+    unsigned char *flags;  /* 1 in a key, 2 declared, 4 fixed */
+    size_t nsep;           /* its separators and their counts */
+    unsigned char *sep_char;
+    uint32_t *sep_uses;
+    size_t nmut;           /* its mutated names (indexes in mut_n) */
+    size_t *mut;
+} FoldPos;
+
+struct FactsFold {
+    Arena *a;
+    uint64_t serial;       /* the last stamp given */
+    size_t npos;
+    FoldPos *pos;          /* malloc'd, npos */
+    VEC(FoldEntry) entries;
+    NameMap pairs;         /* pair_key(text, name) -> entry */
+    VEC(FoldGroup) groups;
+    NameMap texts;         /* text -> group */
+    uint32_t separator_uses[128];
+    size_t separator_first[128]; /* 1 + the position of the first part using it, 0: none */
+    VEC(size_t) mut_n;     /* per mutated name: how many parts have it */
+    NameMap mutated;       /* name -> index in mut_n */
+    VEC(size_t) dirty_entries, dirty_groups;
+    size_t added, live;    /* pairs added since the fold began, and now */
+};
+
+void facts_fold_free(FactsFold *fold)
+{
+    if (!fold)
+        return;
+    free(fold->pos);
+    arena_free(fold->a);
+    free(fold);
+}
+
+static FactsFold *fold_new(void)
+{
+    FactsFold *fold = calloc(1, sizeof *fold);
+    if (!fold)
+        abort();
+    fold->a = arena_new();
+    return fold;
+}
+
+static void fold_dirty_entry(FactsFold *fold, size_t e)
+{
+    FoldEntry *en = &fold->entries.v[e];
+    if (!en->dirty) {
+        en->dirty = true;
+        VEC_PUSH(fold->a, &fold->dirty_entries, e);
+    }
+    FoldGroup *g = &fold->groups.v[en->group];
+    if (!g->dirty) {
+        g->dirty = true;
+        VEC_PUSH(fold->a, &fold->dirty_groups, en->group);
     }
 }
 
+/* Take away what the part at position `p` added. */
+static void fold_remove(FactsFold *fold, size_t p)
+{
+    FoldPos *fp = &fold->pos[p];
+    for (size_t i = 0; i < fp->n; i++) {
+        FoldEntry *en = &fold->entries.v[fp->entry[i]];
+        unsigned fl = fp->flags[i];
+        en->n--;
+        en->in_key -= (fl & 1) != 0;
+        en->decl -= (fl & 2) != 0;
+        en->unfixed -= (fl & 2) && !(fl & 4);
+        for (size_t j = 0; j < en->by.n; j++)
+            if (en->by.v[j].pos == p) {
+                memmove(&en->by.v[j], &en->by.v[j + 1], (en->by.n - j - 1) * sizeof *en->by.v);
+                en->by.n--;
+                break;
+            }
+        fold_dirty_entry(fold, fp->entry[i]);
+    }
+    fold->live -= fp->n;
+    for (size_t i = 0; i < fp->nsep; i++) {
+        fold->separator_uses[fp->sep_char[i]] -= fp->sep_uses[i];
+        if (fold->separator_first[fp->sep_char[i]] == p + 1)
+            fold->separator_first[fp->sep_char[i]] = 0; /* found again below */
+    }
+    for (size_t i = 0; i < fp->nmut; i++)
+        fold->mut_n.v[fp->mut[i]]--;
+    memset(fp, 0, sizeof *fp);
+}
+
+/* Add the part `ff` at position `p`. */
+static void fold_add(FactsFold *fold, size_t p, FileFacts *ff)
+{
+    Arena *a = fold->a;
+    if (!ff->stamp)
+        ff->stamp = ++fold->serial;
+    FoldPos *fp = &fold->pos[p];
+    fp->stamp = ff->stamp;
+    const ProjectFacts *part = &ff->part;
+    fp->n = part->const_texts.n;
+    fp->entry = arena_alloc(a, (fp->n ? fp->n : 1) * sizeof *fp->entry);
+    fp->flags = arena_alloc(a, fp->n ? fp->n : 1);
+    for (size_t i = 0; i < fp->n; i++) {
+        const ConstText *c = &part->const_texts.v[i];
+        const char *key = pair_key(a, c->text, c->name);
+        size_t e;
+        if (!namemap_get(&fold->pairs, key, &e)) {
+            size_t g;
+            if (!namemap_get(&fold->texts, c->text, &g)) {
+                g = fold->groups.n;
+                VEC_PUSH(a, &fold->groups, (FoldGroup){0});
+                namemap_put(a, &fold->texts, arena_strdup(a, c->text), g);
+            }
+            e = fold->entries.n;
+            FoldEntry en = {.ct = {.text = arena_strdup(a, c->text),
+                                   .name = arena_strdup(a, c->name)},
+                            .group = g};
+            VEC_PUSH(a, &fold->entries, en);
+            namemap_put(a, &fold->pairs, key, e);
+            VEC_PUSH(a, &fold->groups.v[g].all, e);
+        }
+        FoldEntry *en = &fold->entries.v[e];
+        unsigned fl = (c->in_key ? 1u : 0u) | (c->declared ? 2u : 0u) | (c->fixed ? 4u : 0u);
+        fp->entry[i] = e;
+        fp->flags[i] = (unsigned char)fl;
+        en->n++;
+        en->in_key += (fl & 1) != 0;
+        en->decl += (fl & 2) != 0;
+        en->unfixed += (fl & 2) && !(fl & 4);
+        /* the parts by position: most pairs come from one file or two */
+        size_t j = en->by.n;
+        while (j && en->by.v[j - 1].pos > p)
+            j--;
+        VEC_PUSH(a, &en->by, (FoldBy){0});
+        memmove(&en->by.v[j + 1], &en->by.v[j], (en->by.n - 1 - j) * sizeof *en->by.v);
+        en->by.v[j] = (FoldBy){p, i, c->module ? arena_strdup(a, c->module) : NULL};
+        fold_dirty_entry(fold, e);
+    }
+    fold->live += fp->n;
+    fold->added += fp->n;
+    for (int c = 0; c < 128; c++)
+        if (part->separator_uses[c])
+            fp->nsep++;
+    fp->sep_char = arena_alloc(a, fp->nsep ? fp->nsep : 1);
+    fp->sep_uses = arena_alloc(a, (fp->nsep ? fp->nsep : 1) * sizeof *fp->sep_uses);
+    for (int c = 0, k = 0; c < 128; c++)
+        if (part->separator_uses[c]) {
+            fp->sep_char[k] = (unsigned char)c;
+            fp->sep_uses[k++] = part->separator_uses[c];
+            fold->separator_uses[c] += part->separator_uses[c];
+            /* a part that uses a separator has its first key (key_facts);
+             * one known to be first after this part stays so, one taken
+             * away (0) is looked for in fold_separator_firsts */
+            if (fold->separator_first[c] > p + 1)
+                fold->separator_first[c] = p + 1;
+        }
+    fp->nmut = ff->mutated.n;
+    fp->mut = arena_alloc(a, (fp->nmut ? fp->nmut : 1) * sizeof *fp->mut);
+    for (size_t i = 0; i < ff->mutated.n; i++) {
+        size_t m;
+        if (!namemap_get(&fold->mutated, ff->mutated.v[i], &m)) {
+            m = fold->mut_n.n;
+            VEC_PUSH(a, &fold->mut_n, 0);
+            namemap_put(a, &fold->mutated, arena_strdup(a, ff->mutated.v[i]), m);
+        }
+        fold->mut_n.v[m]++;
+        fp->mut[i] = m;
+    }
+}
+
+static int by_first_cmp(const FactsFold *fold, size_t x, size_t y)
+{
+    const FoldBy *a = &fold->entries.v[x].by.v[0], *b = &fold->entries.v[y].by.v[0];
+    if (a->pos != b->pos)
+        return a->pos < b->pos ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* The merged flags of the pairs touched, then the order and counts of
+ * their texts, as index_const_texts finds them over the whole fold. */
+static void fold_settle(FactsFold *fold)
+{
+    for (size_t i = 0; i < fold->dirty_entries.n; i++) {
+        FoldEntry *en = &fold->entries.v[fold->dirty_entries.v[i]];
+        en->dirty = false;
+        en->ct.in_key = en->in_key > 0;
+        en->ct.declared = en->decl > 0;
+        en->ct.fixed = en->decl > 0 && !en->unfixed;
+        en->ct.module = NULL;
+        for (size_t j = 0; j < en->by.n && !en->ct.module; j++)
+            en->ct.module = en->by.v[j].module;
+    }
+    fold->dirty_entries.n = 0;
+    for (size_t i = 0; i < fold->dirty_groups.n; i++) {
+        FoldGroup *g = &fold->groups.v[fold->dirty_groups.v[i]];
+        g->dirty = false;
+        g->live.n = 0;
+        memset(&g->tc, 0, sizeof g->tc);
+        for (size_t j = 0; j < g->all.n; j++) {
+            size_t e = g->all.v[j];
+            if (!fold->entries.v[e].n)
+                continue;
+            /* in file order: insertion, the lists are short */
+            VEC_PUSH(fold->a, &g->live, e);
+            size_t k = g->live.n - 1;
+            while (k && by_first_cmp(fold, g->live.v[k - 1], e) > 0) {
+                g->live.v[k] = g->live.v[k - 1];
+                k--;
+            }
+            g->live.v[k] = e;
+            const ConstText *c = &fold->entries.v[e].ct;
+            if (c->in_key) {
+                g->tc.in_key++;
+                if (!g->tc.best_in_key || strcmp(c->name, g->tc.best_in_key) < 0)
+                    g->tc.best_in_key = c->name;
+            } else if (facts_key_like_name(c->name)) {
+                g->tc.key_named++;
+                if (!g->tc.best_key_named || strcmp(c->name, g->tc.best_key_named) < 0)
+                    g->tc.best_key_named = c->name;
+            }
+        }
+    }
+    fold->dirty_groups.n = 0;
+}
+
+/* The separators whose first part went: the first part using each now. */
+static void fold_separator_firsts(FactsFold *fold)
+{
+    for (int c = 0; c < 128; c++) {
+        if (fold->separator_first[c] || !fold->separator_uses[c])
+            continue;
+        for (size_t p = 0; p < fold->npos && !fold->separator_first[c]; p++)
+            for (size_t i = 0; i < fold->pos[p].nsep; i++)
+                if (fold->pos[p].sep_char[i] == c) {
+                    fold->separator_first[c] = p + 1;
+                    break;
+                }
+    }
+}
+
+static void facts_merge_fold(ProjectFacts *f, Arena *a, FactsFold **foldp,
+                             FileFacts *const *parts, size_t n, const Config *cfg)
+{
+    FactsFold *fold = *foldp;
+    /* another number of files (one added, removed, or set aside and then
+     * read: every position moves), or a fold grown with what it took
+     * away: made again from the parts */
+    if (fold && (fold->npos != n || fold->added > 2 * fold->live + 200000)) {
+        facts_fold_free(fold);
+        fold = NULL;
+    }
+    if (!fold) {
+        fold = *foldp = fold_new();
+        fold->npos = n;
+        fold->pos = calloc(n ? n : 1, sizeof *fold->pos);
+        if (!fold->pos)
+            abort();
+    }
+    for (size_t p = 0; p < n; p++) {
+        if (parts[p]->stamp && parts[p]->stamp == fold->pos[p].stamp)
+            continue;
+        fold_remove(fold, p);
+        fold_add(fold, p, parts[p]);
+    }
+    fold_settle(fold);
+    fold_separator_firsts(fold);
+
+    memset(f, 0, sizeof *f);
+    f->index = arena_alloc(a, sizeof *f->index);
+    f->index->fold = fold;
+    memcpy(f->separator_uses, fold->separator_uses, sizeof f->separator_uses);
+    for (int c = 0; c < 128; c++)
+        if (fold->separator_first[c]) {
+            const ProjectFacts *part = &parts[fold->separator_first[c] - 1]->part;
+            f->separator_first[c].path = arena_strdup(a, part->separator_first[c].path);
+            f->separator_first[c].span = part->separator_first[c].span;
+        }
+    NameCounts seps = { 0 };
+    StartCodes codes = { 0 };
+    merge_lists(f, a, (const FileFacts *const *)parts, n, &seps, &codes);
+    merge_finish(f, a, &seps, &codes, cfg);
+}
+
 static void compute(ProjectFacts *f, Arena *a, FileIR *const *files, size_t nfiles,
-                    const Config *cfg, bool keep)
+                    const Config *cfg, bool keep, FactsFold **fold)
 {
     Arena *scratch = arena_new(); /* the parts not kept */
-    const FileFacts **parts = arena_alloc(scratch, (nfiles ? nfiles : 1) * sizeof *parts);
+    FileFacts **parts = arena_alloc(scratch, (nfiles ? nfiles : 1) * sizeof *parts);
     size_t n = 0;
     for (size_t i = 0; i < nfiles; i++) {
         FileIR *file = files[i];
@@ -630,20 +978,23 @@ static void compute(ProjectFacts *f, Arena *a, FileIR *const *files, size_t nfil
             file->facts_part = ff;
         parts[n++] = ff;
     }
-    facts_merge(f, a, parts, n, cfg);
+    if (fold)
+        facts_merge_fold(f, a, fold, parts, n, cfg);
+    else
+        facts_merge(f, a, (const FileFacts *const *)parts, n, cfg);
     arena_free(scratch);
 }
 
 void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
                    size_t nfiles, const Config *cfg)
 {
-    compute(f, a, files, nfiles, cfg, false);
+    compute(f, a, files, nfiles, cfg, false, NULL);
 }
 
 void facts_compute_keeping(ProjectFacts *f, Arena *a, FileIR *const *files,
-                           size_t nfiles, const Config *cfg)
+                           size_t nfiles, const Config *cfg, FactsFold **fold)
 {
-    compute(f, a, files, nfiles, cfg, true);
+    compute(f, a, files, nfiles, cfg, true, fold);
 }
 
 /* Names that say a constant is part of the key design: ORDER_PREFIX,
@@ -677,7 +1028,15 @@ bool facts_key_like_name(const char *name)
 static const TextConsts *text_consts(const ProjectFacts *f, const char *text)
 {
     size_t g;
-    if (!f || !f->index || !text || !namemap_get(&f->index->texts, text, &g))
+    if (!f || !f->index || !text)
+        return NULL;
+    const FactsFold *fold = f->index->fold;
+    if (fold) {
+        if (!namemap_get(&fold->texts, text, &g) || !fold->groups.v[g].live.n)
+            return NULL;
+        return &fold->groups.v[g].tc;
+    }
+    if (!namemap_get(&f->index->texts, text, &g))
         return NULL;
     return &f->index->text_consts.v[g];
 }
@@ -713,7 +1072,14 @@ static const ConstText *const_pair(const ProjectFacts *f, const char *text, cons
     char buf[512];
     int n = snprintf(buf, sizeof buf, "%zu:%s%s", strlen(text), text, name);
     size_t i;
-    if (n < 0 || (size_t)n >= sizeof buf || !namemap_get(&f->index->const_pairs, buf, &i))
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return NULL;
+    const FactsFold *fold = f->index->fold;
+    if (fold)
+        return namemap_get(&fold->pairs, buf, &i) && fold->entries.v[i].n
+                   ? &fold->entries.v[i].ct
+                   : NULL;
+    if (!namemap_get(&f->index->const_pairs, buf, &i))
         return NULL;
     return &f->const_texts.v[i];
 }
@@ -737,6 +1103,9 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
     memcpy(head, name, hl);
     head[hl] = '\0';
     size_t seen;
+    const FactsFold *fold = f->index->fold;
+    if (fold)
+        return !namemap_get(&fold->mutated, head, &seen) || !fold->mut_n.v[seen];
     return !namemap_get(&f->index->mutated, head, &seen);
 }
 
@@ -747,6 +1116,19 @@ static size_t consts_of_text(const ProjectFacts *f, const char *text, bool (*nam
 {
     const TextConsts *t = text_consts(f, text);
     size_t n = 0;
+    const FactsFold *fold = t ? f->index->fold : NULL;
+    if (fold) {
+        const FoldGroup *g = (const FoldGroup *)((const char *)t - offsetof(FoldGroup, tc));
+        for (size_t i = 0; i < g->live.n; i++) {
+            const ConstText *c = &fold->entries.v[g->live.v[i]].ct;
+            if (!c->in_key && !named(c->name))
+                continue;
+            if (n < max)
+                names[n] = c->name;
+            n++;
+        }
+        return n;
+    }
     for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
         const ConstText *c = &f->const_texts.v[i - 1];
         if (!c->in_key && !named(c->name))

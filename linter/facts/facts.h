@@ -19,8 +19,18 @@ void facts_compute(ProjectFacts *f, Arena *a, FileIR *const *files,
  * access.c's parts): the language server, whose next analysis then builds
  * only the parts of the files it resolved again. facts_compute builds
  * every part in scratch memory and frees it (a one-shot run). */
+/* With `fold` (not NULL), the constants by text, the mutated names and
+ * the separators' counts and first keys are a fold kept in *fold between
+ * calls (made at the first, freed with facts_fold_free by the caller):
+ * each call takes away what the files whose part is new had added, adds
+ * their new parts, and finds the "first in file order" entries again only
+ * where those files touched them. The lookups below answer as over the
+ * whole project; f->const_texts is left empty then (the fold holds them).
+ * The facts read the fold until the next call. */
+typedef struct FactsFold FactsFold;
 void facts_compute_keeping(ProjectFacts *f, Arena *a, FileIR *const *files,
-                           size_t nfiles, const Config *cfg);
+                           size_t nfiles, const Config *cfg, FactsFold **fold);
+void facts_fold_free(FactsFold *fold);
 
 /* The name of a project constant of the key design whose text is exactly
  * `text` (the alphabetically first when several are), NULL if none. A

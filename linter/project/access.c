@@ -295,6 +295,12 @@ static void facts_over(AccessFacts *af, Arena *a, FileIR *const *files, size_t n
 
 void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, const Config *cfg)
 {
+    access_compute_indexed(af, a, files, n, cfg, NULL);
+}
+
+void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                            const Config *cfg, const AccessFacts *index)
+{
     facts_over(af, a, files, n);
     VEC(Tok) toks = {0};
     NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
@@ -343,7 +349,16 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
             i = j;
         }
     }
-    access_index(af, a);
+    if (index && index->nfiles == n) {
+        /* the names' index access_index_only made over the same files */
+        af->files_by_stem = index->files_by_stem;
+        af->table_consts = index->table_consts;
+        af->entity_files = index->entity_files;
+        af->lists = index->lists;
+        af->index_files = index->index_files;
+    } else {
+        access_index(af, a);
+    }
     sort_helper_shapes(af, a);
     af->shape_texts = arena_alloc(a, (af->shapes.n + 1) * sizeof *af->shape_texts);
     for (size_t i = 0; i < af->shapes.n; i++)

@@ -118,6 +118,10 @@ typedef struct Project {
      * resolve_mask), kept until the file slots change or an analysis
      * resolves every file. */
     struct ImportGraph *graph;
+    /* The project facts of the editor's analyses as a fold over the
+     * files (facts.h: facts_compute_keeping), kept between them; made
+     * again by an analysis that resolves every file. */
+    struct FactsFold *facts_fold;
     /* For --stats: the wall time of listing the files, of reading and
      * extracting them (with the deferred files extracted later), of the
      * rest of the analyses; the most threads an extraction used. */
