@@ -1111,32 +1111,32 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
 
 /* The constants whose value is `text` and that are used in a key or whose
  * name `named` accepts: up to `max` of them in names[], how many in all. */
+/* One constant of consts_of_text's walk: counted (and kept while there is
+ * room) when it is used in a key or `named` accepts its name. */
+static void take_const(const ConstText *c, bool (*named)(const char *), const char **names,
+                       size_t max, size_t *n)
+{
+    if (!c->in_key && !named(c->name))
+        return;
+    if (*n < max)
+        names[*n] = c->name;
+    (*n)++;
+}
+
 static size_t consts_of_text(const ProjectFacts *f, const char *text, bool (*named)(const char *),
                              const char **names, size_t max)
 {
     const TextConsts *t = text_consts(f, text);
     size_t n = 0;
     const FactsFold *fold = t ? f->index->fold : NULL;
-    if (fold) {
+    if (fold) { /* the editor's fold: the text's live entries */
         const FoldGroup *g = (const FoldGroup *)((const char *)t - offsetof(FoldGroup, tc));
-        for (size_t i = 0; i < g->live.n; i++) {
-            const ConstText *c = &fold->entries.v[g->live.v[i]].ct;
-            if (!c->in_key && !named(c->name))
-                continue;
-            if (n < max)
-                names[n] = c->name;
-            n++;
-        }
+        for (size_t i = 0; i < g->live.n; i++)
+            take_const(&fold->entries.v[g->live.v[i]].ct, named, names, max, &n);
         return n;
     }
-    for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1]) {
-        const ConstText *c = &f->const_texts.v[i - 1];
-        if (!c->in_key && !named(c->name))
-            continue;
-        if (n < max)
-            names[n] = c->name;
-        n++;
-    }
+    for (size_t i = t ? t->first : 0; i; i = f->index->next_same_text[i - 1])
+        take_const(&f->const_texts.v[i - 1], named, names, max, &n);
     return n;
 }
 
