@@ -250,9 +250,11 @@ static void fold_written(AccessFold *fold, AccessFacts *af, FileIR *const *files
                     hi = mid;
             }
             size_t run = lo - ki;
-            memcpy(wk + o, fold->wk + ki, run * sizeof *wk);
-            memcpy(wfi + o, fold->wfi + ki, run * sizeof *wfi);
-            memcpy(wat + o, fold->wat + ki, run * sizeof *wat);
+            if (run) {
+                memcpy(wk + o, fold->wk + ki, run * sizeof *wk);
+                memcpy(wfi + o, fold->wfi + ki, run * sizeof *wfi);
+                memcpy(wat + o, fold->wat + ki, run * sizeof *wat);
+            }
             o += run;
             ki = lo;
             wk[o] = nk[j].w;
@@ -260,9 +262,11 @@ static void fold_written(AccessFold *fold, AccessFacts *af, FileIR *const *files
             wat[o] = nk[j].at;
             o++;
         }
-        memcpy(wk + o, fold->wk + ki, (k - ki) * sizeof *wk);
-        memcpy(wfi + o, fold->wfi + ki, (k - ki) * sizeof *wfi);
-        memcpy(wat + o, fold->wat + ki, (k - ki) * sizeof *wat);
+        if (k > ki) {
+            memcpy(wk + o, fold->wk + ki, (k - ki) * sizeof *wk);
+            memcpy(wfi + o, fold->wfi + ki, (k - ki) * sizeof *wfi);
+            memcpy(wat + o, fold->wat + ki, (k - ki) * sizeof *wat);
+        }
         free(fold->wk);
         free(fold->wfi);
         free(fold->wat);
