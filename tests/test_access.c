@@ -879,6 +879,171 @@ static void test_quiet_without_context(void **state)
     }
 }
 
+/* ---- the editor's fold of the access facts ---------------------------------- */
+
+static uint32_t afold_rand(uint32_t *r)
+{
+    *r = *r * 1103515245u + 12345u;
+    return (*r >> 8) & 0xffffff;
+}
+
+static const char *const afold_paths[] = {"src/keys.ts", "src/orders/index.ts", "src/users.ts",
+                                          "lib/keys.ts", "src/a.b.ts", "index.ts",
+                                          "src/items.ts", "src/c.ts"};
+enum { AFOLD_NF = 8 };
+static const char *const afold_names[] = {"TABLE_NAME", "ORDERS_TABLE", "usersTable", "Keys"};
+static const char *const afold_attrs[] = {"pk", "sk", "GSI1PK", "PK"};
+static const char *const afold_texts[] = {"ORDER#", "USER#", "ITEM", "order#", "A"};
+
+/* A file of position `at` made from `seed`, with its own arenas (freed
+ * when it is replaced: the fold must not read a file it no longer has). */
+static FileIR *afold_file(size_t at, uint32_t seed)
+{
+    Arena *a = arena_new();
+    uint32_t r = seed;
+    FileIR *f = arena_alloc(a, sizeof *f);
+    f->arena = a;
+    f->resolved = arena_new();
+    f->path = arena_strdup(a, afold_paths[at]);
+    f->tables = arena_alloc(a, sizeof *f->tables);
+    for (uint32_t i = 0, n = afold_rand(&r) % 3; i < n; i++) {
+        NameConst c = {.name = arena_strdup(a, afold_names[afold_rand(&r) % 4]),
+                       .exported = afold_rand(&r) % 3 != 0};
+        VEC_PUSH(a, &f->tables->consts, c);
+    }
+    for (uint32_t i = 0, n = afold_rand(&r) % 2; i < n; i++) {
+        EntityTable e = {.entity = arena_printf(a, "entities.%s",
+                                                afold_rand(&r) % 2 ? "Posts" : "Users")};
+        VEC_PUSH(a, &f->tables->entities, e);
+    }
+    for (uint32_t i = 0, n = afold_rand(&r) % 6; i < n; i++) {
+        static const KeySite sites[] = {SITE_WRITE, SITE_HELPER, SITE_WRITE, SITE_ENTITY,
+                                        SITE_READ};
+        uint32_t ai = afold_rand(&r) % 4;
+        KeyExpr k = {.role = ai % 2 ? ROLE_SK : ROLE_PK,
+                     .attr = arena_strdup(a, afold_attrs[ai]),
+                     .site = sites[afold_rand(&r) % 5], .op = -1, .build = BUILD_TEMPLATE,
+                     .span = row_span((uint32_t)i, (uint32_t)(seed % 97))};
+        seglist_push(a, &k.segs, text(arena_strdup(a, afold_texts[afold_rand(&r) % 5])));
+        if (afold_rand(&r) % 3)
+            seglist_push(a, &k.segs, ref(afold_rand(&r) % 2 ? "id" : "orderId"));
+        VEC_PUSH(a, &f->keys, k);
+    }
+    return f;
+}
+
+static void afold_free(FileIR *f)
+{
+    arena_free(f->resolved);
+    arena_free(f->arena);
+}
+
+static void afold_same_list(const AccessFacts *x, const NameMap *mx, const AccessFacts *y,
+                            const NameMap *my, const char *key)
+{
+    size_t i, j;
+    bool hx = namemap_get(mx, key, &i), hy = namemap_get(my, key, &j);
+    assert_int_equal(hx, hy);
+    if (!hx)
+        return;
+    assert_int_equal(x->lists.v[i].n, y->lists.v[j].n);
+    for (size_t k = 0; k < x->lists.v[i].n; k++)
+        assert_int_equal(x->lists.v[i].v[k], y->lists.v[j].v[k]);
+}
+
+/* The index of names is what access_compute makes. */
+static void afold_same_names(const AccessFacts *inc, const AccessFacts *whole);
+
+/* Every list of the facts the fold gives is what access_compute gives. */
+static void afold_same(const AccessFacts *inc, const AccessFacts *whole)
+{
+    afold_same_names(inc, whole);
+    assert_int_equal(inc->written.n, whole->written.n);
+    for (size_t i = 0; i < inc->written.n; i++) {
+        const WrittenKey *x = &inc->written.v[i], *y = &whole->written.v[i];
+        assert_string_equal(x->attr, y->attr);
+        assert_string_equal(x->shape, y->shape);
+        assert_int_equal(x->helper, y->helper);
+        assert_int_equal(x->role, y->role);
+        assert_ptr_equal(x->file, y->file);
+        assert_int_equal(x->span.start_byte, y->span.start_byte);
+    }
+    assert_int_equal(inc->shapes.n, whole->shapes.n);
+    for (size_t i = 0; i < inc->shapes.n; i++) {
+        assert_ptr_equal(inc->shapes.v[i].file, whole->shapes.v[i].file);
+        assert_int_equal(inc->shapes.v[i].span.start_byte, whole->shapes.v[i].span.start_byte);
+        assert_string_equal(inc->shape_texts[i], whole->shape_texts[i]);
+    }
+    assert_int_equal(inc->helpers.n, whole->helpers.n);
+    for (size_t i = 0; i < inc->helpers.n; i++) {
+        assert_ptr_equal(inc->helpers.v[i].file, whole->helpers.v[i].file);
+        assert_string_equal(inc->helper_shapes[i], whole->helper_shapes[i]);
+    }
+    assert_int_equal(inc->prefixes.n, whole->prefixes.n);
+}
+
+static void afold_same_names(const AccessFacts *inc, const AccessFacts *whole)
+{
+    assert_int_equal(inc->index_files.n, whole->index_files.n);
+    for (size_t i = 0; i < inc->index_files.n; i++)
+        assert_int_equal(inc->index_files.v[i], whole->index_files.v[i]);
+    static const char *const stems[] = {"keys", "index", "users", "a", "items", "c", "orders"};
+    for (size_t i = 0; i < sizeof stems / sizeof *stems; i++)
+        afold_same_list(inc, &inc->files_by_stem, whole, &whole->files_by_stem, stems[i]);
+    for (size_t i = 0; i < sizeof afold_names / sizeof *afold_names; i++)
+        afold_same_list(inc, &inc->table_consts, whole, &whole->table_consts, afold_names[i]);
+    static const char *const ents[] = {"Posts", "Users"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t x = 0, y = 0;
+        bool hx = namemap_get(&inc->entity_files, ents[i], &x);
+        assert_int_equal(hx, namemap_get(&whole->entity_files, ents[i], &y));
+        assert_int_equal(x, y);
+    }
+}
+
+/* The editor's fold (access_index_keeping, access_compute_keeping) after
+ * files replaced, dropped and added answers as access_compute over the
+ * same files from nothing. */
+static void test_access_fold_incremental(void **state)
+{
+    (void)state;
+    enum { ROUNDS = 80 };
+    FileIR *files[AFOLD_NF];
+    for (size_t i = 0; i < AFOLD_NF; i++)
+        files[i] = afold_file(i, (uint32_t)(11 * i + 3));
+    AccessFold *fold = NULL;
+    uint32_t r = 7;
+    size_t n = AFOLD_NF;
+    for (int round = 0; round <= ROUNDS; round++) {
+        if (round) {
+            /* one file or two resolved again (their old IR freed), or
+             * one resolved again with its part kept (no change), or the
+             * last dropped (another number of files) */
+            for (uint32_t k = 0, m = 1 + afold_rand(&r) % 2; k < m; k++) {
+                size_t at = afold_rand(&r) % AFOLD_NF;
+                afold_free(files[at]);
+                files[at] = afold_file(at, afold_rand(&r) % 5 ? afold_rand(&r)
+                                                               : (uint32_t)(11 * at + 3));
+            }
+            n = round % 13 == 0 ? AFOLD_NF - 1 : AFOLD_NF;
+        }
+        for (int again = 0; again < 2; again++) {
+            Arena *ia = arena_new(), *wa = arena_new();
+            AccessFacts names, inc, whole;
+            access_index_keeping(&names, ia, files, n, &fold);
+            access_compute_keeping(&inc, ia, files, n, C, &names, &fold);
+            access_compute(&whole, wa, files, n, C);
+            afold_same(&inc, &whole);
+            afold_same_names(&names, &whole);
+            arena_free(ia);
+            arena_free(wa);
+        }
+    }
+    access_fold_free(fold);
+    for (size_t i = 0; i < AFOLD_NF; i++)
+        afold_free(files[i]);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -890,6 +1055,7 @@ int main(void)
         T(test_conditions),
         T(test_serve),
         T(test_compute_facts),
+        T(test_access_fold_incremental),
         T(test_unknown_index),
         T(test_key_condition_attribute),
         T(test_partition_key_range), T(test_multi_attribute_queries),

@@ -102,6 +102,25 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
 void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
                             const Config *cfg, const AccessFacts *index);
 
+/* The editor's access facts, kept between its analyses (like facts.h's
+ * FactsFold): the index of names and the sorted list of written keys are
+ * kept with, for each file's position, the resolution they were read
+ * from (FileIR.access_stamp). An analysis reads again only the positions
+ * whose file was resolved again: their written keys are taken out of the
+ * kept list and their new ones merged in, in the order access_compute
+ * gives (attribute, shape, helper last, then file order); the index of
+ * names is kept unless such a file's path, exported table-name constants
+ * or entities changed. Everything is made again when the number of files
+ * changes. The facts an analysis builds read the fold until the next
+ * call (af->written borrows its list). Made at the first call, freed with
+ * access_fold_free by the caller. */
+typedef struct AccessFold AccessFold;
+void access_index_keeping(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                          AccessFold **fold);
+void access_compute_keeping(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                            const Config *cfg, const AccessFacts *index, AccessFold **fold);
+void access_fold_free(AccessFold *fold);
+
 /* The templates found for each configuration that names no `schemas:`
  * (template.yaml, serverless.yml near its directory, or the git work tree
  * under the defaults): looked for once per configuration and kept, in

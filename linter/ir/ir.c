@@ -227,6 +227,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
     o->arena = c->to;
     o->resolved = NULL;
     o->access_part = NULL;
+    o->access_stamp = 0;
     o->facts_part = NULL;
     o->tables = NULL;
     o->path = copy_str(c, ir->path);

@@ -420,6 +420,10 @@ typedef struct FileIR {
      * and dropped at the next resolution (in `resolved`; opaque here), so
      * that a re-analysis reads again only the files it resolved again. */
     struct AccessPart *access_part;
+    /* The editor's fold of the access facts (AccessFold) numbers each
+     * resolution it has read (0: none yet; reset with access_part): a
+     * position whose file still has the number it kept is unchanged. */
+    uint64_t access_stamp;
     /* The same for project/facts.c (FileFacts), kept when the analysis
      * asks for it (the language server's). */
     struct FileFacts *facts_part;

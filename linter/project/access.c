@@ -9,6 +9,7 @@
 #include "ddbexpr.h"
 #include "index_calls.h"
 #include "keyfacts.h"
+#include "access_part.h"
 #include "project.h"
 #include "templates.h"
 
@@ -201,26 +202,7 @@ static bool is_tenant_value(const char *tok, const Config *cfg)
     return !strcasecmp(tok, "single") || (cfg && strlist_has_ci(&cfg->tenant_common, tok));
 }
 
-/* An entity prefix token at the start of keys: how many keys start with
- * it, and whether one of them has more after it. */
-typedef struct Tok {
-    const char *t;
-    bool prefix;
-    size_t keys;
-} Tok;
 
-/* What access_compute reads of one file: its part of every project-wide
- * list, in the file's order. Kept in the file's `resolved` arena until the
- * next resolution (FileIR.access_part). */
-struct AccessPart {
-    const Config *cfg; /* the configuration it was read with */
-    bool versioned;
-    StrList updated; /* attributes its updates set, each once */
-    VEC(Tok) toks;
-    size_t prefixed_pks;
-    StrList prefixed_tables; /* each once */
-    VEC(WrittenKey) written;
-};
 
 /* File f's part, read with `cfg`: the one kept with its resolution, else
  * read now and kept with it (a file never resolved is read into
@@ -283,7 +265,7 @@ static const struct AccessPart *access_part(FileIR *f, Arena *analysis, const Co
 
 /* Empty facts over `files`, kept as a copy in `a`: the caller's array may
  * not outlive the analysis. */
-static void facts_over(AccessFacts *af, Arena *a, FileIR *const *files, size_t n)
+void access_facts_over(AccessFacts *af, Arena *a, FileIR *const *files, size_t n)
 {
     memset(af, 0, sizeof *af);
     FileIR **copy = arena_alloc(a, (n ? n : 1) * sizeof *copy);
@@ -298,18 +280,18 @@ void access_compute(AccessFacts *af, Arena *a, FileIR *const *files, size_t n, c
     access_compute_indexed(af, a, files, n, cfg, NULL);
 }
 
-void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
-                            const Config *cfg, const AccessFacts *index)
+const struct AccessPart **access_gather(AccessFacts *af, Arena *a, FileIR *const *files,
+                                        size_t n, const Config *cfg, bool written)
 {
-    facts_over(af, a, files, n);
+    access_facts_over(af, a, files, n);
+    const struct AccessPart **parts = arena_alloc(a, (n ? n : 1) * sizeof *parts);
     VEC(Tok) toks = {0};
     NameMap updated = {0}, prefixed_tables = {0}; /* sets of af's lists */
-    size_t seen;
     for (size_t fi = 0; fi < n; fi++) {
         FileIR *f = files[fi];
         if (!f || f->parse_failed)
             continue;
-        const struct AccessPart *p = access_part(f, a, cfg);
+        const struct AccessPart *p = parts[fi] = access_part(f, a, cfg);
         af->versioned = af->versioned || p->versioned;
         for (size_t i = 0; i < p->updated.n; i++)
             strlist_push_once(a, &af->updated, &updated, p->updated.v[i]);
@@ -318,10 +300,30 @@ void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, siz
         af->prefixed_pks += p->prefixed_pks;
         for (size_t i = 0; i < p->prefixed_tables.n; i++)
             strlist_push_once(a, &af->prefixed_tables, &prefixed_tables, p->prefixed_tables.v[i]);
-        for (size_t i = 0; i < p->written.n; i++)
+        for (size_t i = 0; written && i < p->written.n; i++)
             VEC_PUSH(a, &af->written, p->written.v[i]);
     }
-    sort_written(af, a);
+    if (written)
+        sort_written(af, a);
+    if (toks.n) {
+        qsort(toks.v, toks.n, sizeof *toks.v, str_cmp); /* Tok starts with its text */
+        for (size_t i = 0; i < toks.n;) {
+            size_t j = i;
+            PrefixUse u = {.token = toks.v[i].t};
+            for (; j < toks.n && !strcmp(toks.v[j].t, toks.v[i].t); j++) {
+                u.prefix = u.prefix || toks.v[j].prefix;
+                u.keys += toks.v[j].keys;
+            }
+            VEC_PUSH(a, &af->prefixes, u);
+            i = j;
+        }
+    }
+    return parts;
+}
+
+void access_finish(AccessFacts *af, Arena *a, const AccessFacts *index)
+{
+    size_t n = af->nfiles, seen;
     NameMap helper_shapes = {0}; /* "role:shape": the set of af->helpers */
     for (size_t i = 0; i < af->written.n; i++) {
         const WrittenKey *w = &af->written.v[i];
@@ -334,19 +336,6 @@ void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, siz
         } else if (!af->shapes.n || strcmp(af->shapes.v[af->shapes.n - 1].attr, w->attr) ||
                    strcmp(af->shapes.v[af->shapes.n - 1].shape, w->shape)) {
             VEC_PUSH(a, &af->shapes, *w);
-        }
-    }
-    if (toks.n) {
-        qsort(toks.v, toks.n, sizeof *toks.v, str_cmp); /* Tok starts with its text */
-        for (size_t i = 0; i < toks.n;) {
-            size_t j = i;
-            PrefixUse u = {.token = toks.v[i].t};
-            for (; j < toks.n && !strcmp(toks.v[j].t, toks.v[i].t); j++) {
-                u.prefix = u.prefix || toks.v[j].prefix;
-                u.keys += toks.v[j].keys;
-            }
-            VEC_PUSH(a, &af->prefixes, u);
-            i = j;
         }
     }
     if (index && index->nfiles == n) {
@@ -367,6 +356,13 @@ void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, siz
     for (size_t i = 0; i < af->prefixes.n; i++)
         af->prefixes_by_fold[i] = &af->prefixes.v[i];
     qsort(af->prefixes_by_fold, af->prefixes.n, sizeof *af->prefixes_by_fold, fold_cmp);
+}
+
+void access_compute_indexed(AccessFacts *af, Arena *a, FileIR *const *files, size_t n,
+                            const Config *cfg, const AccessFacts *index)
+{
+    access_gather(af, a, files, n, cfg, true);
+    access_finish(af, a, index);
 }
 
 const PrefixUse *access_prefix(const AccessFacts *af, const char *tok)
@@ -763,8 +759,10 @@ static char *file_stem(Arena *a, const char *path)
     return arena_strndup(a, fb, strcspn(fb, "."));
 }
 
-/* The indexes export_const and const_value read. */
-static void access_index(AccessFacts *af, Arena *a)
+/* The indexes export_const and const_value read; with `own`, the names
+ * of constants and entities copied into `a` (the editor's fold keeps the
+ * index past the IRs it was read from). */
+void access_index_in(AccessFacts *af, Arena *a, bool own)
 {
     for (size_t fi = 0; fi < af->nfiles; fi++) {
         const FileIR *f = af->files[fi];
@@ -778,13 +776,23 @@ static void access_index(AccessFacts *af, Arena *a)
             file_list_add(af, a, &af->files_by_stem, file_stem(a, f->path), fi);
         for (size_t i = 0; f->tables && i < f->tables->consts.n; i++)
             if (f->tables->consts.v[i].exported)
-                file_list_add(af, a, &af->table_consts, f->tables->consts.v[i].name, fi);
+                file_list_add(af, a, &af->table_consts,
+                              own ? arena_strdup(a, f->tables->consts.v[i].name)
+                                  : f->tables->consts.v[i].name,
+                              fi);
     }
     for (size_t fi = 0; fi < af->nfiles; fi++) {
         const FileIR *f = af->files[fi];
-        for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++)
-            namemap_put(a, &af->entity_files, name_tail(f->tables->entities.v[i].entity), fi);
+        for (size_t i = 0; f && f->tables && i < f->tables->entities.n; i++) {
+            const char *tail = name_tail(f->tables->entities.v[i].entity);
+            namemap_put(a, &af->entity_files, own && tail ? arena_strdup(a, tail) : tail, fi);
+        }
     }
+}
+
+static void access_index(AccessFacts *af, Arena *a)
+{
+    access_index_in(af, a, false);
 }
 
 /* An exported constant's name reference, from the module the import
@@ -1320,72 +1328,8 @@ void access_target(Arena *a, const AccessFacts *af, const TableModel *m, const C
 
 void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n)
 {
-    facts_over(af, a, files, n);
+    access_facts_over(af, a, files, n);
     access_index(af, a);
-}
-
-/* ---- tenancy per table --------------------------------------------------------- */
-
-static const TableDef *canonical_table(const TableDef *t)
-{
-    while (t && t->same_as)
-        t = t->same_as;
-    return t;
-}
-
-/* Key `k` of an operation shows that its table holds a tenant's data: a
- * partition key (of the table or of an index) with a tenant value, or a
- * key attribute named for the tenant (`tenantId = :t` on an index). The
- * tenant's own record (TENANT#{tenantId}) does not: a table of global
- * reference data may hold each tenant's settings beside it. */
-static bool shows_tenant(Arena *a, const KeyExpr *k, const Config *cfg)
-{
-    if (k->role != ROLE_PK && k->role != ROLE_INDEX_PK)
-        return false;
-    if (k->attr && strlist_has_ci(&cfg->tenant_names, k->attr))
-        return true;
-    KfKey key;
-    kf_flatten(a, &k->segs, &key);
-    return kf_tenant_hole(a, &key, cfg) && !kf_is_tenant_record(a, &key);
-}
-
-void access_mark_tenants(Arena *a, const AccessFacts *af, TableModel *m, const Config *cfg,
-                         FileIR *const *files, const Config *const *cfgs, size_t n)
-{
-    size_t tables = 0;
-    for (size_t i = 0; i < m->set.tables.n; i++)
-        tables += !m->set.tables.v[i].same_as;
-    if (tables < 2)
-        return;
-    m->tenanted = arena_alloc(a, m->set.tables.n * sizeof *m->tenanted);
-    memset(m->tenanted, 0, m->set.tables.n * sizeof *m->tenanted);
-    for (size_t fi = 0; fi < n; fi++) {
-        const FileIR *f = files[fi];
-        if (cfgs[fi] != cfg || !f || f->parse_failed || !f->ops.n)
-            continue;
-        KfOpKeys keys;
-        kf_op_keys(a, f, &keys);
-        for (size_t op = 0; op < f->ops.n; op++) {
-            bool tenant = false;
-            for (size_t i = keys.first[op]; i != KF_NO_KEY && !tenant; i = keys.next[i])
-                tenant = shows_tenant(a, &f->keys.v[i], cfgs[fi]);
-            if (!tenant)
-                continue;
-            OpTarget t;
-            access_target(a, af, m, cfg, f, op, &t);
-            const TableDef *td = canonical_table(t.table);
-            if (td)
-                m->tenanted[td - m->set.tables.v] = true;
-        }
-    }
-}
-
-bool access_table_untenanted(const TableModel *m, const TableDef *t)
-{
-    t = canonical_table(t);
-    if (!m || !m->tenanted || !t || t < m->set.tables.v || t >= m->set.tables.v + m->set.tables.n)
-        return false;
-    return !m->tenanted[t - m->set.tables.v];
 }
 
 /* ---- key conditions ---------------------------------------------------------- */

@@ -61,6 +61,7 @@ void project_free(Project *p)
     templates_forget(p->templates);
     graph_free(p);
     facts_fold_free(p->facts_fold);
+    access_fold_free(p->access_fold);
     for (size_t i = 0; i < p->configs.n; i++)
         config_free(p->configs.v[i].config);
     config_free(p->forced);
@@ -885,11 +886,14 @@ static void settle_keys(Project *p, const ResolveFile *rf, size_t n, FileIR **ir
 
 /* The access facts, and the tenancy of each model's tables. */
 static void access_prepare(Project *p, const ResolveFile *rf, FileIR **irs, size_t n,
-                           const AccessFacts *index)
+                           const AccessFacts *index, bool keep_parts)
 {
     p->access = arena_alloc(p->analysis, sizeof *p->access);
     const Config *fcfg = p->forced ? p->forced : n ? rf[0].config : p->defaults;
-    access_compute_indexed(p->access, p->analysis, irs, n, fcfg, index);
+    if (keep_parts)
+        access_compute_keeping(p->access, p->analysis, irs, n, fcfg, index, &p->access_fold);
+    else
+        access_compute_indexed(p->access, p->analysis, irs, n, fcfg, index);
     const Config **cfgs = arena_alloc(p->analysis, (n ? n : 1) * sizeof *cfgs);
     for (size_t i = 0; i < n; i++)
         cfgs[i] = config_root(rf[i].config);
@@ -944,7 +948,10 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
     /* the index of names settling the keys reads, made once: the access
      * facts take it over */
     AccessFacts *names = arena_alloc(p->analysis, sizeof *names);
-    access_index_only(names, p->analysis, irs, n);
+    if (keep_parts)
+        access_index_keeping(names, p->analysis, irs, n, &p->access_fold);
+    else
+        access_index_only(names, p->analysis, irs, n);
     settle_keys(p, rf, n, irs, n, names);
     /* the editor keeps each file's part of the facts with its resolution
      * (FileIR.facts_part): the next analysis builds only the parts of
@@ -953,7 +960,7 @@ static void begin_analysis(Project *p, ResolveFile *rf, FileIR **irs, size_t n,
         facts_compute_keeping(&p->facts, p->analysis, irs, n, fcfg, &p->facts_fold);
     else
         facts_compute(&p->facts, p->analysis, irs, n, fcfg);
-    access_prepare(p, rf, irs, n, names);
+    access_prepare(p, rf, irs, n, names, keep_parts);
     /* the facts read every file's current IR now: the IRs kept for the
      * previous facts go (their importers were resolved again) */
     for (size_t i = 0; i < p->files.n; i++) {
@@ -1302,6 +1309,8 @@ void project_analyze_some(Project *p, const char *const *changed, size_t nchange
         graph_free(p);
         facts_fold_free(p->facts_fold);
         p->facts_fold = NULL;
+        access_fold_free(p->access_fold);
+        p->access_fold = NULL;
     }
     project_templates(p)->memo = true;
     Arena *scratch = arena_new();

@@ -122,6 +122,9 @@ typedef struct Project {
      * files (facts.h: facts_compute_keeping), kept between them; made
      * again by an analysis that resolves every file. */
     struct FactsFold *facts_fold;
+    /* The same for the access facts (access.h: AccessFold): the index of
+     * names and the sorted written keys. */
+    struct AccessFold *access_fold;
     /* For --stats: the wall time of listing the files, of reading and
      * extracting them (with the deferred files extracted later), of the
      * rest of the analyses; the most threads an extraction used. */

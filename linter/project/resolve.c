@@ -888,6 +888,7 @@ void resolve_project_in(ResolveFile *files, size_t n, size_t nresolve, ModuleEnv
         arena_free(ir->resolved);
         ir->resolved = arena_new();
         ir->access_part = NULL;
+        ir->access_stamp = 0;
         ir->facts_part = NULL;
         Ctx c = {.r = &r, .a = ir->resolved, .cfg = files[f].config, .ir = ir, .role = ROLE_KEY};
         memset(&ir->keys, 0, sizeof ir->keys);
