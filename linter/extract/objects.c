@@ -591,7 +591,12 @@ static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
         if (syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
             continue;
         (*keys)++;
-        if (ex_is_string_like(x, v) || is(v, "call_expression"))
+        /* built here, or in a local the property names (`const id =
+         * ['dm', a, b].join('#'); put({ pk: id })`) */
+        SynNode held = is(v, "identifier") || is(v, "shorthand_property_identifier")
+                           ? ex_follow(x, v, NULL, NULL)
+                           : v;
+        if (ex_is_string_like(x, held) || is(held, "call_expression"))
             (*built)++;
     }
 }
@@ -628,6 +633,21 @@ static const char *argument_of(Ex *x, SynNode obj, unsigned *arg)
     return NULL;
 }
 
+/* Whether object `obj` names an index to read (`indexName`, `index_name`,
+ * `IndexName`, `index`), with a value that is not empty. */
+static bool names_index(Ex *x, SynNode obj)
+{
+    static const char *const names[] = {"IndexName", "indexName", "index_name", "index"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        SynNode v = unwrap(ex_find_prop(x, obj, names[i]));
+        const char *text;
+        if (!syn_null(v) && !is(v, "undefined") && !is(v, "null") &&
+            !(ex_string_value(x, v, &text) && !*text))
+            return true;
+    }
+    return false;
+}
+
 /* An object literal no data operation read: its key attributes, at the
  * site its use says (extract_int.h). */
 void ex_object_keys(Ex *x, SynNode n)
@@ -662,6 +682,16 @@ void ex_object_keys(Ex *x, SynNode n)
         return;
     size_t first = x->ir->extracted.n;
     ex_key_object(x, n, site, -1);
+    /* `{ index_name: STATUS_GSI, partition_key }` handed to a project's
+     * query: the keys are the index's */
+    if (names_index(x, n))
+        for (size_t i = first; i < x->ir->extracted.n; i++) {
+            KeyExpr *k = &x->ir->extracted.v[i];
+            if (k->role == ROLE_PK)
+                k->role = ROLE_INDEX_PK;
+            else if (k->role == ROLE_SK)
+                k->role = ROLE_INDEX_SK;
+        }
     unsigned arg;
     const char *callee = site == SITE_OBJECT ? argument_of(x, n, &arg) : NULL;
     for (size_t i = first; callee && i < x->ir->extracted.n; i++) {

@@ -336,6 +336,32 @@ static void object_helpers(Ex *x, const char *prefix, SynNode obj, bool exported
     }
 }
 
+/* Whether `c` (a `new` expression's constructor) names a class of the
+ * project: one this module declares, or one it imports from a path
+ * (`./RoomRepository`, `@/repos`), not from a package (`new Entity()` of
+ * dynamodb-toolbox, `new Map()`). */
+static bool project_class(Ex *x, SynNode c)
+{
+    if (!is(c, "identifier"))
+        return false;
+    const char *name = ex_ntext(x, c);
+    const Import *im = ex_find_import(x, name);
+    if (im)
+        return im->source[0] == '.' || im->source[0] == '/' || !strncmp(im->source, "@/", 2) ||
+               !strncmp(im->source, "~/", 2);
+    SynNode root = syn_root(x->syn);
+    uint32_t cnt = syn_count(x->syn, root);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode d = syn_child(x->syn, root, i);
+        if (is(d, "export_statement"))
+            d = field(d, "declaration");
+        if ((is(d, "class_declaration") || is(d, "abstract_class_declaration")) &&
+            ex_text_eq(x, field(d, "name"), name))
+            return true;
+    }
+    return false;
+}
+
 static void module_declaration(Ex *x, SynNode n, bool exported)
 {
     if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
@@ -357,8 +383,14 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
                 object_consts(x, name, v, exported, 0, fixed);
                 object_helpers(x, name, v, exported);
             } else if (is(v, "arrow_function") || is(v, "function_expression") ||
-                       is(v, "function"))
+                       is(v, "function")) {
                 helper_function(x, name, v, exported);
+            } else if (exported && project_class(x, field(v, "constructor"))) {
+                /* `export const roomRepo = new RoomRepository(db)`: what
+                 * another module calls on roomRepo is RoomRepository's */
+                Import im = {name, ex_ntext(x, field(v, "constructor")), ""};
+                VEC_PUSH(x->a, &x->ir->reexports, im);
+            }
         }
     } else if (is(n, "function_declaration")) {
         helper_function(x, ex_ntext(x, field(n, "name")), n, exported);

@@ -437,7 +437,10 @@ typedef struct FileIR {
     NameMap const_names, exported_const_names, helper_names, exported_helper_names;
     NameMap import_names; /* imports by local name (fileir_import) */
     /* names the file exports from other modules: `export * from './x'`
-     * (name "*") and `export { a as b } from './x'` */
+     * (name "*") and `export { a as b } from './x'`; local names it
+     * exports under another (`export { a as b }`, source ""), and an
+     * instance it exports (`export const repo = new Repo()`: local
+     * "repo", imported "Repo", source ""), whose methods are the class's */
     ImportList reexports;
     VEC(Comment) comments;
     /* The names this file assigns to or mutates: the identifier at the
