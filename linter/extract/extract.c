@@ -43,6 +43,8 @@ static void call_expression(Ex *x, SynNode n)
     if (x->ir->ops.n == ops && !ex_positional_query(x, n) && !ex_positional_update(x, n))
         ex_call_site(x, n);
     ex_call_forwards(x, n);
+    if (x->ir->ops.n == ops)
+        ex_item_calls(x, n);
 }
 
 static void data_call(Ex *x, SynNode n)

@@ -294,6 +294,9 @@ void ex_call_site(Ex *x, SynNode call);
 /* helpers.c: the arguments of a call that are parameters of the enclosing
  * function, handed on (ex_param_use). */
 void ex_call_forwards(Ex *x, SynNode call);
+/* A call that hands a variable or an object to a project function named
+ * for writing: FileIR.item_calls (objects.c). */
+void ex_item_calls(Ex *x, SynNode call);
 
 /* objects.c: object literals no data operation read (the third pass).
  * ex_object_keys: its key attributes when at least one is built here, or

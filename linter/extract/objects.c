@@ -699,3 +699,33 @@ void ex_object_keys(Ex *x, SynNode n)
         x->ir->extracted.v[i].arg_index = arg;
     }
 }
+
+/* `await this.putItem(item as Record<string, unknown>)`, `repo.save(order)`:
+ * a variable or object handed to a function whose name says it writes
+ * (put, create, save, insert, upsert, write, store, persist), as
+ * resolution looks it up (ex_inherited_callee). Resolution says whether
+ * the function puts it as an Item: then the file puts its items, and its
+ * updates address them (project/access.c). */
+void ex_item_calls(Ex *x, SynNode call)
+{
+    static const char *const writes[] = {"put", "create", "save", "insert", "upsert",
+                                         "write", "store", "persist", NULL};
+    SynNode fn = unwrap(field(call, "function"));
+    const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
+                     : is(fn, "identifier")        ? ex_ntext(x, fn)
+                                                   : NULL;
+    bool named = false;
+    for (const char *const *w = writes; name && *w && !named; w++)
+        named = ex_name_has_word(name, *w);
+    SynNode args = field(call, "arguments");
+    if (!named || syn_null(args))
+        return;
+    uint32_t cnt = syn_count(x->syn, args);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode a = unwrap(syn_child(x->syn, args, i));
+        if (!is(a, "identifier") && !is(a, "object"))
+            continue;
+        ItemCall ic = {ex_inherited_callee(x, call, ex_ntext(x, fn)), i};
+        VEC_PUSH(x->a, &x->ir->item_calls, ic);
+    }
+}

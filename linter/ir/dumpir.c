@@ -85,6 +85,9 @@ void dump_ir(FILE *out, const FileIR *ir)
             fprintf(out, " %s", ir->mutated.v[i]);
         fputc('\n', out);
     }
+    for (size_t i = 0; i < ir->item_calls.n; i++)
+        fprintf(out, "hands argument %u to %s\n", ir->item_calls.v[i].arg,
+                ir->item_calls.v[i].callee);
     for (size_t i = 0; i < ir->helpers.n; i++) {
         const HelperDef *h = &ir->helpers.v[i];
         fprintf(out, "helper %s(", h->name);

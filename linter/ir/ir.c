@@ -262,6 +262,9 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         o->choices.v[i].text = copy_str(c, o->choices.v[i].text);
     }
     o->local_commands = copy_strlist(c, &ir->local_commands);
+    COPY_VEC(c, &o->item_calls, &ir->item_calls);
+    for (size_t i = 0; i < o->item_calls.n; i++)
+        o->item_calls.v[i].callee = copy_str(c, o->item_calls.v[i].callee);
     o->mutated = copy_strlist(c, &ir->mutated);
     copy_imports(c, &o->imports, &ir->imports);
     copy_imports(c, &o->reexports, &ir->reexports);

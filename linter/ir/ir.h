@@ -342,6 +342,14 @@ typedef struct ParamUse {
     unsigned arg;
 } ParamUse;
 
+/* A value handed whole to a project function whose name says it writes
+ * (`this.putItem(item)`, `repo.save(order)`): the callee as resolution
+ * looks it up and the argument's index. */
+typedef struct ItemCall {
+    const char *callee;
+    unsigned arg;
+} ItemCall;
+
 typedef struct HelperDef {
     const char *name;     /* "generateOrderPk", "Keys.order" for object members,
                            * "Repo.key" and "this.key" for class methods */
@@ -455,6 +463,11 @@ typedef struct FileIR {
      * their "operations" are not the SDK's). */
     VEC(ConstChoice) choices;
     StrList local_commands;
+    /* Calls that hand a value to a project function named for writing
+     * (ex_item_calls); resolution sets puts_by_call when one of those
+     * functions puts it as a data operation's Item. */
+    VEC(ItemCall) item_calls;
+    bool puts_by_call;
     /* Tables defined in this file and environment bindings
      * (linter/extract/tables.h), set by extract_tables(); in `arena`. */
     struct FileTables *tables;

@@ -118,9 +118,12 @@ static int fold_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->token, b->token);
 }
 
-/* Whether the file puts whole items (a put, a batch or transaction write). */
+/* Whether the file puts whole items (a put, a batch or transaction write),
+ * itself or through a project function it hands them to (puts_by_call). */
 static bool puts_items(const FileIR *f)
 {
+    if (f->puts_by_call)
+        return true;
     for (size_t i = 0; i < f->ops.n; i++) {
         OpKind kind = f->ops.v[i].kind;
         if (kind == OP_PUT || kind == OP_BATCH_WRITE || kind == OP_TRANSACT_WRITE)

@@ -299,6 +299,11 @@ void cache_ir_put(BinOut *o, const FileIR *ir)
         bin_put_str(o, c->text);
     }
     w_list(o, &ir->local_commands);
+    bin_put_u32(o, (uint32_t)ir->item_calls.n);
+    for (size_t i = 0; i < ir->item_calls.n; i++) {
+        bin_put_str(o, ir->item_calls.v[i].callee);
+        bin_put_u32(o, (uint32_t)ir->item_calls.v[i].arg);
+    }
     w_tables(o, ir->tables, ir->path);
 }
 
@@ -748,6 +753,12 @@ FileIR *cache_ir_get(BinIn *in, const char *path, const char **why)
         c->text = r_str(&r);
     }
     ir->local_commands = r_strlist(&r);
+    n = r_count(&r, 4 + LEAST_STR);
+    R_VEC(&r, &ir->item_calls, n);
+    for (size_t i = 0; i < n && good(&r); i++) {
+        ir->item_calls.v[i].callee = r_str(&r);
+        ir->item_calls.v[i].arg = r_u32(&r, INT32_MAX);
+    }
     if (good(&r))
         ir->tables = r_tables(&r);
     good(&r);

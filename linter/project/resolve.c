@@ -914,6 +914,11 @@ void resolve_project_in(ResolveFile *files, size_t n, size_t nresolve, ModuleEnv
             ke.segs = out;
             VEC_PUSH(ir->resolved, &ir->keys, ke);
         }
+        /* items put through a project function (`this.putItem(item)`) */
+        ir->puts_by_call = false;
+        for (size_t i = 0; i < ir->item_calls.n && !ir->puts_by_call; i++)
+            ir->puts_by_call =
+                arg_site(&c, f, ir->item_calls.v[i].callee, ir->item_calls.v[i].arg) == SITE_WRITE;
         for (size_t o = 0; o < ir->ops.n; o++)
             resolve_table(&c, f, &ir->ops.v[o]);
         ir->op_sets = NULL;
