@@ -441,6 +441,12 @@ static bool holds_value(const Seg *s, const Seg *val, bool in_call)
     uint32_t cased = SEGF_UPPERCASE | SEGF_LOWERCASE;
     if (val->kind == SEG_TEXT)
         return s->kind == SEG_TEXT && holds_word(s->text, val->text);
+    /* both read through one local of the operation's function (`const
+     * deviceId = reqString(body, 'deviceId')`): the key's part is named for
+     * it, the value is it or named for it */
+    const char *vname = val->name ? val->name : val->kind == SEG_REF ? val->text : NULL;
+    if (s->name && vname && !strcmp(s->name, vname) && !strchr(vname, '.'))
+        return true;
     if (s->kind == val->kind && !strcmp(s->text, val->text) &&
         (in_call || (s->flags & cased) == (val->flags & cased)) && !s->nargs && !val->nargs)
         return true;
