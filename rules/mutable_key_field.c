@@ -223,6 +223,18 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
          * the key is the record of a field that changes */
         if (!ev.update && names_itself(&key, p, kf_last_component(a, s->text)))
             continue;
+        /* the value names the key's item (`LISTING#${poolId}`), but the
+         * update that sets the field names its item by another value
+         * (`LISTING#${listingId}` SET poolId) on an item of the same entity:
+         * the field is a reference the
+         * item holds to another item of the entity, not the value of its
+         * own key. Whether that other item moves is a guess. */
+        const char *upd_item = ev.update ? (ev.update->sk_entity ? ev.update->sk_entity
+                                                                 : ev.update->entity)
+                                         : NULL;
+        bool other_item = ev.same && ev.update->id_name && item && upd_item &&
+                          !strcasecmp(upd_item, item) && names_itself(&key, p, item) &&
+                          strcasecmp(ev.update->id_name, last) != 0;
         const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
                                       s->text);
         size_t found;
@@ -245,7 +257,11 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
                                     "the item has to move \xe2\x80\x94 keep it in an attribute "
                                     "or a GSI key",
                                     kf_role_noun(k->role), what, why);
-        if (ev.update)
+        if (other_item)
+            diag_relate(ctx->out, d, ev.update->path, ev.update->span,
+                        "an update that sets %s on a %s item named by its %s, not by this value",
+                        ev.update->attr, item, ev.update->id_name);
+        else if (ev.update)
             diag_relate(ctx->out, d, ev.update->path, ev.update->span,
                         ev.same ? "the update that sets %s on this key's entity"
                                 : "an update that sets %s (on an item whose entity is not known)",
@@ -254,8 +270,9 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
         rule_unproven_guess(ctx, d, k);
         /* an error is a claim with evidence: an update of this entity that
          * sets the field. A configured name alone, or an update whose item
-         * is not known to be this key's, is a warning. */
-        if (!ev.same)
+         * is not known to be this key's (or is named by another value), is
+         * a warning. */
+        if (!ev.same || other_item)
             rule_unproven(ctx, d);
     }
 }

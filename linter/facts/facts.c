@@ -460,11 +460,12 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
         strlist_push(a, &ff->mutated, arena_strdup(a, file->mutated.v[i]));
     /* the entities of the operations, for the updates only: most files
      * have none, and these flatten every key of the file */
-    const char **op_entities = NULL, **op_sk_entities = NULL;
+    const char **op_entities = NULL, **op_sk_entities = NULL, **op_ids = NULL;
     for (size_t i = 0; i < file->ops.n && !op_entities; i++) {
         if (fileir_op_sets(file, i)->n) {
             op_entities = kf_op_entities(a, file);
             op_sk_entities = kf_op_sk_entities(a, file, true);
+            op_ids = kf_op_id_names(a, file, op_sk_entities);
         }
     }
     for (size_t i = 0; i < file->ops.n; i++) {
@@ -474,7 +475,7 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
             VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, sets->v[j]),
                                                     op_entities[i], op_sk_entities[i],
                                                     file->path, op->update_span,
-                                                    op->table}));
+                                                    op->table, op_ids[i]}));
     }
     for (size_t i = 0; i < file->keys.n; i++)
         key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
@@ -534,7 +535,7 @@ static void merge_lists(ProjectFacts *f, Arena *a, const FileFacts *const *parts
                               arena_strdup(a, p->attr));
             UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
                              arena_strdup(a, p->sk_entity), arena_strdup(a, p->path),
-                             p->span, arena_strdup(a, p->table)};
+                             p->span, arena_strdup(a, p->table), arena_strdup(a, p->id_name)};
             VEC_PUSH(a, &f->updates, u);
             index_update(f, a, &u);
         }

@@ -940,3 +940,40 @@ const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id)
     }
     return e;
 }
+
+/* The value right after a key's leading entity prefix (`LISTING#${id}`:
+ * the text is the prefix and separators only), NULL if none. */
+static const char *id_after_prefix(Arena *a, const KfKey *key)
+{
+    const char *prefix = kf_leading_prefix(a, key);
+    if (!prefix || key->n < 2 || !key->parts[1].hole)
+        return NULL;
+    const char *t = key->parts[0].text;
+    for (size_t i = strlen(prefix); i < key->parts[0].len; i++)
+        if (isalnum((unsigned char)t[i]))
+            return NULL;
+    const Seg *s = kf_part_seg(key, 1);
+    if (!s || s->kind != SEG_REF || !s->text)
+        return NULL;
+    return kf_last_component(a, s->text);
+}
+
+const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_sk_entities)
+{
+    size_t n = file ? file->ops.n : 0;
+    const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
+    bool *seen = arena_alloc(a, n ? n : 1);
+    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
+        const KeyExpr *k = &file->keys.v[i];
+        if (k->op < 0 || (size_t)k->op >= n || seen[k->op])
+            continue;
+        KeyRole want = op_sk_entities[k->op] ? ROLE_SK : ROLE_PK;
+        if (k->role != want)
+            continue;
+        seen[k->op] = true;
+        KfKey key;
+        kf_flatten(a, &k->segs, &key);
+        e[k->op] = id_after_prefix(a, &key);
+    }
+    return e;
+}

@@ -216,6 +216,12 @@ const char *kf_key_entity(Arena *a, const FileIR *file, const KeyExpr *k,
  * it (a literal sort key such as 'PROFILE' is an item of the partition's
  * own entity). An array of file->ops.n entries in `a`. */
 const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id);
+/* The name of the value that identifies each data operation's item, NULL
+ * if unknown: the last component of the value right after the entity's
+ * prefix in the key that names the item (`listingId` of `LISTING#${listingId}`;
+ * the sort key's when `op_sk_entities` names an entity there, else the
+ * partition key's). An array of file->ops.n entries in `a`. */
+const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_sk_entities);
 
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */

@@ -34,6 +34,8 @@ typedef struct UpdatedAttr {
     const char *path;   /* the update: its file (display path) */
     Span span;          /* and its UpdateExpression */
     const char *table;  /* its TableName as written, NULL when not known */
+    const char *id_name; /* what its key names the item by (`listingId` of
+                          * `LISTING#${listingId}`), NULL when not known */
 } UpdatedAttr;
 
 /* A call of a key helper that some key of the project inlines: the
