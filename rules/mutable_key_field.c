@@ -228,13 +228,18 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
          * (`LISTING#${listingId}` SET poolId) on an item of the same entity:
          * the field is a reference the
          * item holds to another item of the entity, not the value of its
-         * own key. Whether that other item moves is a guess. */
+         * own key. When the field is by its name another entity's id
+         * (`poolId`), it is that entity's reference (the doc's `SET orgId`):
+         * nothing shows the key moves. Otherwise whether that other item
+         * moves is a guess. */
         const char *upd_item = ev.update ? (ev.update->sk_entity ? ev.update->sk_entity
                                                                  : ev.update->entity)
                                          : NULL;
         bool other_item = ev.same && ev.update->id_name && item && upd_item &&
                           !strcasecmp(upd_item, item) && names_itself(&key, p, item) &&
                           strcasecmp(ev.update->id_name, last) != 0;
+        if (other_item && !field && id_like(last))
+            continue;
         const char *at = arena_printf(a, "%u:%u:%s", s->span.start_row, s->span.start_col,
                                       s->text);
         size_t found;

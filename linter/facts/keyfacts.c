@@ -703,13 +703,19 @@ static void add_boundary(Arena *a, const KfKey *k, const Config *cfg,
         return;
     if (inside_id_argument(k, p))
         return;
+    /* `EVENT#${EVENT_ID}` where `EVENT_ID = `LOADTEST_${RUN_ID}``: the
+     * text of an id's constant, inlined where the key holds the id, is the
+     * id's own, not a component of the key */
+    const Seg *ts = kf_text_seg_at(k, p, off, NULL);
+    if (ts && (ts->flags & SEGF_CONST_PART) && ts->name &&
+        kf_name_ends_with_word(kf_last_component(a, ts->name), "id"))
+        return;
     /* text before a value: its last characters name what the value is */
     if (off + 1 == part->len && p + 1 < k->n && k->parts[p + 1].hole &&
         ((c == ':' && digest_notation(part, off)) ||
          ((c == '_' || c == '-') && id_type_prefix(part, off, cfg))))
         return;
-    v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off,
-                              .seg = kf_text_seg_at(k, p, off, NULL) };
+    v[(*n)++] = (KfBoundary){ .c = c, .part = p, .off = off, .seg = ts };
 }
 
 bool kf_is_phone(const KfKey *k)
