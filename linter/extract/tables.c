@@ -835,7 +835,7 @@ static const DocNode *sst_key(const DocNode *index, const char *v2, const char *
 
 /* SST's new Table(stack, 'Id', { fields, primaryIndex: { partitionKey,
  * sortKey }, globalIndexes: { name: {...} }, localIndexes: { name: {...} } })
- * and SST v3's new sst.aws.Dynamo('Id', { fields, primaryIndex: { hashKey,
+ * (before SST 1.0 the global ones were secondaryIndexes) and SST v3's new sst.aws.Dynamo('Id', { fields, primaryIndex: { hashKey,
  * rangeKey }, globalIndexes, localIndexes }) */
 static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
 {
@@ -850,8 +850,10 @@ static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
     if (!pi || pi->kind != DOC_MAP || pi->partial)
         tb.pk.unknown = tb.sk.unknown = true;
     tb.indexes_open = d->partial;
-    static const char *const lists[] = {"globalIndexes", "localIndexes"};
-    for (int l = 0; l < 2; l++) {
+    /* SST before 1.0 named the global indexes secondaryIndexes */
+    static const char *const lists[] = {"globalIndexes", "secondaryIndexes", "localIndexes"};
+    for (int l = 0; l < 3; l++) {
+        bool local = l == 2;
         const DocNode *ix = doc_get(d, lists[l], false);
         if (!ix)
             continue;
@@ -859,10 +861,10 @@ static void sst_table(T *t, SynNode expr, SynNode id, SynNode props)
             tb.indexes_open = true;
         for (size_t i = 0; ix->kind == DOC_MAP && i < ix->n; i++) {
             TableIndex x = {.name = ix->keys[i]->text, .span = ix->keys[i]->span,
-                            .kind = l ? INDEX_LOCAL : INDEX_GLOBAL};
+                            .kind = local ? INDEX_LOCAL : INDEX_GLOBAL};
             key_attr(sst_key(ix->vals[i], "partitionKey", "hashKey"), &x.pk);
             key_attr(sst_key(ix->vals[i], "sortKey", "rangeKey"), &x.sk);
-            if (l)
+            if (local)
                 x.pk = tb.pk;
             VEC_PUSH(t->a, &tb.indexes, x);
         }
