@@ -73,6 +73,8 @@ static void check(const RuleContext *ctx)
     size_t seen;
     for (size_t i = 0; i < f->keys.n; i++) {
         const KeyExpr *k = &f->keys.v[i];
+        if (kf_id_attribute(k, ctx->config))
+            continue; /* `listingId: \`pool-${id}\``: an id's own text */
         KfKey key;
         rule_key_flat(ctx, a, k, &key);
         const char *tok = kf_leading_prefix(a, &key);

@@ -832,6 +832,13 @@ static bool index_key_name(const char *n)
     return !strcasecmp(n, "pk") || !strcasecmp(n, "sk");
 }
 
+bool kf_id_attribute(const KeyExpr *k, const Config *cfg)
+{
+    return (k->role == ROLE_INDEX_PK || k->role == ROLE_INDEX_SK) && k->attr &&
+           k->site != SITE_HELPER && kf_name_ends_with_word(k->attr, "id") &&
+           !strcasestr(k->attr, "key") && !kf_is_key_attr_name(k->attr, cfg);
+}
+
 bool kf_is_tenant_record(Arena *a, const KfKey *k)
 {
     const char *prefix = kf_leading_prefix(a, k);

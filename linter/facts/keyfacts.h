@@ -223,6 +223,12 @@ const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id);
  * partition key's). An array of file->ops.n entries in `a`. */
 const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_sk_entities);
 
+/* An index key held in an attribute named for an id (`listingId`; not a
+ * key attribute such as GSI1SK or PartitionKeyID, and not a table's own
+ * key, even one named `id`): its value is an id,
+ * whose text (`pool-${ulid()}`, as `cus_` of a payment id) is its own
+ * notation, no entity prefix or component boundary of the project's keys. */
+bool kf_id_attribute(const KeyExpr *k, const Config *cfg);
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */
 bool kf_is_key_attr_name(const char *name, const Config *cfg);
