@@ -165,12 +165,13 @@ const char *ex_prop_name(Ex *x, SynNode prop)
     const ConstDef *c = fileir_const(x->ir, cname, false);
     if (c && c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
         return c->value.v[0].text;
-    /* ... a local of the enclosing functions holding a string, or a
-     * setting with the name as its default (`options.partitionKey ?? "pk"`,
-     * `|| "pk"`): the name the code uses unless configured otherwise ... */
+    /* ... a local of the enclosing functions or of the module holding a
+     * string, or a setting with the name as its default
+     * (`options.partitionKey ?? "pk"`, `process.env.TABLE_PK || "pk"`): the
+     * name the code uses unless configured otherwise ... */
     SynNode inner = unwrap(computed);
     if (is(inner, "identifier")) {
-        Binding b = ex_find_binding(x, inner, cname, false);
+        Binding b = ex_find_binding(x, inner, cname, true);
         SynNode v = unwrap(b.value);
         if (is(v, "binary_expression") && (ex_text_eq(x, field(v, "operator"), "??") ||
                                            ex_text_eq(x, field(v, "operator"), "||")))
