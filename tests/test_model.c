@@ -1003,6 +1003,37 @@ static void terraform_module_table_name(void **state)
     model_free(m);
 }
 
+/* A caller that passes its own variable (`objects_table_name =
+ * var.objects_table_name`) gives the module that variable's default; a
+ * variable without a default leaves the name unknown. */
+static void terraform_module_name_from_root_default(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"infra", "infra/modules", "infra/modules/ddb", "src"};
+    static const TreeFile files[] = {
+        {"infra/variables.tf", "variable \"objects_table_name\" {\n  type    = string\n"
+                               "  default = \"app_objects\"\n}\n"},
+        {"infra/main.tf", "module \"ddb\" {\n  source             = \"./modules/ddb\"\n"
+                          "  objects_table_name = var.objects_table_name\n}\n"},
+        {"infra/modules/ddb/main.tf",
+         "variable \"objects_table_name\" { type = string }\n"
+         "resource \"aws_dynamodb_table\" \"objects\" {\n  name     = var.objects_table_name\n"
+         "  hash_key = \"pk\"\n"
+         "  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n}\n"},
+        {"src/a.ts", "import { PutCommand } from '@aws-sdk/lib-dynamodb';\n"
+                     "export const put = (d: any, id: string) =>\n"
+                     "  d.send(new PutCommand({ TableName: 'app_objects',\n"
+                     "    Item: { pk: `ORDER#${id}` } }));\n"},
+    };
+    DesignModel *m = model_of_tree(dirs, sizeof dirs / sizeof *dirs, files,
+                                   sizeof files / sizeof *files);
+    assert_int_equal(m->tables.n, 1);
+    assert_string_equal(m->tables.v[0].label, "objects (app_objects)");
+    assert_non_null(entity(m, "ORDER"));
+    assert_int_equal(entity(m, "ORDER")->table, 0);
+    model_free(m);
+}
+
 /* Without a table definition the entities and queries are on a table that
  * is not known; the Workbench model then has one of the keys they write. */
 static void no_table_definition(void **state)
@@ -1254,6 +1285,7 @@ int main(void)
         cmocka_unit_test(findings_mark_shapes_and_queries),
         cmocka_unit_test(positional_update_calls),
         cmocka_unit_test(terraform_module_table_name),
+        cmocka_unit_test(terraform_module_name_from_root_default),
         cmocka_unit_test(test_files_not_drawn),
         cmocka_unit_test(no_table_definition),
         cmocka_unit_test(overrides_share_the_tables),

@@ -299,6 +299,10 @@ typedef struct ModSearch {
     const char *var;
     StrList values;     /* the distinct values its callers give */
     const char *fallback; /* the variable's default, NULL if none */
+    StrList passed;       /* callers that pass a variable of their own
+                           * (`var.objects_table_name`): "dir/name" */
+    StrList defaults;     /* every `variable` default read: "dir/name" ... */
+    StrList default_vals; /* ... and its value */
     size_t files_left;
 } ModSearch;
 
@@ -332,10 +336,14 @@ static void module_file(ModSearch *ms, const char *dir, const char *path)
         SynNode kw = child_of_type(&t, b, "identifier", 0);
         SynNode body = child_of_type(&t, b, "body", 0);
         const char *l0 = string_text(&t, child_of_type(&t, b, "string_lit", 0));
-        if (own && syn_text_eq(syn, kw, "variable") && l0 && !strcmp(l0, ms->var)) {
+        if (syn_text_eq(syn, kw, "variable") && l0) {
             const char *d = string_text_as(&t, body_attr(&t, body, "default"), true);
-            if (d && *d)
+            if (d && *d && own && !strcmp(l0, ms->var))
                 ms->fallback = d;
+            else if (d && *d) {
+                strlist_push(ms->a, &ms->defaults, arena_printf(ms->a, "%s/%s", dir, l0));
+                strlist_push(ms->a, &ms->default_vals, d);
+            }
             continue;
         }
         if (!syn_text_eq(syn, kw, "module"))
@@ -346,9 +354,14 @@ static void module_file(ModSearch *ms, const char *dir, const char *path)
         char *real = realpath(arena_printf(ms->a, "%s/%s", dir, src), NULL);
         bool same = real && !strcmp(real, ms->moddir);
         free(real);
-        const char *v = same ? string_text_as(&t, body_attr(&t, body, ms->var), true) : NULL;
+        SynNode in = same ? body_attr(&t, body, ms->var) : (SynNode){0};
+        const char *v = same ? string_text_as(&t, in, true) : NULL;
+        const char *vt = same && !syn_null(in) ? syn_text(syn, in) : NULL;
         if (v && *v && !strlist_has(&ms->values, v))
             strlist_push(ms->a, &ms->values, v);
+        else if (!v && vt && !strncmp(vt, "var.", 4) && !strchr(vt + 4, '.') &&
+                 !strchr(vt + 4, '['))
+            strlist_push(ms->a, &ms->passed, arena_printf(ms->a, "%s/%s", dir, vt + 4));
     }
     syn_free(syn);
     arena_free(strings);
@@ -357,7 +370,8 @@ static void module_file(ModSearch *ms, const char *dir, const char *path)
 
 /* The value of input `var` of the module whose file is `fs_path`: the one
  * string its callers in the directories around give it (each caller the
- * same), else the variable's default; NULL when neither is read. */
+ * same; a caller that passes a variable of its own gives that variable's
+ * default), else the variable's default; NULL when neither is read. */
 static const char *module_input(Arena *a, const char *fs_path, const char *var)
 {
     char *real = realpath(fs_path, NULL);
@@ -412,6 +426,18 @@ static const char *module_input(Arena *a, const char *fs_path, const char *var)
         }
         if (dh)
             closedir(dh);
+    }
+    /* a caller that passes its own variable gives that variable's default
+     * (the root module's `variable "objects_table_name" { default = ... }`) */
+    for (size_t i = 0; i < ms.passed.n; i++) {
+        const char *v = NULL;
+        for (size_t j = 0; j < ms.defaults.n && !v; j++)
+            if (!strcmp(ms.defaults.v[j], ms.passed.v[i]))
+                v = ms.default_vals.v[j];
+        if (!v)
+            return NULL; /* a value not known: the name is not either */
+        if (!strlist_has(&ms.values, v))
+            strlist_push(a, &ms.values, v);
     }
     if (ms.values.n == 1)
         return ms.values.v[0];
