@@ -51,7 +51,7 @@ static bool id_call(const char *callee)
     return false;
 }
 
-/* "user.id" -> "USER", "orderId" -> "ORDER", else NULL. */
+/* "user.id" -> "USER", "orderId" -> "ORDER", else NULL ("params.id"). */
 static const char *entity_guess(Arena *a, const char *path)
 {
     const char *dot = strrchr(path, '.');
@@ -73,6 +73,13 @@ static const char *entity_guess(Arena *a, const char *path)
     }
     if (len < 3 || !isalpha((unsigned char)base[0]) || !strncmp(base, "this", 4))
         return NULL;
+    /* what holds a request's values names no entity (`params.id`) */
+    static const char *const holders[] = {"params", "args", "input", "event", "body", "data",
+                                          "req", "request", "props", "options", "payload",
+                                          "query", "ctx", "context", "detail", NULL};
+    for (const char *const *h = holders; *h; h++)
+        if (strlen(*h) == len && !strncasecmp(base, *h, len))
+            return NULL;
     char *out = arena_strndup(a, base, len);
     for (char *p = out; *p; p++)
         *p = (char)toupper((unsigned char)*p);

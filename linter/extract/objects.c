@@ -553,6 +553,38 @@ static bool lookup_map(Ex *x, SynNode obj)
     return others >= LOOKUP_MAP_ENTRIES;
 }
 
+/* `const Key = { pk: id, sk }` given later in its function as the `Key`
+ * (or `Item`) of a request that names its table (`{ TableName, Key,
+ * UpdateExpression }`): the operation's key, which the operation records;
+ * spread into another object (`return { ...Key, updatedAt }`), it makes
+ * that object no object of keys. */
+static bool operation_key_later(Ex *x, SynNode obj)
+{
+    LaterUses it;
+    if (!later_uses(x, obj, &it))
+        return false;
+    for (size_t i = 0; i < syn_node_count(x->syn); i++) {
+        SynNode n = syn_node_at(x->syn, i);
+        uint32_t b = syn_start(n);
+        if (b < it.from || b >= it.to || !ex_text_eq(x, n, it.var))
+            continue;
+        SynNode req = (SynNode){0};
+        const char *as = NULL;
+        if (is(n, "shorthand_property_identifier")) {
+            req = ex_parent(x, n);
+            as = it.var;
+        } else if (is(n, "identifier") && is(ex_parent(x, n), "pair") &&
+                   syn_eq(unwrap(field(ex_parent(x, n), "value")), n)) {
+            req = ex_parent(x, ex_parent(x, n));
+            as = ex_prop_name(x, ex_parent(x, n));
+        }
+        if (as && (!strcmp(as, "Key") || !strcmp(as, "Item")) && is(req, "object") &&
+            !syn_null(ex_find_prop(x, req, "TableName")))
+            return true;
+    }
+    return false;
+}
+
 /* `const base = { PK, SK, ... }` spread into an object literal later in
  * its function (`return { ...base, ...(gsi ? gsi : {}) }`): its keys are
  * read there, with the keys spread beside them, as one item. */
@@ -579,7 +611,7 @@ static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
         SynNode p = syn_child(x->syn, n, i);
         if (is(p, "spread_element")) {
             SynNode o = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
-            if (spreads && is(o, "object") && !syn_eq(o, n))
+            if (spreads && is(o, "object") && !syn_eq(o, n) && !operation_key_later(x, o))
                 count_keys(x, o, false, keys, built);
             continue;
         }
