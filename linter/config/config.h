@@ -149,6 +149,9 @@ bool glob_match(const char *pattern, const char *path);
 /* The role a property name has as a key attribute, or -1 if it is not one:
  * pk/PK, sk/SK, gsi1pk/GSI1SK/lsi1sk/pk2..., and the config's names. */
 int key_role_for_name(const Config *cfg, const char *name);
+/* A property that a project's query function takes as the prefix of the
+ * sort key (`skBeginsWith`, `skPrefix`, `sortKeyPrefix`, `sk_prefix`). */
+bool key_name_is_sk_prefix(const char *name);
 /* The role a constant holding an attribute name says by its own name
  * (`SK_NAME`, `Keys.pkAttr`, `GSI1PK_ATTRIBUTE`), -1 when it says none. */
 int key_role_for_const_name(const Config *cfg, const char *cname);

@@ -89,6 +89,24 @@ int key_role_for_name(const Config *cfg, const char *name)
     return index ? ROLE_INDEX_SK : ROLE_SK;
 }
 
+bool key_name_is_sk_prefix(const char *name)
+{
+    static const char *const stems[] = {"sortKey", "rangeKey", "sk", NULL};
+    static const char *const tails[] = {"BeginsWith", "Prefix", "StartsWith", "_begins_with",
+                                        "_prefix", NULL};
+    if (!name)
+        return false;
+    for (const char *const *s = stems; *s; s++) {
+        size_t n = strlen(*s);
+        if (strncasecmp(name, *s, n))
+            continue;
+        for (const char *const *t = tails; *t; t++)
+            if (!strcasecmp(name + n, *t) && (name[n] == '_' || isupper((unsigned char)name[n])))
+                return true;
+    }
+    return false;
+}
+
 int key_role_for_const_name(const Config *cfg, const char *cname)
 {
     if (!cname)

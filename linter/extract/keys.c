@@ -226,6 +226,13 @@ size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy na
 static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite site, int op)
 {
     int role = key_role_for_name(x->cfg, name);
+    /* `query({ pk, skBeginsWith: 'DIVISION#' })`: the sort key's prefix
+     * a project's query function takes */
+    CondOp cond = COND_NONE;
+    if (role < 0 && site == SITE_READ && key_name_is_sk_prefix(name)) {
+        role = ROLE_SK;
+        cond = COND_BEGINS_WITH;
+    }
     bool deferred = role < 0 && attr_is_deferred(name);
     /* `compoundKey`, `id`: a key when its table says so */
     bool candidate = role < 0 && !deferred && name && x->named != NAMED_SPELLING &&
@@ -241,12 +248,11 @@ static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite s
     if (is(p, "shorthand_property_identifier")) {
         /* { pk } : the value is the variable pk */
         if (ex_value_can_be_key(x, v))
-            ex_add_key(x, p, (KeyRole)role, name, site, op, COND_NONE);
+            ex_add_key(x, p, (KeyRole)role, name, site, op, cond);
     } else if (is(unwrap(v), "ternary_expression") ||
                (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
                 !is(ex_attribute_value(x, v), "arrow_function"))) {
-        ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op,
-                            COND_NONE);
+        ex_add_key_branches(x, v, deferred ? ROLE_KEY : (KeyRole)role, name, site, op, cond);
     }
     for (size_t k = first; deferred && k < x->ir->extracted.n; k++)
         x->ir->extracted.v[k].attr_const = attr_deferred_const(x->a, name);

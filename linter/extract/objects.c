@@ -604,7 +604,7 @@ static bool spread_later(Ex *x, SynNode obj)
 /* The key attributes of object `n` (keys), and those whose value is built
  * here (built); with `spreads`, also those of an object held in a
  * variable and spread into it (`...base`). */
-static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
+static void count_keys(Ex *x, SynNode n, bool spreads, bool query, int *keys, int *built)
 {
     uint32_t cnt = syn_count(x->syn, n);
     for (uint32_t i = 0; i < cnt; i++) {
@@ -612,11 +612,13 @@ static void count_keys(Ex *x, SynNode n, bool spreads, int *keys, int *built)
         if (is(p, "spread_element")) {
             SynNode o = ex_follow(x, syn_child(x->syn, p, 0), NULL, NULL);
             if (spreads && is(o, "object") && !syn_eq(o, n) && !operation_key_later(x, o))
-                count_keys(x, o, false, keys, built);
+                count_keys(x, o, false, query, keys, built);
             continue;
         }
         const char *pn = ex_prop_name(x, p);
         int role = key_role_for_name(x->cfg, pn);
+        if (role < 0 && query && key_name_is_sk_prefix(pn))
+            role = ROLE_SK;
         if (role < 0 && !attr_is_deferred(pn))
             continue;
         SynNode v = unwrap(syn_prop_value(x->syn, p));
@@ -686,12 +688,12 @@ void ex_object_keys(Ex *x, SynNode n)
 {
     /* at least one key attribute whose value is built here, or two */
     int keys = 0, built = 0;
-    count_keys(x, n, true, &keys, &built);
+    bool at_call;
+    KeySite site = call_site_of(x, n, &at_call);
+    count_keys(x, n, true, at_call && site == SITE_READ, &keys, &built);
     if ((keys < 2 && built < 1) || passed_to_non_data_call(x, n) || attribute_types(x, n) ||
         spread_later(x, n))
         return;
-    bool at_call;
-    KeySite site = call_site_of(x, n, &at_call);
     if (!at_call) {
         VarUse use = variable_use(x, n, &site);
         if (use == USE_RESPONSE)
