@@ -216,6 +216,8 @@ static Seg set_value(Ex *x, SynNode values, const char *placeholder)
     SynNode v = ex_find_prop(x, values, placeholder);
     if (syn_null(v))
         return none;
+    /* the low-level client's `':sub': { S: sub }` holds `sub` */
+    v = ex_attribute_value(x, v);
     SegList segs = {0};
     ex_expr_segs(x, unwrap(v), &segs, 0);
     if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL &&
