@@ -623,6 +623,28 @@ static void test_facts_no_tenant_no_separator_const(void **state)
     assert_int_equal(pf.dominant_separator, 0);
 }
 
+/* A tenant read from the environment (`${TENANT_ID}#CANDIDATES` with
+ * TENANT_ID = process.env.TENANT_ID || 'TENANT#ACME') is one tenant per
+ * deployment: no evidence that the table keys many tenants. */
+static void test_facts_tenant_from_environment(void **state)
+{
+    (void)state;
+    FileIR *f = new_file("a.ts");
+    add_key(f, ROLE_PK, SITE_READ,
+            segs(2, ref("process.env.TENANT_ID"), text("#CANDIDATES")));
+    add_key(f, ROLE_PK, SITE_WRITE, segs(2, text("CANDIDATE#"), ref("candidateId")));
+    FileIR *files[] = { f };
+    ProjectFacts pf;
+    facts_compute(&pf, A, files, 1, C);
+    assert_false(pf.has_tenant_keys);
+
+    FileIR *g = new_file("b.ts");
+    add_key(g, ROLE_PK, SITE_WRITE, segs(2, text("ORDER#"), ref("tenantId")));
+    FileIR *both[] = { f, g };
+    facts_compute(&pf, A, both, 2, C);
+    assert_true(pf.has_tenant_keys);
+}
+
 /* A value the project writes as a tenant's own record names the tenant
  * by another name; a bare id, a sort key or a longer key does not. A
  * table partition key of a prefix and one id is a partition per owner. */
@@ -1003,6 +1025,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_facts_compute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_split_over_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_no_tenant_no_separator_const, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_tenant_from_environment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_tenant_aliases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_ties_and_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_looks_like_id, setup, teardown),

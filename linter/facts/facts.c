@@ -379,6 +379,15 @@ static void find_tenant_prefixes(ProjectFacts *f, Arena *a)
     }
 }
 
+/* A tenant read from the environment (`process.env.TENANT_ID`, through a
+ * constant or not): one tenant per deployment, whose other keys need no
+ * tenant of their own; no evidence that the project keys many tenants
+ * in one table. */
+static bool deployment_tenant(const Seg *s)
+{
+    return s->kind == SEG_REF && s->text && !strncmp(s->text, "process.env.", 12);
+}
+
 static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr *k,
                       const Config *cfg, NameCounts *seps, PairSet *set, StartCodes *codes)
 {
@@ -388,7 +397,8 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
 
     /* a key whose table is a guess (KeyExpr.role_guessed) is no evidence
      * of the project's tenancy or separator */
-    if (k->role == ROLE_PK && !k->role_guessed && kf_tenant_hole(a, &key, cfg))
+    const Seg *th = k->role == ROLE_PK && !k->role_guessed ? kf_tenant_hole(a, &key, cfg) : NULL;
+    if (th && !deployment_tenant(th))
         f->has_tenant_keys = true;
     note_tenant_scope(f, a, &key, cfg);
     note_id_key(f, a, k, &key, cfg);
