@@ -51,29 +51,30 @@ static bool id_call(const char *callee)
     return false;
 }
 
-/* "user.id" -> "USER", "orderId" -> "ORDER", else NULL ("params.id"). */
+/* The entity an id names: "orderId", "input.orgId" -> "ORDER", "ORG" (the
+ * id's own name first); "user.id" -> "USER" (what holds it); NULL when
+ * neither says ("params.id": what holds a request's values names none). */
 static const char *entity_guess(Arena *a, const char *path)
 {
     const char *dot = strrchr(path, '.');
+    const char *last = dot ? dot + 1 : path;
+    size_t ll = strlen(last);
     const char *base;
     size_t len;
-    if (dot && dot > path) {
+    if (ll > 2 && (!strcmp(last + ll - 2, "Id") || !strcmp(last + ll - 2, "ID"))) {
+        base = last;
+        len = ll - 2;
+    } else if (dot && dot > path) {
         const char *start = dot;
         while (start > path && start[-1] != '.')
             start--;
         base = start;
         len = (size_t)(dot - start);
     } else {
-        base = dot ? dot + 1 : path;
-        len = strlen(base);
-        if (len > 2 && (!strcmp(base + len - 2, "Id") || !strcmp(base + len - 2, "ID")))
-            len -= 2;
-        else
-            return NULL;
+        return NULL;
     }
     if (len < 3 || !isalpha((unsigned char)base[0]) || !strncmp(base, "this", 4))
         return NULL;
-    /* what holds a request's values names no entity (`params.id`) */
     static const char *const holders[] = {"params", "args", "input", "event", "body", "data",
                                           "req", "request", "props", "options", "payload",
                                           "query", "ctx", "context", "detail", NULL};
