@@ -621,7 +621,8 @@ static void count_keys(Ex *x, SynNode n, bool spreads, bool query, int *keys, in
             role = ROLE_SK;
         if (role < 0 && !attr_is_deferred(pn))
             continue;
-        SynNode v = unwrap(syn_prop_value(x->syn, p));
+        /* the low-level client's `PK: { S: `ALLIANCE` }` holds its value */
+        SynNode v = unwrap(ex_attribute_value(x, syn_prop_value(x->syn, p)));
         if (syn_null(v) || !ex_value_can_be_key(x, v) || is(v, "object"))
             continue;
         (*keys)++;
