@@ -907,19 +907,31 @@ void kf_op_keys(Arena *a, const FileIR *file, KfOpKeys *out)
     }
 }
 
+/* The first key of role `role` of each data operation of `file` (NULL for
+ * an operation without one): an array of file->ops.n entries in `a`. */
+static const KeyExpr **op_first_keys(Arena *a, const FileIR *file, KeyRole role)
+{
+    size_t n = file ? file->ops.n : 0;
+    const KeyExpr **first = arena_alloc(a, (n ? n : 1) * sizeof *first);
+    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
+        const KeyExpr *k = &file->keys.v[i];
+        if (k->op >= 0 && (size_t)k->op < n && k->role == role && !first[k->op])
+            first[k->op] = k;
+    }
+    return first;
+}
+
 const char **kf_op_entities(Arena *a, const FileIR *file)
 {
     size_t n = file ? file->ops.n : 0;
     const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
-    bool *seen = arena_alloc(a, n ? n : 1);
-    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
-        const KeyExpr *pk = &file->keys.v[i];
-        if (pk->op < 0 || (size_t)pk->op >= n || pk->role != ROLE_PK || seen[pk->op])
+    const KeyExpr **pks = op_first_keys(a, file, ROLE_PK);
+    for (size_t o = 0; o < n; o++) {
+        if (!pks[o])
             continue;
-        seen[pk->op] = true;
         KfKey key;
-        kf_flatten(a, &pk->segs, &key);
-        e[pk->op] = kf_leading_prefix(a, &key);
+        kf_flatten(a, &pks[o]->segs, &key);
+        e[o] = kf_leading_prefix(a, &key);
     }
     return e;
 }
@@ -940,16 +952,14 @@ const char **kf_op_sk_entities(Arena *a, const FileIR *file, bool with_id)
 {
     size_t n = file ? file->ops.n : 0;
     const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
-    bool *seen = arena_alloc(a, n ? n : 1);
-    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
-        const KeyExpr *sk = &file->keys.v[i];
-        if (sk->op < 0 || (size_t)sk->op >= n || sk->role != ROLE_SK || seen[sk->op])
+    const KeyExpr **sks = op_first_keys(a, file, ROLE_SK);
+    for (size_t o = 0; o < n; o++) {
+        if (!sks[o])
             continue;
-        seen[sk->op] = true;
         KfKey key;
-        kf_flatten(a, &sk->segs, &key);
+        kf_flatten(a, &sks[o]->segs, &key);
         if (!with_id || kf_hole_count(&key) > 0)
-            e[sk->op] = kf_leading_prefix(a, &key);
+            e[o] = kf_leading_prefix(a, &key);
     }
     return e;
 }
@@ -975,18 +985,15 @@ const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_
 {
     size_t n = file ? file->ops.n : 0;
     const char **e = arena_alloc(a, (n ? n : 1) * sizeof *e);
-    bool *seen = arena_alloc(a, n ? n : 1);
-    for (size_t i = 0; i < (file ? file->keys.n : 0); i++) {
-        const KeyExpr *k = &file->keys.v[i];
-        if (k->op < 0 || (size_t)k->op >= n || seen[k->op])
+    const KeyExpr **pks = op_first_keys(a, file, ROLE_PK);
+    const KeyExpr **sks = op_first_keys(a, file, ROLE_SK);
+    for (size_t o = 0; o < n; o++) {
+        const KeyExpr *k = op_sk_entities[o] ? sks[o] : pks[o];
+        if (!k)
             continue;
-        KeyRole want = op_sk_entities[k->op] ? ROLE_SK : ROLE_PK;
-        if (k->role != want)
-            continue;
-        seen[k->op] = true;
         KfKey key;
         kf_flatten(a, &k->segs, &key);
-        e[k->op] = id_after_prefix(a, &key);
+        e[o] = id_after_prefix(a, &key);
     }
     return e;
 }
