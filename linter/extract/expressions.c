@@ -232,7 +232,7 @@ static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap,
         return build_string(x, field(n, "consequence"), buf, len, cap, depth + 1);
     if (is(n, "call_expression"))
         return joined_strings(x, n, buf, len, cap, depth);
-    if (is(n, "identifier")) {
+    if (is(n, "identifier") || is(n, "shorthand_property_identifier")) {
         const char *name = ex_ntext(x, n);
         Binding b = ex_find_binding(x, n, name, true);
         if (b.found && !b.param && !syn_null(b.value))
@@ -314,6 +314,37 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
 
 /* ---- key conditions written as objects --------------------------------- */
 
+/* A predicate of @aws/dynamodb-expressions (`beginsWith(x)`,
+ * `between(a, b)`, `greaterThan(x)`, ...): its operands are the condition's
+ * values. False when `v` is no such call. */
+static bool predicate_call(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
+{
+    static const struct { const char *name; CondOp op; } preds[] = {
+        {"equals", COND_EQ},          {"beginsWith", COND_BEGINS_WITH},
+        {"greaterThan", COND_GT},     {"greaterThanOrEqualTo", COND_GE},
+        {"lessThan", COND_LT},        {"lessThanOrEqualTo", COND_LE},
+        {"between", COND_BETWEEN},
+    };
+    SynNode fn = syn_unwrap(x->syn, syn_field(x->syn, v, "function"));
+    if (!syn_is(v, "call_expression") || !syn_is(fn, "identifier"))
+        return false;
+    const char *name = ex_ntext(x, fn);
+    if (!ex_imported_from(x, name, DDB_EXPRESSIONS))
+        return false;
+    for (size_t i = 0; i < sizeof preds / sizeof *preds; i++) {
+        if (strcmp(name, preds[i].name))
+            continue;
+        uint32_t operands = preds[i].op == COND_BETWEEN ? 2 : 1;
+        for (uint32_t j = 0; j < operands; j++) {
+            SynNode a = ex_arg(x, v, j);
+            if (!syn_null(a) && ex_value_can_be_key(x, a))
+                ex_add_key(x, a, role, attr, SITE_CONDITION, op, preds[i].op);
+        }
+        return true;
+    }
+    return false;
+}
+
 /* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
 static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
 {
@@ -327,6 +358,8 @@ static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, in
         {"between", COND_BETWEEN},
     };
     v = syn_unwrap(x->syn, v);
+    if (predicate_call(x, v, role, attr, op))
+        return;
     if (!syn_is(v, "object")) {
         if (ex_value_can_be_key(x, v))
             ex_add_key(x, v, role, attr, SITE_CONDITION, op, COND_EQ);

@@ -334,6 +334,8 @@ bool ex_positional_update(Ex *x, SynNode call);
 #define DDB_LIB "@ddb-lib/"
 #define APPSYNC "@aws-appsync/utils/dynamodb"
 #define TOOLBOX "dynamodb-toolbox"
+#define DATA_MAPPER "@aws/dynamodb-data-mapper"
+#define DDB_EXPRESSIONS "@aws/dynamodb-expressions"
 
 /* lib_turbine.c: dynamodb-turbine's defineEntity call (its keys are an
  * entity's) and an entity's query; false when `call` is not one. */
@@ -357,6 +359,9 @@ bool ex_appsync_request(Ex *x, SynNode obj);
  * entity's) and an entity's query; false when the node is not one. */
 bool ex_toolbox_entity(Ex *x, SynNode newexpr);
 bool ex_toolbox_query(Ex *x, SynNode call, const char *method);
+
+/* lib_datamapper.c: a DataMapper's query; false when `call` is not one. */
+bool ex_datamapper_query(Ex *x, SynNode call, const char *method);
 
 /* wrappers.c: a call of a wrapper the configuration declares, read as a
  * data operation; false when `call` matches none. */

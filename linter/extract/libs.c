@@ -10,6 +10,8 @@
  *   @aws-appsync/utils/dynamodb  get/put/update/remove({ key }), query({ query: { pk: { eq } } })
  *   dynamodb-toolbox (v0)        new Entity({ attributes: { pk: { partitionKey: true, default } } }),
  *                                entity.query(pk, { index, eq | beginsWith | between | gt ... })
+ *   @aws/dynamodb-data-mapper    mapper.query(Item, { pk, sk: beginsWith(...) }, { indexName })
+ *   (+ @aws/dynamodb-expressions)
  */
 #include <stdlib.h>
 #include <ctype.h>
@@ -57,6 +59,9 @@ bool ex_lib_call(Ex *x, SynNode call)
     if (file_imports(x, DDB_LIB) && ex_ddblib_table_call(x, call, name))
         return true;
     if (ex_toolbox_query(x, call, name))
+        return true;
+    if ((file_imports(x, DATA_MAPPER) || file_imports(x, DDB_EXPRESSIONS)) &&
+        ex_datamapper_query(x, call, name))
         return true;
     return false;
 }

@@ -40,7 +40,7 @@ const char *op_api_name(OpApi a)
 {
     static const char *const n[] = {"sdk-v3",  "sdk-v2",  "mbc-data", "mbc-command",
                                     "mbc-history", "turbine", "ddb-lib", "appsync",
-                                    "wrapper", "toolbox", "sdk-part"};
+                                    "wrapper", "toolbox", "sdk-part", "data-mapper"};
     return (unsigned)a < sizeof n / sizeof *n ? n[a] : "?";
 }
 

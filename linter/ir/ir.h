@@ -215,6 +215,7 @@ typedef enum OpApi {
      * SDK parameters a branch chooses, or what a project's wrapper takes;
      * its keys are read, its table is not known */
     API_SDK_PART,
+    API_DATA_MAPPER, /* @aws/dynamodb-data-mapper */
     OP_API_COUNT /* not an API: how many there are */
 } OpApi;
 

@@ -683,18 +683,21 @@ void project_problems(const Project *p, Problems *out)
 
 /* Data-access libraries whose keys keylint does not read (their models
  * build the keys inside the library), by module specifier: the package
- * itself or a module under it. */
+ * itself or a module under it; `unread` says what is not read when it is
+ * not all of their keys. */
 static const struct {
-    const char *module, *name;
+    const char *module, *name, *unread;
 } unread_libraries[] = {
-    {"electrodb", "ElectroDB"},
-    {"dynamodb-onetable", "OneTable (dynamodb-onetable)"},
-    {"@nerdware/ddb-single-table", "@nerdware/ddb-single-table"},
-    {"dynamoose", "Dynamoose"},
-    {"@typedorm/core", "TypeDORM (@typedorm/core)"},
-    {"@aws/dynamodb-data-mapper", "@aws/dynamodb-data-mapper"},
-    {"@aws/dynamodb-data-mapper-annotations", "@aws/dynamodb-data-mapper"},
-    {"@shiftcoders/dynamo-easy", "dynamo-easy (@shiftcoders/dynamo-easy)"},
+    {"electrodb", "ElectroDB", NULL},
+    {"dynamodb-onetable", "OneTable (dynamodb-onetable)", NULL},
+    {"@nerdware/ddb-single-table", "@nerdware/ddb-single-table", NULL},
+    {"dynamoose", "Dynamoose", NULL},
+    {"@typedorm/core", "TypeDORM (@typedorm/core)", NULL},
+    /* the DataMapper's queries are read (lib_datamapper.c); its item
+     * classes, annotated, are not */
+    {"@aws/dynamodb-data-mapper-annotations", "@aws/dynamodb-data-mapper",
+     "whose item classes' keys (@hashKey, @rangeKey) keylint does not read"},
+    {"@shiftcoders/dynamo-easy", "dynamo-easy (@shiftcoders/dynamo-easy)", NULL},
 };
 enum { NUNREAD = sizeof unread_libraries / sizeof *unread_libraries };
 
@@ -739,9 +742,10 @@ static void unread_library_notes(const Project *p, const char *const *only, size
     for (size_t k = 0; k < NUNREAD; k++)
         if (count[k])
             problems_add_kind(out, PROBLEM_NOTE, "", 0, 0,
-                              "%zu file%s use%s %s, whose keys keylint does not read",
-                              count[k], count[k] == 1 ? "" : "s", count[k] == 1 ? "s" : "",
-                              unread_libraries[k].name);
+                              "%zu file%s use%s %s, %s", count[k], count[k] == 1 ? "" : "s",
+                              count[k] == 1 ? "s" : "", unread_libraries[k].name,
+                              unread_libraries[k].unread ? unread_libraries[k].unread
+                                                         : "whose keys keylint does not read");
 }
 
 void project_problems_of(const Project *p, const char *const *only, size_t nonly, Problems *out)
