@@ -117,7 +117,9 @@ static void check(const RuleContext *ctx)
             bare_name(a, s->param))
             continue;
         bool bare;
-        if (s->kind == SEG_REF) {
+        if (s->kind == SEG_REF && !strncmp(s->text, "process.env.", 12)) {
+            bare = false; /* the deployment's configuration, not an id */
+        } else if (s->kind == SEG_REF) {
             bare = bare_name(a, s->text) && !(s->name && key_like(s->name)) &&
                    !(k->via && key_like(k->via));
         } else if (s->kind == SEG_CALL) {

@@ -323,14 +323,34 @@ static SynNode key_conditional(Ex *x, SynNode e)
     return (SynNode){0};
 }
 
+/* The name of the `const` that identifier `e` is, when it is one
+ * (`const TENANT = process.env.TENANT || 'TENANT#ACME'`); NULL otherwise. */
+static const char *const_name(Ex *x, SynNode e)
+{
+    SynNode id = unwrap(ex_attribute_value(x, e));
+    if (!is(id, "identifier"))
+        return NULL;
+    const char *name = ex_ntext(x, id);
+    Binding b = ex_find_binding(x, id, name, true);
+    SynNode decl = b.found && !b.param ? ex_parent(x, b.decl) : (SynNode){0};
+    return is(decl, "lexical_declaration") &&
+                   ex_text_eq(x, syn_token(x->syn, decl, 0), "const")
+               ? name
+               : NULL;
+}
+
 /* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
  * \`LOG#${date}\``: both are keys the code can send), or each value a `let`
- * is given in the branches before it is used. */
+ * is given in the branches before it is used. A branch of a named `const`
+ * that is all text (`const TENANT = process.env.TENANT || 'TENANT#ACME'`)
+ * is that constant's text, as the constant itself would be. */
 void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
                          int op, CondOp cond)
 {
     SynNode stack[16];
+    const char *cname[16]; /* the const whose branch the entry is; NULL */
     int n = 0;
+    cname[n] = NULL;
     stack[n++] = v;
     size_t first = x->ir->extracted.n;
     /* `GSI1PK: userId ? `USER#${userId}` : undefined`: written when userId is */
@@ -345,6 +365,7 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
     size_t nsplit = 0;
     for (unsigned steps = 0; n > 0 && steps < 64; steps++) {
         SynNode e = stack[--n];
+        const char *of_const = cname[n];
         /* `let pk; if (a) pk = ...; else pk = ...;`: the value of each branch */
         SynNode id = unwrap(ex_attribute_value(x, e));
         if (is(id, "identifier")) {
@@ -355,8 +376,10 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
                             ? ex_branch_assignments(x, b.decl, id, name, given, 8)
                             : 0;
             if (ng && n + (int)ng <= (int)(sizeof stack / sizeof *stack)) {
-                while (ng > 0)
+                while (ng > 0) {
+                    cname[n] = NULL;
                     stack[n++] = given[--ng];
+                }
                 continue;
             }
         }
@@ -368,13 +391,18 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
             continue;
         if (!syn_null(u) && nsplit < sizeof split / sizeof *split)
             split[nsplit++] = u;
+        const char *cn = syn_null(u) ? NULL : const_name(x, e);
         if (is(u, "ternary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            cname[n] = cn;
             stack[n++] = field(u, "alternative");
+            cname[n] = cn;
             stack[n++] = field(u, "consequence");
             continue;
         }
         if (is(u, "binary_expression") && n + 2 <= (int)(sizeof stack / sizeof *stack)) {
+            cname[n] = cn;
             stack[n++] = field(u, "right");
+            cname[n] = cn;
             stack[n++] = field(u, "left");
             continue;
         }
@@ -386,7 +414,19 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
             if (!ex_value_can_be_key(x, e) || is(av, "object") || is(av, "arrow_function"))
                 continue;
         }
+        size_t before = x->ir->extracted.n;
         ex_add_key(x, e, role, attr, site, op, cond);
+        for (size_t k = before; of_const && k < x->ir->extracted.n; k++) {
+            SegList *sl = &x->ir->extracted.v[k].segs;
+            bool all_text = sl->n > 0;
+            for (size_t j = 0; j < sl->n; j++)
+                all_text = all_text && sl->v[j].kind == SEG_TEXT;
+            for (size_t j = 0; all_text && j < sl->n; j++) {
+                sl->v[j].flags |= SEGF_CONST;
+                if (!sl->v[j].name)
+                    sl->v[j].name = of_const;
+            }
+        }
     }
     if (some)
         keys_when(x, first, field(tern, "condition"));
