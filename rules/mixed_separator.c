@@ -20,16 +20,17 @@ static const char *list_chars(Arena *a, const char *chars)
     return s;
 }
 
-/* Where a key held in a variable is reported: at the first separator other
- * than the one wanted, when this file's code writes it there (the part of
- * the key that is wrong: `const scope = id ? \`WS:${id}#\` : ''`), else
- * where the key is used. */
+/* Where a key held in a variable, or handed to a helper that reads or
+ * writes it (`readCache(PK, sk)` with `const sk = \`W#${lat},${lon}\``), is
+ * reported: at the first separator other than the one wanted, when this
+ * file's code writes it there (the part of the key that is wrong: `const
+ * scope = id ? \`WS:${id}#\` : ''`), else where the key is used. */
 static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char want)
 {
-    if (!k->via)
-        return k->span;
     for (size_t i = 0; i < nb; i++) {
         const Seg *s = b[i].seg;
+        if (!k->via && !(s && (s->flags & SEGF_ARG)))
+            continue;
         if (b[i].c == want || !s || !s->span.end_byte || s->name ||
             (s->flags & (SEGF_CONST | SEGF_HELPER | SEGF_FRAMEWORK | SEGF_ARRAY_JOIN)))
             continue;

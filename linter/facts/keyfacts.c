@@ -413,6 +413,29 @@ static bool padded_date(Arena *a, const char *callee, const char *const *date_ca
     return false;
 }
 
+/* `year + 1`, `month - 1`: a date part moved by a number. */
+static bool date_arithmetic(Arena *a, const char *t)
+{
+    const char *p = t;
+    while (ident_char(*p) || *p == '.')
+        p++;
+    if (p == t)
+        return false;
+    const char *name = arena_strndup(a, t, (size_t)(p - t));
+    while (*p == ' ')
+        p++;
+    if (*p != '+' && *p != '-')
+        return false;
+    p++;
+    while (*p == ' ')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return !*p && kf_name_is_date(a, name);
+}
+
 bool kf_hole_is_date(Arena *a, const Seg *s)
 {
     static const char *const date_calls[] = {
@@ -428,7 +451,13 @@ bool kf_hole_is_date(Arena *a, const Seg *s)
     if (s->kind == SEG_REF)
         return kf_name_is_date(a, s->text) ||
                (s->name && kf_name_is_date(a, s->name));
+    if (s->kind == SEG_UNKNOWN && s->text)
+        return date_arithmetic(a, s->text);
     if (s->kind == SEG_CALL) {
+        /* `part('year')`: a date's part picked by its name */
+        if (s->nargs == 1 && s->args[0].n == 1 && s->args[0].v[0].kind == SEG_TEXT &&
+            kf_name_is_date(a, s->args[0].v[0].text))
+            return true;
         const char *last = kf_last_component(a, s->text);
         for (size_t i = 0; date_calls[i]; i++)
             if (!strcmp(last, date_calls[i]))
@@ -573,13 +602,17 @@ bool kf_is_version_tail(const KfKey *k, size_t p, size_t off,
     return part->len - off - 1 <= part->digits; /* digits to the end */
 }
 
-/* A date/time neighbour: a digit in text, or a date hole. */
+/* A date/time neighbour: a digit in text, or a date hole; after a `-`,
+ * an ISO week or quarter (`2024-W05`, `${year}-Q${quarter}`) too. */
 static bool date_side(Arena *a, const KfKey *k, size_t p, size_t off,
                       int dir)
 {
     const KfPart *part = &k->parts[p];
     if (dir < 0 && off > 0)
         return isdigit((unsigned char)part->text[off - 1]) != 0;
+    if (dir > 0 && part->text[off] == '-' && off + 1 < part->len &&
+        (part->text[off + 1] == 'W' || part->text[off + 1] == 'Q'))
+        return date_side(a, k, p, off + 1, +1);
     if (dir > 0 && off + 1 < part->len)
         return isdigit((unsigned char)part->text[off + 1]) != 0;
     if (dir < 0 && p == 0)
