@@ -18,6 +18,17 @@ static Span nspan(SynNode n) { return syn_span(n); }
 
 static void params_object(Ex *x, SynNode obj, int op);
 
+/* The object of names or values a property holds; of a conditional one
+ * (`sk ? { ':pk': pk, ':sk': sk } : { ':pk': pk }`) the first branch, as
+ * the key condition beside it takes its ternary's first branch. */
+static SynNode first_branch(Ex *x, SynNode v)
+{
+    SynNode o = ex_follow(x, v, NULL, NULL);
+    if (is(o, "ternary_expression"))
+        o = ex_follow(x, field(o, "consequence"), NULL, NULL);
+    return o;
+}
+
 /* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
 static SynNode map_arrow(Ex *x, SynNode call)
 {
@@ -268,8 +279,8 @@ static void params_read(Ex *x, SynNode obj, int op)
         d->index = d->index_literal ? s : ex_ntext(x, unwrap(index));
         d->index_span = nspan(index);
     }
-    SynNode names = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeNames"), NULL, NULL);
-    SynNode values = ex_follow(x, ex_find_prop(x, obj, "ExpressionAttributeValues"), NULL, NULL);
+    SynNode names = first_branch(x, ex_find_prop(x, obj, "ExpressionAttributeNames"));
+    SynNode values = first_branch(x, ex_find_prop(x, obj, "ExpressionAttributeValues"));
     if (is(values, "object"))
         ex_consume(x, values);
 
