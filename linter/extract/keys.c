@@ -323,8 +323,11 @@ static SynNode key_conditional(Ex *x, SynNode e)
     return (SynNode){0};
 }
 
-/* The name of the `const` that identifier `e` is, when it is one
- * (`const TENANT = process.env.TENANT || 'TENANT#ACME'`); NULL otherwise. */
+/* The name of the module-level `const` that identifier `e` is, when its
+ * value is a fallback (`const TENANT = process.env.TENANT ||
+ * 'TENANT#ACME'`); NULL otherwise. A local conditional (`const start =
+ * from ? ... : 'EXPENSE#1970-01-01'`) is a key the code builds, not a
+ * constant. */
 static const char *const_name(Ex *x, SynNode e)
 {
     SynNode id = unwrap(ex_attribute_value(x, e));
@@ -333,17 +336,20 @@ static const char *const_name(Ex *x, SynNode e)
     const char *name = ex_ntext(x, id);
     Binding b = ex_find_binding(x, id, name, true);
     SynNode decl = b.found && !b.param ? ex_parent(x, b.decl) : (SynNode){0};
-    return is(decl, "lexical_declaration") &&
-                   ex_text_eq(x, syn_token(x->syn, decl, 0), "const")
-               ? name
-               : NULL;
+    SynNode holder = ex_parent(x, decl);
+    if (!is(decl, "lexical_declaration") || !ex_text_eq(x, syn_token(x->syn, decl, 0), "const") ||
+        !(is(holder, "program") || is(holder, "export_statement")) ||
+        !is(unwrap(b.value), "binary_expression"))
+        return NULL;
+    return name;
 }
 
 /* A key value, or each branch of a conditional one (`id ? \`USER#${id}\` :
  * \`LOG#${date}\``: both are keys the code can send), or each value a `let`
- * is given in the branches before it is used. A branch of a named `const`
- * that is all text (`const TENANT = process.env.TENANT || 'TENANT#ACME'`)
- * is that constant's text, as the constant itself would be. */
+ * is given in the branches before it is used. A branch of a module
+ * constant's fallback that is all text (`const TENANT = process.env.TENANT
+ * || 'TENANT#ACME'`) is that constant's text, as the constant itself
+ * would be. */
 void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySite site,
                          int op, CondOp cond)
 {
