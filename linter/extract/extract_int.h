@@ -96,6 +96,10 @@ typedef struct Ex {
      * combination at a time (sdk.c's params_object); NULL: every
      * assignment, the last one winning. */
     const ExBranch *branch;
+    /* Reading a params object whose KeyConditionExpression is a ternary
+     * the second time: its alternative (and the alternative of a ternary
+     * of values beside it) is read (sdk.c params_object). */
+    bool second_arm;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */
     VEC(struct ImportPrefix) import_prefixes;

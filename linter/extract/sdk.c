@@ -19,14 +19,28 @@ static Span nspan(SynNode n) { return syn_span(n); }
 static void params_object(Ex *x, SynNode obj, int op);
 
 /* The object of names or values a property holds; of a conditional one
- * (`sk ? { ':pk': pk, ':sk': sk } : { ':pk': pk }`) the first branch, as
- * the key condition beside it takes its ternary's first branch. */
+ * (`sk ? { ':pk': pk, ':sk': sk } : { ':pk': pk }`) the branch the key
+ * condition beside it takes: the first, or the second when the params are
+ * read for a ternary key condition's second arm (Ex.second_arm). */
 static SynNode first_branch(Ex *x, SynNode v)
 {
     SynNode o = ex_follow(x, v, NULL, NULL);
     if (is(o, "ternary_expression"))
-        o = ex_follow(x, field(o, "consequence"), NULL, NULL);
+        o = ex_follow(x, field(o, x->second_arm ? "alternative" : "consequence"), NULL, NULL);
     return o;
+}
+
+/* A key condition written as a ternary of two expressions that differ
+ * (`theme ? 'GSI1PK = :pk' : 'begins_with(GSI1PK, :pk)'`): its
+ * alternative, else a null node. */
+static SynNode kce_alternative(Ex *x, SynNode obj)
+{
+    SynNode kce = unwrap(ex_find_prop(x, obj, "KeyConditionExpression"));
+    if (!is(kce, "ternary_expression"))
+        return (SynNode){0};
+    const char *a = ex_expr_string(x, field(kce, "consequence"));
+    const char *b = ex_expr_string(x, field(kce, "alternative"));
+    return a && b && strcmp(a, b) ? field(kce, "alternative") : (SynNode){0};
 }
 
 /* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
@@ -299,6 +313,8 @@ static void params_read(Ex *x, SynNode obj, int op)
         ex_op_key_object(x, start, SITE_READ, op, NAMED_KEY_MAP);
 
     SynNode kce = ex_find_prop(x, obj, "KeyConditionExpression");
+    if (x->second_arm && is(unwrap(kce), "ternary_expression"))
+        kce = field(unwrap(kce), "alternative");
     if (!syn_null(kce)) {
         const char *s = ex_expr_string(x, kce);
         if (s) {
@@ -332,7 +348,17 @@ static void params_object(Ex *x, SynNode objn, int op)
     const ExBranch *combos;
     size_t n = ex_branch_combos(x, obj, x->ir->ops.v[op].span, &combos);
     if (!n) {
+        DataOp blank = x->ir->ops.v[op];
         params_read(x, obj, op);
+        /* the other arm of a ternary key condition: an operation of its
+         * own, the same params with that condition (a key read twice
+         * makes the same findings, reported once) */
+        if (!syn_null(kce_alternative(x, obj))) {
+            VEC_PUSH(x->a, &x->ir->ops, blank);
+            x->second_arm = true;
+            params_read(x, obj, (int)x->ir->ops.n - 1);
+            x->second_arm = false;
+        }
         return;
     }
     DataOp blank = x->ir->ops.v[op];
