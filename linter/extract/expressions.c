@@ -294,6 +294,12 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
         int role = key_role_for_name(x->cfg, attr);
         if (role < 0 && x->spelled_only && !attr_is_deferred(attr))
             continue;
+        /* a table's key condition names two keys at most (only a global
+         * index has multi-attribute keys): a third clause with a name that
+         * is no key's (`AND #status = :status`, which DynamoDB refuses) is
+         * no key */
+        if (role < 0 && i >= 2 && !on_index && !attr_is_deferred(attr))
+            continue;
         if (role < 0) /* a custom key name: the first condition is the hash key */
             role = i == 0 ? (on_index ? ROLE_INDEX_PK : ROLE_PK)
                           : (on_index ? ROLE_INDEX_SK : ROLE_SK);
