@@ -201,6 +201,10 @@ static bool key_shaped(Ex *x, const SegList *segs, KeyBuild build, const char *f
 {
     if (build == BUILD_OTHER || build == BUILD_REF || segs->n == 0)
         return false;
+    /* an S3 object key (`s3Key`, `thumbnailS3Key`, `s3_key`): a path in a
+     * bucket, not a DynamoDB key */
+    if (strstr(fname, "S3") || strstr(fname, "s3Key") || strstr(fname, "s3_key"))
+        return false;
     bool text = false, hole = false, sep = false;
     char sepc = x->cfg->separator[0];
     for (size_t i = 0; i < segs->n; i++) {
