@@ -397,5 +397,21 @@ has f-foreign-note "$err" "cache of the findings ignored: not a record keylint w
 same f-foreign-rewritten
 kept f-foreign-rewritten
 
+# --- two builds of one commit -----------------------------------------------
+# A build from a tree with uncommitted changes keys its entries by a hash of
+# its binary too: another such build (the same binary with a byte more)
+# reads none of them. A build of a commit shares them with every build of
+# that commit.
+rm -rf "$cache"
+"$keylint" --stats . >/dev/null 2>&1
+other=$tmp/keylint-other
+cp "$keylint" "$other" && printf 'x' >>"$other" && chmod +x "$other"
+err=$("$other" --stats . 2>&1 >/dev/null)
+if head -c 200 "$cache/entries.pack" | grep -q -- '-dirty'; then
+    has dirty-other-build "$err" "cache ignored: written by another version of keylint"
+else
+    lacks clean-other-build "$err" "written by another version"
+fi
+
 printf 'cache: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

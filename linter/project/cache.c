@@ -79,6 +79,7 @@ struct Cache {
     bool counted;       /* the note of entries ignored past NOTES_NAMED is made */
     int64_t pack_ns;    /* when the pack read was written (its mtime), 0 if none */
     const char *unusable; /* why the directory cannot be made or written, NULL if it can */
+    const char *version;  /* what entries are keyed by (build_version) */
 };
 
 /* The hash a record carries: of its stat and its entry, so that a
@@ -234,7 +235,7 @@ static void read_pack(Cache *c)
     }
     char head[128];
     int hl = snprintf(head, sizeof head, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
-                      KEYLINT_CACHE_VERSION);
+                      c->version);
     size_t ml = strlen(PACK_MAGIC);
     if (len < ml || memcmp(c->buf, PACK_MAGIC, ml)) {
         pack_ignored(c, "not a cache keylint writes");
@@ -280,6 +281,31 @@ static void read_pack(Cache *c)
     }
 }
 
+/* What the cache is keyed by: KEYLINT_CACHE_VERSION; for a build from a
+ * tree with uncommitted changes (`-dirty`), also a hash of the running
+ * binary, so that two such builds of one commit (a change to extraction
+ * in between) never read each other's entries. */
+static const char *build_version(Arena *a)
+{
+    const char *v = KEYLINT_CACHE_VERSION;
+    if (!strstr(v, "-dirty"))
+        return v;
+    size_t len = 0;
+    FileRead how;
+    char *exe = file_read("/proc/self/exe", (size_t)1 << 30, false, &len, &how);
+    if (!exe)
+        return arena_printf(a, "%s+%lld", v, (long long)time(NULL)); /* never reused */
+    char h[33];
+    hash_hex(exe, len, h);
+    free(exe);
+    return arena_printf(a, "%s+%s", v, h);
+}
+
+const char *cache_version(const Cache *c)
+{
+    return c->version;
+}
+
 Cache *cache_open(const char *dir, const char *root)
 {
     return cache_open_as(dir, root, true);
@@ -293,6 +319,7 @@ Cache *cache_open_as(const char *dir, const char *root, bool asked)
     c->arena = arena_new();
     c->dir = arena_strdup(c->arena, dir);
     c->root = arena_strdup(c->arena, root);
+    c->version = build_version(c->arena);
     pthread_mutex_init(&c->lock, NULL);
     problems_init(&c->notes);
     const char *why = NULL;
@@ -507,7 +534,7 @@ bool cache_load(Cache *c, const CacheKey *k, SourceFile *f, bool precheck)
         why = "cut short or damaged";
     else if (format != CACHE_FORMAT)
         why = "of another format";
-    else if (!version || vl != strlen(KEYLINT_CACHE_VERSION) || memcmp(version, KEYLINT_CACHE_VERSION, vl))
+    else if (!version || vl != strlen(c->version) || memcmp(version, c->version, vl))
         why = "written by another version of keylint";
     else if (!path || pl != strlen(k->rel) || memcmp(path, k->rel, pl))
         why = "written for another path";
@@ -701,7 +728,7 @@ static bool open_out(Cache *c)
     c->out.no_sync = true; /* a lost pack costs a parse of each file, nothing else */
     uint32_t order = PACK_ORDER;
     if (fprintf(c->out.f, "%sformat %d keylint %s\n", PACK_MAGIC, CACHE_FORMAT,
-                KEYLINT_CACHE_VERSION) < 0 ||
+                c->version) < 0 ||
         fwrite(&order, 4, 1, c->out.f) != 1)
         return cannot_write(c);
     return true;
@@ -754,7 +781,7 @@ void cache_store(Cache *c, const CacheKey *k, const SourceFile *f, const char *t
      * the note, the IR (cache_ir.h) and the problems extraction made */
     BinOut o = {0};
     bin_put_u32(&o, CACHE_FORMAT);
-    bin_put_str(&o, KEYLINT_CACHE_VERSION);
+    bin_put_str(&o, c->version);
     bin_put_str(&o, k->rel);
     bin_put_str(&o, k->content);
     bin_put_str(&o, k->config);

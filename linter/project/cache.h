@@ -64,6 +64,9 @@ const char *cache_unusable(const Cache *c);
 void cache_free(Cache *c);
 /* The root it was opened with. */
 const char *cache_root(const Cache *c);
+/* What its entries are keyed by: keylint's version and commit, and for a
+ * build from a tree with uncommitted changes a hash of the binary. */
+const char *cache_version(const Cache *c);
 
 /* What stat says of a file (and the length of its text once read): a
  * record of the pack keeps it, and a file whose size, modification time

@@ -65,7 +65,7 @@ static bool findings_key(Cache *c, const Project *p, const char *settings, bool 
     Arena *a = arena_new();
     StrBuf sb;
     sb_init(&sb, a);
-    sb_printf(&sb, "format %d keylint %s\n%s\n%s\n", FINDINGS_FORMAT, KEYLINT_CACHE_VERSION,
+    sb_printf(&sb, "format %d keylint %s\n%s\n%s\n", FINDINGS_FORMAT, cache_version(c),
               settings, p->first_dir ? p->first_dir : "");
     StrList cfgs = {0};
     bool ok = true;
@@ -286,10 +286,10 @@ static bool get_payload(In *in, FindingsRecord *r)
 
 /* The header: what it is, its format and keylint's version, then the
  * byte order (uint32). */
-static size_t header(char *buf, size_t n)
+static size_t header(const Cache *c, char *buf, size_t n)
 {
     int hl = snprintf(buf, n, "%sformat %d keylint %s\n", FINDINGS_MAGIC, FINDINGS_FORMAT,
-                      KEYLINT_CACHE_VERSION);
+                      cache_version(c));
     uint32_t order = FINDINGS_ORDER;
     memcpy(buf + hl, &order, 4);
     return (size_t)hl + 4;
@@ -314,7 +314,7 @@ bool cache_findings_load(Cache *c, const Project *p, const char *settings, Findi
     char *buf = file_read(path, FINDINGS_MAX, true, &len, &how);
     bool hit = false;
     char head[160];
-    size_t hl = header(head, sizeof head - 4);
+    size_t hl = header(c, head, sizeof head - 4);
     if (!buf) {
         if (!(how.status == FILE_READ_OPEN && how.err == ENOENT))
             ignored(c, path, how.status == FILE_READ_TOO_LARGE ? "too large" : "cannot be read");
@@ -360,7 +360,7 @@ void cache_findings_store(Cache *c, const Project *p, const char *settings,
         return;
     Out o = {0};
     char head[160];
-    bin_put(&o, head, header(head, sizeof head - 4));
+    bin_put(&o, head, header(c, head, sizeof head - 4));
     bin_put(&o, key, 32);
     size_t at = o.n;
     bin_put_u64(&o, 0);
