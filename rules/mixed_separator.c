@@ -85,8 +85,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
      * its own only: that table may hold another service's keys. */
     unsigned char c = (unsigned char)chars[0];
     if (!f || !f->dominant_separator || c >= 128 || k->role_guessed ||
-        (char)c == f->dominant_separator || kf_id_attribute(k, ctx->config) ||
-        kf_id_named_key(k, ctx->config))
+        (char)c == f->dominant_separator || kf_id_attribute(k, ctx->config))
         return;
     uint32_t dom = f->separator_uses[(unsigned char)f->dominant_separator];
     uint32_t mine = f->separator_uses[c];

@@ -872,22 +872,6 @@ bool kf_id_attribute(const KeyExpr *k, const Config *cfg)
            !strcasestr(k->attr, "key") && !kf_is_key_attr_name(k->attr, cfg);
 }
 
-/* `ticketId`, `sessionId`: a name for one entity's id, longer than `id`
- * itself, with no "key" in it. */
-static bool entity_id_name(const char *n, const Config *cfg)
-{
-    return n && strlen(n) > 2 && kf_name_ends_with_word(n, "id") && !strcasestr(n, "key") &&
-           !kf_is_key_attr_name(n, cfg);
-}
-
-bool kf_id_named_key(const KeyExpr *k, const Config *cfg)
-{
-    if (k->site == SITE_HELPER)
-        return false;
-    return (k->role == ROLE_PK || k->role == ROLE_SK || k->role == ROLE_KEY) &&
-           entity_id_name(k->attr, cfg);
-}
-
 bool kf_is_tenant_record(Arena *a, const KfKey *k)
 {
     const char *prefix = kf_leading_prefix(a, k);

@@ -229,12 +229,6 @@ const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_
  * whose text (`pool-${ulid()}`, as `cus_` of a payment id) is its own
  * notation, no entity prefix or component boundary of the project's keys. */
 bool kf_id_attribute(const KeyExpr *k, const Config *cfg);
-/* A key held in a table key attribute named for an entity's id
- * (`ticketId`, `postId`; not `id`, `pk`, a configured key name or a name
- * with "key"): its value is one id in its own notation (`tkt-${uuid}`), in
- * a table keyed by that id. A variable's name says less: `pk: eventId`
- * with `eventId = \`EVENT-${title}\`` is the single table's key. */
-bool kf_id_named_key(const KeyExpr *k, const Config *cfg);
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */
 bool kf_is_key_attr_name(const char *name, const Config *cfg);
