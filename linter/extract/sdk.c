@@ -22,7 +22,7 @@ static void params_object(Ex *x, SynNode obj, int op);
  * (`sk ? { ':pk': pk, ':sk': sk } : { ':pk': pk }`) the branch the key
  * condition beside it takes: the first, or the second when the params are
  * read for a ternary key condition's second arm (Ex.second_arm). */
-static SynNode first_branch(Ex *x, SynNode v)
+static SynNode arm_taken(Ex *x, SynNode v)
 {
     SynNode o = ex_follow(x, v, NULL, NULL);
     if (is(o, "ternary_expression"))
@@ -30,17 +30,16 @@ static SynNode first_branch(Ex *x, SynNode v)
     return o;
 }
 
-/* A key condition written as a ternary of two expressions that differ
- * (`theme ? 'GSI1PK = :pk' : 'begins_with(GSI1PK, :pk)'`): its
- * alternative, else a null node. */
-static SynNode kce_alternative(Ex *x, SynNode obj)
+/* Whether the key condition is a ternary of two expressions that differ
+ * (`theme ? 'GSI1PK = :pk' : 'begins_with(GSI1PK, :pk)'`). */
+static bool two_arm_condition(Ex *x, SynNode obj)
 {
     SynNode kce = unwrap(ex_find_prop(x, obj, "KeyConditionExpression"));
     if (!is(kce, "ternary_expression"))
-        return (SynNode){0};
+        return false;
     const char *a = ex_expr_string(x, field(kce, "consequence"));
     const char *b = ex_expr_string(x, field(kce, "alternative"));
-    return a && b && strcmp(a, b) ? field(kce, "alternative") : (SynNode){0};
+    return a && b && strcmp(a, b) != 0;
 }
 
 /* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
@@ -293,8 +292,8 @@ static void params_read(Ex *x, SynNode obj, int op)
         d->index = d->index_literal ? s : ex_ntext(x, unwrap(index));
         d->index_span = nspan(index);
     }
-    SynNode names = first_branch(x, ex_find_prop(x, obj, "ExpressionAttributeNames"));
-    SynNode values = first_branch(x, ex_find_prop(x, obj, "ExpressionAttributeValues"));
+    SynNode names = arm_taken(x, ex_find_prop(x, obj, "ExpressionAttributeNames"));
+    SynNode values = arm_taken(x, ex_find_prop(x, obj, "ExpressionAttributeValues"));
     if (is(values, "object"))
         ex_consume(x, values);
 
@@ -353,7 +352,7 @@ static void params_object(Ex *x, SynNode objn, int op)
         /* the other arm of a ternary key condition: an operation of its
          * own, the same params with that condition (a key read twice
          * makes the same findings, reported once) */
-        if (!syn_null(kce_alternative(x, obj))) {
+        if (two_arm_condition(x, obj)) {
             VEC_PUSH(x->a, &x->ir->ops, blank);
             x->second_arm = true;
             params_read(x, obj, (int)x->ir->ops.n - 1);
