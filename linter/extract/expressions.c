@@ -320,31 +320,44 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
 
 /* ---- key conditions written as objects --------------------------------- */
 
+/* The operators key conditions written as objects name (`{ beginsWith:
+ * x }`, `{ gte: x }`) and the predicates of @aws/dynamodb-expressions
+ * (`greaterThanOrEqualTo(x)`). */
+static const struct {
+    const char *name;
+    CondOp op;
+} cond_names[] = {
+    {"equals", COND_EQ},          {"eq", COND_EQ},
+    {"beginsWith", COND_BEGINS_WITH},
+    {"greaterThan", COND_GT},     {"gt", COND_GT},
+    {"greaterThanOrEquals", COND_GE}, {"greaterThanOrEqualTo", COND_GE},
+    {"gte", COND_GE},             {"ge", COND_GE},
+    {"lessThan", COND_LT},        {"lt", COND_LT},
+    {"lessThanOrEquals", COND_LE}, {"lessThanOrEqualTo", COND_LE},
+    {"lte", COND_LE},             {"le", COND_LE},
+    {"between", COND_BETWEEN},
+};
+enum { NCOND_NAMES = sizeof cond_names / sizeof *cond_names };
+
 /* A predicate of @aws/dynamodb-expressions (`beginsWith(x)`,
  * `between(a, b)`, `greaterThan(x)`, ...): its operands are the condition's
  * values. False when `v` is no such call. */
 static bool predicate_call(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
 {
-    static const struct { const char *name; CondOp op; } preds[] = {
-        {"equals", COND_EQ},          {"beginsWith", COND_BEGINS_WITH},
-        {"greaterThan", COND_GT},     {"greaterThanOrEqualTo", COND_GE},
-        {"lessThan", COND_LT},        {"lessThanOrEqualTo", COND_LE},
-        {"between", COND_BETWEEN},
-    };
     SynNode fn = syn_unwrap(x->syn, syn_field(x->syn, v, "function"));
     if (!syn_is(v, "call_expression") || !syn_is(fn, "identifier"))
         return false;
     const char *name = ex_ntext(x, fn);
     if (!ex_imported_from(x, name, DDB_EXPRESSIONS))
         return false;
-    for (size_t i = 0; i < sizeof preds / sizeof *preds; i++) {
-        if (strcmp(name, preds[i].name))
+    for (size_t i = 0; i < NCOND_NAMES; i++) {
+        if (strcmp(name, cond_names[i].name))
             continue;
-        uint32_t operands = preds[i].op == COND_BETWEEN ? 2 : 1;
+        uint32_t operands = cond_names[i].op == COND_BETWEEN ? 2 : 1;
         for (uint32_t j = 0; j < operands; j++) {
             SynNode a = ex_arg(x, v, j);
             if (!syn_null(a) && ex_value_can_be_key(x, a))
-                ex_add_key(x, a, role, attr, SITE_CONDITION, op, preds[i].op);
+                ex_add_key(x, a, role, attr, SITE_CONDITION, op, cond_names[i].op);
         }
         return true;
     }
@@ -354,15 +367,6 @@ static bool predicate_call(Ex *x, SynNode v, KeyRole role, const char *attr, int
 /* { beginsWith: x } / { between: [a, b] } / { eq: x } / a plain value. */
 static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, int op)
 {
-    static const struct { const char *name; CondOp op; } ops[] = {
-        {"equals", COND_EQ},          {"eq", COND_EQ},
-        {"beginsWith", COND_BEGINS_WITH},
-        {"greaterThan", COND_GT},     {"gt", COND_GT},
-        {"greaterThanOrEquals", COND_GE}, {"gte", COND_GE}, {"ge", COND_GE},
-        {"lessThan", COND_LT},        {"lt", COND_LT},
-        {"lessThanOrEquals", COND_LE}, {"lte", COND_LE}, {"le", COND_LE},
-        {"between", COND_BETWEEN},
-    };
     v = syn_unwrap(x->syn, v);
     if (predicate_call(x, v, role, attr, op))
         return;
@@ -372,17 +376,17 @@ static void condition_value(Ex *x, SynNode v, KeyRole role, const char *attr, in
         return;
     }
     ex_consume(x, v);
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-        SynNode c = ex_find_prop(x, v, ops[i].name);
+    for (size_t i = 0; i < NCOND_NAMES; i++) {
+        SynNode c = ex_find_prop(x, v, cond_names[i].name);
         if (syn_null(c))
             continue;
         c = syn_unwrap(x->syn, c);
-        if (ops[i].op == COND_BETWEEN && syn_is(c, "array")) {
+        if (cond_names[i].op == COND_BETWEEN && syn_is(c, "array")) {
             for (uint32_t j = 0; j < syn_count(x->syn, c) && j < 2; j++)
                 ex_add_key(x, syn_child(x->syn, c, j), role, attr, SITE_CONDITION, op,
                            COND_BETWEEN);
         } else if (ex_value_can_be_key(x, c)) {
-            ex_add_key(x, c, role, attr, SITE_CONDITION, op, ops[i].op);
+            ex_add_key(x, c, role, attr, SITE_CONDITION, op, cond_names[i].op);
         }
     }
 }

@@ -221,6 +221,9 @@ size_t ex_branch_combos(Ex *x, SynNode obj, Span op_span, const ExBranch **out);
  * in the file, or a null node. */
 SynNode ex_member_value(Ex *x, const char *path);
 bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names);
+/* Whether an object literal has a property named as a key attribute
+ * (`pk`, `gsi1pk`, `sk2`). */
+bool ex_names_a_key(Ex *x, SynNode obj);
 /* The name property `prop` of `obj` gives (an index's: `{ index: 'GSI1' }`)
  * as a string's value or as written; NULL when there is no such property. */
 const char *ex_index_name(Ex *x, SynNode obj, const char *prop);

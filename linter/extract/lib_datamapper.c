@@ -13,18 +13,6 @@
 
 #include "extract_int.h"
 
-/* Whether condition object `obj` names a key attribute (`pk`, `sk2`). */
-static bool names_a_key(Ex *x, SynNode obj)
-{
-    uint32_t cnt = syn_count(x->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        const char *pn = ex_prop_name(x, syn_child(x->syn, obj, i));
-        if (pn && key_role_for_name(x->cfg, pn) >= 0)
-            return true;
-    }
-    return false;
-}
-
 bool ex_datamapper_query(Ex *x, SynNode call, const char *method)
 {
     if (strcmp(method, "query"))
@@ -38,7 +26,7 @@ bool ex_datamapper_query(Ex *x, SynNode call, const char *method)
         kc = ex_follow(x, ex_arg(x, call, 1), NULL, NULL);
         opts = ex_follow(x, ex_arg(x, call, 2), NULL, NULL);
     }
-    if (!syn_is(kc, "object") || ex_consumed(x, kc) || !names_a_key(x, kc))
+    if (!syn_is(kc, "object") || ex_consumed(x, kc) || !ex_names_a_key(x, kc))
         return false;
     int op = ex_add_op(x, OP_QUERY, API_DATA_MAPPER, call,
                        arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),

@@ -59,13 +59,7 @@ bool ex_turbine_query(Ex *x, SynNode call, const char *method)
         return false;
     /* and at least one key attribute (`pk`, `gsi1pk`): a search client's
      * query({ vector, topK, filter }) is not one */
-    bool key = false;
-    uint32_t cnt = syn_count(x->syn, obj);
-    for (uint32_t i = 0; i < cnt && !key; i++) {
-        const char *pn = ex_prop_name(x, syn_child(x->syn, obj, i));
-        key = pn && key_role_for_name(x->cfg, pn) >= 0;
-    }
-    if (!key)
+    if (!ex_names_a_key(x, obj))
         return false;
     int op = ex_add_op(x, OP_QUERY, API_TURBINE, call,
                        arena_dot(x->a, ex_receiver_name(x, syn_field(x->syn, call, "function")),

@@ -816,6 +816,17 @@ bool ex_has_any_prop(Ex *x, SynNode obj, const char *const *names)
     return false;
 }
 
+bool ex_names_a_key(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        const char *pn = ex_prop_name(x, syn_child(x->syn, obj, i));
+        if (pn && key_role_for_name(x->cfg, pn) >= 0)
+            return true;
+    }
+    return false;
+}
+
 const char *ex_index_name(Ex *x, SynNode obj, const char *prop)
 {
     SynNode v = ex_find_prop(x, obj, prop);
