@@ -146,6 +146,17 @@ static void test_flatten_hole_only(void **state)
     assert_int_equal(k.n, 0);
 }
 
+/* A value written over several lines is one line in a message; spaces of
+ * the key's own text stay as written. */
+static void test_label_one_line(void **state)
+{
+    (void)state;
+    SegList *l = segs(3, text("EVENT#  "), ref("title\n    .toLowerCase()"), text("-x"));
+    assert_string_equal(seglist_label(A, l), "EVENT#  {title .toLowerCase()}-x");
+    l = segs(1, ref("a\r\n\t  b"));
+    assert_string_equal(seglist_label(A, l), "{a b}");
+}
+
 static void test_start_code(void **state)
 {
     (void)state;
@@ -1005,6 +1016,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_flatten_merges_text_and_drops_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flatten_hole_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_label_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_code, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_helper, setup, teardown),
         cmocka_unit_test_setup_teardown(test_helper_output_and_shape, setup, teardown),

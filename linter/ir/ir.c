@@ -369,6 +369,26 @@ char *seglist_label(Arena *a, const SegList *l)
     size_t len = 0, cap = 0;
     put(a, &buf, &len, &cap, "");
     render(a, l, &buf, &len, &cap, 0, SEGLIST_LABEL_MAX);
+    /* a value written over several lines (`${title\n  .toLowerCase()}`)
+     * is one line in a message: a run of white space that breaks a line is
+     * one space */
+    size_t w = 0;
+    for (size_t r = 0; r < len;) {
+        size_t e = r;
+        bool breaks = false;
+        while (e < len && strchr(" \t\r\n", buf[e]) && buf[e]) {
+            breaks |= buf[e] != ' ';
+            e++;
+        }
+        if (e > r && breaks) {
+            buf[w++] = ' ';
+            r = e;
+        } else {
+            buf[w++] = buf[r++];
+        }
+    }
+    buf[w] = '\0';
+    len = w;
     if (len > SEGLIST_LABEL_MAX) {
         size_t cut = SEGLIST_LABEL_MAX;
         while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
