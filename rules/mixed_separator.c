@@ -24,12 +24,18 @@ static const char *list_chars(Arena *a, const char *chars)
  * writes it (`readCache(PK, sk)` with `const sk = \`W#${lat},${lon}\``), is
  * reported: at the first separator other than the one wanted, when this
  * file's code writes it there (the part of the key that is wrong: `const
- * scope = id ? \`WS:${id}#\` : ''`), else where the key is used. */
+ * scope = id ? \`WS:${id}#\` : ''`, a part held in a local), else where
+ * the key is used. */
 static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char want)
 {
     for (size_t i = 0; i < nb; i++) {
         const Seg *s = b[i].seg;
-        if (!k->via && !(s && (s->flags & SEGF_ARG)))
+        /* a part held in a local (`const slot = \`${day}_${time}\``, then
+         * `SK: \`SCHEDULE#${slot}\``) is written outside the key */
+        bool elsewhere = s && s->span.end_byte &&
+                         (s->span.end_byte <= k->span.start_byte ||
+                          s->span.start_byte >= k->span.end_byte);
+        if (!k->via && !(s && (s->flags & SEGF_ARG)) && !elsewhere)
             continue;
         if (b[i].c == want || !s || !s->span.end_byte || s->name ||
             (s->flags & (SEGF_CONST | SEGF_HELPER | SEGF_FRAMEWORK | SEGF_ARRAY_JOIN)))
@@ -37,6 +43,22 @@ static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char wa
         return s->span;
     }
     return k->span;
+}
+
+/* A key held by a name for one entity's id (`ticketId: \`tkt-${uuid}\``,
+ * `const sessionId = \`voice-${callId}\``) may be that id in its own
+ * notation rather than a key of the project's design: whether its
+ * separator is a key's is a guess, so the finding is a warning. */
+static void id_holder_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k,
+                            const KfKey *key)
+{
+    const char *holder = kf_id_holder(k, key, ctx->config);
+    if (!holder)
+        return;
+    d->message = arena_printf(ctx->out->arena, "%s ('%s' is named for an id: the separator may "
+                                               "be the id's own notation)",
+                              d->message, holder);
+    rule_unproven(ctx, d);
 }
 
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
@@ -77,6 +99,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             rule_unproven(ctx, d);
         rule_relate_calls(ctx, d, k);
         rule_unproven_guess(ctx, d, k);
+        id_holder_guess(ctx, d, k, &key);
         return;
     }
 
@@ -108,6 +131,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         rule_unproven(ctx, d);
     rule_relate_calls(ctx, d, k);
     rule_unproven_guess(ctx, d, k);
+    id_holder_guess(ctx, d, k, &key);
 }
 
 static void check(const RuleContext *ctx)
@@ -116,8 +140,19 @@ static void check(const RuleContext *ctx)
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
-    for (size_t i = 0; i < file->keys.n; i++)
-        check_key(ctx, a, &file->keys.v[i]);
+    for (size_t i = 0; i < file->keys.n; i++) {
+        /* one variable written as two keys of one item (`pk: eventId, sk:
+         * eventId`) is one key, reported once */
+        const KeyExpr *k = &file->keys.v[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen && k->via; j++) {
+            const KeyExpr *o = &file->keys.v[j];
+            seen = o->via && o->op == k->op && !strcmp(o->via, k->via) &&
+                   o->via_span.start_byte == k->via_span.start_byte;
+        }
+        if (!seen)
+            check_key(ctx, a, k);
+    }
     arena_free(a);
 }
 

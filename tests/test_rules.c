@@ -144,9 +144,11 @@ static KeyExpr *vkey_in(FileIR *f, KeyRole role, KeySite site, KeyBuild build,
     k.attr = role == ROLE_PK ? "pk" : role == ROLE_SK ? "sk"
            : role == ROLE_INDEX_PK ? "gsi1pk" : role == ROLE_INDEX_SK ? "gsi1sk"
            : "key";
+    /* the key's span holds its segments, as written inline */
+    uint32_t end = n ? (uint32_t)(10 * n + 5) : 5;
     k.span = (Span){ .start_row = row, .start_col = 0, .end_row = row,
-                     .end_col = 5, .start_byte = row * 1000,
-                     .end_byte = row * 1000 + 5 };
+                     .end_col = end, .start_byte = row * 1000,
+                     .end_byte = row * 1000 + end };
     for (int i = 0; i < n; i++) {
         Seg s = va_arg(ap, Seg);
         uint32_t col = (uint32_t)(10 * (i + 1));

@@ -872,6 +872,40 @@ bool kf_id_attribute(const KeyExpr *k, const Config *cfg)
            !strcasestr(k->attr, "key") && !kf_is_key_attr_name(k->attr, cfg);
 }
 
+/* `ticketId`, `sessionId`: a name for one entity's id, longer than `id`
+ * itself, with no "key" in it and no key attribute's spelling. */
+static bool entity_id_name(const char *n, const Config *cfg)
+{
+    return n && strlen(n) > 2 && kf_name_ends_with_word(n, "id") && !strcasestr(n, "key") &&
+           !kf_is_key_attr_name(n, cfg);
+}
+
+/* `tkt-${uuid}`: one word, its one separator, then one value. */
+static bool typed_id_text(const KfKey *key, const Config *cfg)
+{
+    if (key->n != 2 || key->parts[0].hole || !key->parts[1].hole || key->parts[0].len < 2)
+        return false;
+    const KfPart *t = &key->parts[0];
+    for (size_t i = 0; i + 1 < t->len; i++)
+        if (kf_is_boundary_char(t->text[i], cfg))
+            return false;
+    return true;
+}
+
+const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg)
+{
+    if (k->site == SITE_HELPER)
+        return NULL;
+    const char *v = k->via ? strrchr(k->via, '.') : NULL;
+    v = v ? v + 1 : k->via;
+    if (entity_id_name(v, cfg))
+        return v;
+    if (k->role != ROLE_INDEX_PK && k->role != ROLE_INDEX_SK && entity_id_name(k->attr, cfg) &&
+        typed_id_text(key, cfg))
+        return k->attr;
+    return NULL;
+}
+
 bool kf_is_tenant_record(Arena *a, const KfKey *k)
 {
     const char *prefix = kf_leading_prefix(a, k);

@@ -229,6 +229,14 @@ const char **kf_op_id_names(Arena *a, const FileIR *file, const char *const *op_
  * whose text (`pool-${ulid()}`, as `cus_` of a payment id) is its own
  * notation, no entity prefix or component boundary of the project's keys. */
 bool kf_id_attribute(const KeyExpr *k, const Config *cfg);
+/* The name that calls key `k` (`key`: its flat form) one entity's id: the
+ * variable it is held in (`const callId = \`${a}-${b}\``), or the table key
+ * attribute it is written to when its value is one word, a separator and
+ * one value (`ticketId: \`tkt-${uuid}\``, `Key: { sessionId: \`lex-${id}\` }`;
+ * `lockId: \`create:${a}:${b}\`` is a key of parts); not `id`, `pk`, a
+ * configured key name or a name with "key". NULL when none: a separator in
+ * such a value may be the id's own notation. */
+const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg);
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */
 bool kf_is_key_attr_name(const char *name, const Config *cfg);
