@@ -399,7 +399,8 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
         }
         if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
             /* `const pk = { S: `USER#${id}` }` ... Key: { PK: pk } */
-            SynNode v = optional_part(x, unwrap(ex_attribute_value(x, b.value)));
+            SynNode whole = unwrap(ex_attribute_value(x, b.value));
+            SynNode v = optional_part(x, whole);
             if (ex_is_string_like(x, v)) {
                 SegList inner = {0};
                 ex_expr_segs(x, v, &inner, depth + 4);
@@ -413,7 +414,12 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
                 }
                 bool named_const = all_text && is(ex_parent(x, b.decl), "lexical_declaration") &&
                                    ex_text_eq(x, syn_token(x->syn, ex_parent(x, b.decl), 0), "const");
-                if (all_text || key_named(name)) {
+                /* a part some keys carry, with its own separator in front
+                 * (`const eventPart = eventId ? \`#${eventId}\` : ''`) */
+                bool own_sep = !syn_eq(v, whole) && inner.n && inner.v[0].kind == SEG_TEXT &&
+                               inner.v[0].text && strchr("#:|/", inner.v[0].text[0]) &&
+                               inner.v[0].text[0];
+                if (all_text || key_named(name) || own_sep) {
                     x->run.list = NULL; /* inner's text is copied */
                     /* a named local string constant is a constant */
                     for (size_t i = 0; i < inner.n; i++) {
