@@ -45,13 +45,24 @@ static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char wa
     return k->span;
 }
 
-/* A key held by a name for one entity's id (`ticketId: \`tkt-${uuid}\``,
- * `const sessionId = \`voice-${callId}\``) may be that id in its own
- * notation rather than a key of the project's design: whether its
- * separator is a key's is a guess, so the finding is a warning. */
-static void id_holder_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k,
+/* Where that the value is a key of the project's design is a guess, the
+ * finding is a warning that says why: an object that no data operation is
+ * seen to use, or a value held by a name for one entity's id (`ticketId:
+ * \`tkt-${uuid}\``, `const sessionId = \`voice-${callId}\``), which may be
+ * the id in its own notation. */
+static void value_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k,
                             const KfKey *key)
 {
+    if (k->site == SITE_OBJECT) {
+        /* an object with key attributes that no data operation is seen to
+         * write or read (`event = { pk: \`EVENT-TEST-${n}\` }` returned in
+         * a response): a key by its attribute's name only */
+        d->message = arena_printf(ctx->out->arena, "%s (an object no write or read is seen to "
+                                                   "use: a key by its attribute's name only)",
+                                  d->message);
+        rule_unproven(ctx, d);
+        return;
+    }
     const char *holder = kf_id_holder(k, key, ctx->config);
     if (!holder)
         return;
@@ -99,7 +110,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
             rule_unproven(ctx, d);
         rule_relate_calls(ctx, d, k);
         rule_unproven_guess(ctx, d, k);
-        id_holder_guess(ctx, d, k, &key);
+        value_guess(ctx, d, k, &key);
         return;
     }
 
@@ -131,7 +142,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         rule_unproven(ctx, d);
     rule_relate_calls(ctx, d, k);
     rule_unproven_guess(ctx, d, k);
-    id_holder_guess(ctx, d, k, &key);
+    value_guess(ctx, d, k, &key);
 }
 
 static void check(const RuleContext *ctx)
