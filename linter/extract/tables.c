@@ -325,8 +325,31 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
         }
         /* Obj.KEY of an `as const` object */
         const char *k = const_text(t, ntext(t, v));
-        if (k && !out->literal)
-            out->literal = k;
+        if (k) {
+            if (!out->literal)
+                out->literal = k;
+            return;
+        }
+        /* TABLES.ORDERS of an object of names (`export const TABLES = {
+         * ORDERS: process.env.ORDERS_TABLE! }`): of this file, or imported */
+        SynNode prop = field(v, "property");
+        if (!syn_type_is(ty, "member_expression") || !is(obj, "identifier") ||
+            !is(prop, "property_identifier"))
+            return;
+        const char *objname = ntext(t, obj), *member = ntext(t, prop);
+        bool param, found;
+        SynNode b = unwrap(binding(t, obj, objname, &param, &found));
+        if (found && !param && is(b, "object")) {
+            SynNode mv = find_prop(t, b, member);
+            if (!syn_null(mv))
+                name_ref_at(t, mv, out, depth + 1);
+            return;
+        }
+        const Import *im = found ? NULL : find_import(t, objname);
+        if (im && !out->import) {
+            out->import = arena_printf(t->a, "%s.%s", im->imported, member);
+            out->from = im->source;
+        }
         return;
     }
     if (syn_type_is(ty, "identifier") || syn_type_is(ty, "shorthand_property_identifier")) {
@@ -1340,6 +1363,28 @@ static void visit(T *t, SynNode n, const char *ty)
         visit_class(t, n);
 }
 
+/* The members of a module constant's object that may name a table
+ * (`TABLES = { ORDERS: process.env.ORDERS_TABLE! }`), each a constant
+ * named `TABLES.ORDERS`. */
+static void object_consts(T *t, const char *name, SynNode obj, bool exported)
+{
+    uint32_t cnt = syn_count(t->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(t->syn, obj, i);
+        const char *k = is(p, "pair") ? prop_name(t, p) : NULL;
+        SynNode v = unwrap(field(p, "value"));
+        if (!k || syn_null(v) || is(v, "object") || is(v, "arrow_function") ||
+            is(v, "function_expression"))
+            continue;
+        NameRef r = name_ref(t, v);
+        if (!r.literal && !r.env && !r.import)
+            continue;
+        NameConst c = {.name = arena_printf(t->a, "%s.%s", name, k), .exported = exported,
+                       .ref = r};
+        VEC_PUSH(t->a, &t->ft->consts, c);
+    }
+}
+
 /* Module constants that may name a table or an index. */
 static void module_consts(T *t, SynNode root)
 {
@@ -1360,6 +1405,10 @@ static void module_consts(T *t, SynNode root)
             if (!is(d, "variable_declarator") || !is(nm, "identifier") || syn_null(v))
                 continue;
             const char *ty = syn_type(v);
+            if (syn_type_is(ty, "object")) {
+                object_consts(t, ntext(t, nm), v, exported);
+                continue;
+            }
             if (!syn_type_is(ty, "string") && !syn_type_is(ty, "template_string") &&
                 !syn_type_is(ty, "binary_expression") && !syn_type_is(ty, "member_expression") &&
                 !syn_type_is(ty, "subscript_expression") && !syn_type_is(ty, "call_expression"))
