@@ -145,24 +145,37 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     value_guess(ctx, d, k, &key);
 }
 
+/* Key `k` is a value an earlier key `o` of the file was judged as: one
+ * variable written as two keys of one item (`pk: eventId, sk: eventId`),
+ * or the same place read with and without an optional part, when `o` was
+ * reported already. */
+static bool judged_before(const KeyExpr *o, bool o_reported, const KeyExpr *k)
+{
+    if (o->op != k->op)
+        return false;
+    if (k->via && o->via && !strcmp(o->via, k->via) &&
+        o->via_span.start_byte == k->via_span.start_byte)
+        return true;
+    return o_reported && o->role == k->role && o->span.start_byte == k->span.start_byte &&
+           o->span.end_byte == k->span.end_byte;
+}
+
 static void check(const RuleContext *ctx)
 {
     const FileIR *file = ctx->file;
     if (!file || file->parse_failed)
         return;
     Arena *a = arena_new();
+    bool *reported = arena_alloc(a, (file->keys.n + 1) * sizeof *reported);
     for (size_t i = 0; i < file->keys.n; i++) {
-        /* one variable written as two keys of one item (`pk: eventId, sk:
-         * eventId`) is one key, reported once */
         const KeyExpr *k = &file->keys.v[i];
         bool seen = false;
-        for (size_t j = 0; j < i && !seen && k->via; j++) {
-            const KeyExpr *o = &file->keys.v[j];
-            seen = o->via && o->op == k->op && !strcmp(o->via, k->via) &&
-                   o->via_span.start_byte == k->via_span.start_byte;
-        }
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = judged_before(&file->keys.v[j], reported[j], k);
+        size_t before = ctx->out->items.n;
         if (!seen)
             check_key(ctx, a, k);
+        reported[i] = ctx->out->items.n > before;
     }
     arena_free(a);
 }
