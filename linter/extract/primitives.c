@@ -470,7 +470,7 @@ bool ex_name_has_word(const char *name, const char *w)
     for (const char *p = name;; p++) {
         bool boundary = !*p || *p == '_' || *p == '-' || *p == '.' ||
                         (isupper((unsigned char)*p) && p > name &&
-                         (islower((unsigned char)p[-1]) ||
+                         (islower((unsigned char)p[-1]) || isdigit((unsigned char)p[-1]) ||
                           (isupper((unsigned char)p[-1]) && islower((unsigned char)p[1])))) ||
                         (isdigit((unsigned char)*p) && p > name && !isdigit((unsigned char)p[-1]));
         if (boundary && wl) {
