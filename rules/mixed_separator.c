@@ -53,10 +53,11 @@ static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char wa
 static void value_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k,
                             const KfKey *key)
 {
-    if (k->site == SITE_OBJECT) {
+    if (k->site == SITE_OBJECT && !k->arg_of) {
         /* an object with key attributes that no data operation is seen to
-         * write or read (`event = { pk: \`EVENT-TEST-${n}\` }` returned in
-         * a response): a key by its attribute's name only */
+         * write or read, nor handed to any call (`event = { pk:
+         * \`EVENT-TEST-${n}\` }` returned in a response): a key by its
+         * attribute's name only */
         d->message = arena_printf(ctx->out->arena, "%s (an object no write or read is seen to "
                                                    "use: a key by its attribute's name only)",
                                   d->message);

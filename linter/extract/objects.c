@@ -80,6 +80,17 @@ static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
                                         "delete", "remove", "update", "exists", "scan",
                                         "batch", "transact", NULL};
     *found = false;
+    /* `{ PutRequest: { Item: {...} } }` of a batch write, wherever it is
+     * built (`items.push(...)` before the batch is sent) */
+    SynNode pair = ex_parent(x, obj);
+    const char *pn = is(pair, "pair") ? ex_prop_name(x, pair) : NULL;
+    SynNode req = pn ? ex_parent(x, ex_parent(x, pair)) : (SynNode){0};
+    const char *rn = is(req, "pair") ? ex_prop_name(x, req) : NULL;
+    if (rn && ((!strcmp(pn, "Item") && !strcmp(rn, "PutRequest")) ||
+               (!strcmp(pn, "Key") && !strcmp(rn, "DeleteRequest")))) {
+        *found = true;
+        return !strcmp(pn, "Item") ? SITE_WRITE : SITE_READ;
+    }
     SynNode args = ex_parent(x, key_argument(x, obj));
     if (!is(args, "arguments"))
         return SITE_OBJECT;
@@ -87,6 +98,15 @@ static KeySite call_site_of(Ex *x, SynNode obj, bool *found)
     if (!is(call, "call_expression"))
         return SITE_OBJECT;
     SynNode fn = unwrap(field(call, "function"));
+    /* `db.get(Object.assign(new Item(), { pk, sk }))`: the object is the
+     * item the outer call is handed */
+    for (int hop = 0; hop < 4 && ex_text_eq(x, fn, "Object.assign"); hop++) {
+        args = ex_parent(x, call);
+        if (!is(args, "arguments") || !is(ex_parent(x, args), "call_expression"))
+            return SITE_OBJECT;
+        call = ex_parent(x, args);
+        fn = unwrap(field(call, "function"));
+    }
     const char *name = is(fn, "member_expression") ? ex_ntext(x, field(fn, "property"))
                      : is(fn, "identifier")        ? ex_ntext(x, fn)
                                                    : "";
