@@ -996,6 +996,36 @@ static const TableDef *table_by_id(const TableModel *m, const char *id)
     return table_by_var(m, id);
 }
 
+static size_t dir_len(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? (size_t)(slash - path) : 0;
+}
+
+/* The table environment binding `b` names by its id. Ids are local to a
+ * module: where several definitions share it (two Terraform modules each
+ * with `aws_dynamodb_table.role_permissions`), the one in the binding's
+ * directory, else none (which one is not known). */
+static const TableDef *table_of_binding(const TableModel *m, const EnvBinding *b)
+{
+    const TableDef *hit = NULL, *here = NULL;
+    size_t n = 0, nhere = 0, bl = dir_len(b->path);
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        const TableDef *t = &m->set.tables.v[i];
+        if (!t->id || strcmp(t->id, b->table_id))
+            continue;
+        n++;
+        hit = hit ? hit : t;
+        if (b->path && t->path && dir_len(t->path) == bl && !strncmp(t->path, b->path, bl)) {
+            nhere++;
+            here = here ? here : t;
+        }
+    }
+    if (n <= 1)
+        return n ? hit : table_by_id(m, b->table_id);
+    return nhere == 1 ? here : NULL;
+}
+
 /* The tables a name can be: by physical name (patterns allowed), else by
  * logical id. Returns the count; the first in *hit. */
 static size_t tables_named(const TableModel *m, const char *name, const TableDef **hit)
@@ -1181,7 +1211,7 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
             named = true;
             const TableDef *t = NULL;
             if (b->table_id)
-                t = table_by_id(m, b->table_id);
+                t = table_of_binding(m, b);
             else if (b->name && tables_named(m, b->name, &t) != 1)
                 t = NULL;
             if (!t || (hit && hit != t))

@@ -174,17 +174,20 @@ static void find_templates(Arena *a, const char *dir, bool deep, const char *ski
     *found_out = found;
 }
 
-/* Whether the template at `path` defines a DynamoDB table. */
-static bool template_has_tables(const char *path)
+/* Whether the template at `path` defines a DynamoDB table (`*tables`) or
+ * binds an environment variable to one (`*env`: a Lambda's .tf beside
+ * the module's tables). */
+static void template_contents(const char *path, bool *tables, bool *env)
 {
     Problems quiet;
     problems_init(&quiet);
     Arena *scratch = arena_new();
     TableSet set = {0};
-    bool has = schema_load_file(scratch, path, path, &set, &quiet) && set.tables.n;
+    bool ok = schema_load_file(scratch, path, path, &set, &quiet);
+    *tables = ok && set.tables.n;
+    *env = ok && set.env.n;
     arena_free(scratch);
     problems_free(&quiet);
-    return has;
 }
 
 bool templates_load(Arena *a, TemplateCache *cache, const char *path, const char *display,
@@ -238,8 +241,10 @@ void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *not
         problems_init(&quiet);
         TableSet set = {0};
         const char *disp = file_display_path(a, found->v[i]);
-        if (templates_load(a, cache, found->v[i], disp, &set, &quiet) && set.tables.n) {
-            strlist_push(a, &m->schema_files, disp);
+        if (templates_load(a, cache, found->v[i], disp, &set, &quiet) &&
+            (set.tables.n || set.env.n)) {
+            if (set.tables.n)
+                strlist_push(a, &m->schema_files, disp);
             for (size_t k = 0; k < set.tables.n; k++)
                 VEC_PUSH(a, &m->set.tables, set.tables.v[k]);
             for (size_t k = 0; k < set.env.n; k++)
@@ -301,10 +306,15 @@ const StrList *templates_of(Arena *a, const Config *cfg, FileIR *const *files,
         for (;;) {
             StrList found = {0};
             find_templates(ca, level, true, searched, &found);
-            for (size_t i = 0; i < found.n; i++)
-                if (template_has_tables(found.v[i]))
+            bool any_tables = false;
+            for (size_t i = 0; i < found.n; i++) {
+                bool tables, env;
+                template_contents(found.v[i], &tables, &env);
+                any_tables |= tables;
+                if (tables || env)
                     strlist_push(ca, &ft.paths, found.v[i]);
-            if (ft.paths.n || strlen(level) <= strlen(root))
+            }
+            if (any_tables || strlen(level) <= strlen(root))
                 break;
             searched = arena_strdup(ca, level);
             char *slash = strrchr(level, '/');
