@@ -46,24 +46,12 @@ static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char wa
 }
 
 /* Where that the value is a key of the project's design is a guess, the
- * finding is a warning that says why: an object that no data operation is
- * seen to use, or a value held by a name for one entity's id (`ticketId:
- * \`tkt-${uuid}\``, `const sessionId = \`voice-${callId}\``), which may be
- * the id in its own notation. */
+ * finding is a warning that says why: a value held by a name for one
+ * entity's id (`ticketId: \`tkt-${uuid}\``, `const sessionId =
+ * \`voice-${callId}\``), which may be the id in its own notation. */
 static void value_guess(const RuleContext *ctx, Diagnostic *d, const KeyExpr *k,
                             const KfKey *key)
 {
-    if (k->site == SITE_OBJECT && !k->arg_of) {
-        /* an object with key attributes that no data operation is seen to
-         * write or read, nor handed to any call (`event = { pk:
-         * \`EVENT-TEST-${n}\` }` returned in a response): a key by its
-         * attribute's name only */
-        d->message = arena_printf(ctx->out->arena, "%s (an object no write or read is seen to "
-                                                   "use: a key by its attribute's name only)",
-                                  d->message);
-        rule_unproven(ctx, d);
-        return;
-    }
     const char *holder = kf_id_holder(k, key, ctx->config);
     if (!holder)
         return;
@@ -131,6 +119,17 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                                 "use '%c', %u use '%c')",
                                 noun, seglist_label(a, &k->segs), c, f->dominant_separator,
                                 dom, f->dominant_separator, mine, c);
+    /* `CLASS#hb-${userId}-${slug}`: the key's prefix ends with the
+     * project's separator; what follows is one value, an id written in its
+     * own notation (stored whole as `classId` beside it), or a component
+     * with the wrong separator: a guess */
+    const char *lead = key.n && !key.parts[0].hole ? key.parts[0].text : NULL;
+    if (lead && strchr(lead, f->dominant_separator)) {
+        d->message = arena_printf(ctx->out->arena, "%s (after its prefix, which uses '%c', "
+                                                   "the '%c' may be an id's own notation)",
+                                  d->message, f->dominant_separator, c);
+        rule_unproven(ctx, d);
+    }
     /* the evidence: a key of the project that uses its separator; and the
      * value must be known to be a table or index key: a helper's value no
      * key of the project uses as one (a secret's name, an API token a
