@@ -443,6 +443,12 @@ bool ex_positional_query(Ex *x, SynNode call)
     SynNode fn = unwrap(field(call, "function"));
     if (syn_null(args) || (!is(fn, "identifier") && !is(fn, "member_expression")))
         return false;
+    /* `scanAllKeys(table, 'begins_with(PK, :p)', {...})`: a function named
+     * for a scan or a filter takes a filter expression, no key condition */
+    const char *fname = ex_ntext(x, fn), *dot = fname ? strrchr(fname, '.') : NULL;
+    fname = dot ? dot + 1 : fname;
+    if (fname && (ex_name_has_word(fname, "scan") || ex_name_has_word(fname, "filter")))
+        return false;
     uint32_t cnt = syn_count(x->syn, args);
     SynNode kce;
     const char *s = ex_expression_arg(x, args, key_condition_text, false, &kce);
