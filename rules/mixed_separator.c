@@ -120,11 +120,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
                                 noun, seglist_label(a, &k->segs), c, f->dominant_separator,
                                 dom, f->dominant_separator, mine, c);
     /* `CLASS#hb-${userId}-${slug}`: the key's prefix ends with the
-     * project's separator; what follows is one value, an id written in its
-     * own notation (stored whole as `classId` beside it), or a component
-     * with the wrong separator: a guess */
+     * project's separator; what follows, joined by '-' or '_', is one
+     * value, an id written in its own notation (stored whole as `classId`
+     * beside it), or a component with the wrong separator: a guess. A ':'
+     * there (`CACHE#profile:${id}`) is a key's separator. */
     const char *lead = key.n && !key.parts[0].hole ? key.parts[0].text : NULL;
-    if (lead && strchr(lead, f->dominant_separator)) {
+    if (lead && strchr(lead, f->dominant_separator) && (c == '-' || c == '_')) {
         d->message = arena_printf(ctx->out->arena, "%s (after its prefix, which uses '%c', "
                                                    "the '%c' may be an id's own notation)",
                                   d->message, f->dominant_separator, c);

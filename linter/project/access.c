@@ -1221,6 +1221,16 @@ static const TableDef *find_table(Arena *a, const AccessFacts *af, const TableMo
                 via = b;
             }
         }
+        /* `process.env.X || 'dev-comments'`, a fallback that names another
+         * table exactly than the one X is bound to (another stack's
+         * function): which one the code runs against is not known */
+        if (hit && !ambiguous && r.literal && *r.literal && !strstr(r.literal, "${"))
+            for (size_t k = 0; k < m->set.tables.n; k++) {
+                const TableDef *o = &m->set.tables.v[k];
+                if (o != hit && o->name && !strcmp(o->name, r.literal) &&
+                    !(hit->name && !strcmp(hit->name, r.literal)))
+                    return NULL;
+            }
         if (hit && !ambiguous) {
             *how = arena_printf(a, "table found through environment variable %s, %s", r.env,
                                 where(a, via->path, via->span));
