@@ -5,75 +5,13 @@
  * MAX_DOC_DEPTH), so the CloudFormation reader of schema.c also reads
  * CfnTable and CreateTable parameters. Names follow local and module
  * bindings at most MAX_HOPS steps. */
-#include "tables.h"
+#include "tables_int.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "extract.h"
-#include "scope.h"
-
-enum {
-    MAX_HOPS = 6,       /* x = y; y = z; ... */
-    MAX_DOC_DEPTH = 24, /* object nesting converted to a DocNode tree */
-    MAX_TEXT = 80,      /* source text kept for opaque values */
-    MAX_DOC_NODES = 2000, /* per object converted: variables may repeat one */
-};
-
-typedef struct T {
-    const SynTree *syn; /* the file's tree (syntax.h) */
-    Scopes *scopes; /* where its names are bound */
-    const char *src;    /* its text */
-    Arena *a;
-    FileIR *ir;
-    const Config *cfg;
-    FileTables *ft;
-    VEC(IndexCall) pending; /* add*Index calls, attached after the walk */
-    /* parameters objects by the start byte of their operation (the call,
-     * or the object itself): the first one read for a place is kept, and
-     * given to the DataOps that start there after the walk */
-    VEC(OpParams) params;
-    NumMap params_at;
-    size_t doc_budget;      /* DocNodes to_doc may still make */
-    /* class members that hold values, per class body (class_member_value) */
-    NumMap class_bodies;    /* start byte -> index in member_maps */
-    VEC(NameMap) member_maps; /* name -> index in member_values */
-    VEC(SynNode) member_values;
-    /* array and object literals held by a variable that the file then
-     * changes (mutated_literal), by node id; found on first need */
-    NumMap mutated;
-    bool mutated_found;
-} T;
-
-static bool is(SynNode n, const char *type) { return syn_is(n, type); }
-#define field(n, name) syn_field(t->syn, (n), (name))
-#define unwrap(n) syn_unwrap(t->syn, (n))
-static const char *ntext(T *t, SynNode n) { return syn_text(t->syn, n); }
-static bool string_value(T *t, SynNode n, const char **out)
-{
-    return syn_string_value(t->syn, unwrap(n), out);
-}
-
-static const char *short_text(T *t, SynNode n)
-{
-    return syn_text_max(t->syn, n, MAX_TEXT);
-}
-
 /* ---- bindings ------------------------------------------------------------ */
-
-/* The value `name` holds where `use` is: the last declaration before it
- * in an enclosing block (any declaration at module level). Null node when
- * it is a parameter, unbound or declared without a value; *param says
- * which. */
-static SynNode binding(T *t, SynNode use, const char *name, bool *param, bool *found)
-{
-    ScopeHit h = scopes_lookup(t->scopes, use, name, SCOPE_MODULE | SCOPE_MODULE_ANYWHERE);
-    *param = h.param;
-    *found = h.found;
-    return h.value;
-}
 
 /* Follow identifiers to the value they hold (object literals, strings). */
 static SynNode follow(T *t, SynNode n)
@@ -134,258 +72,6 @@ static bool mutated_literal(T *t, SynNode lit)
     return nummap_get(&t->mutated, (uint64_t)(uintptr_t)lit.id, &one);
 }
 
-static const Import *find_import(T *t, const char *local)
-{
-    return fileir_import(t->ir, local);
-}
-
-/* A module constant of this file (extraction's), as text, or NULL. */
-static const char *const_text(T *t, const char *name)
-{
-    const ConstDef *c = fileir_const(t->ir, name, false);
-    if (!c)
-        return NULL;
-    if (c->value.n == 1 && c->value.v[0].kind == SEG_TEXT)
-        return c->value.v[0].text;
-    StrBuf acc;
-    sb_init(&acc, t->a);
-    for (size_t j = 0; j < c->value.n; j++) {
-        if (c->value.v[j].kind != SEG_TEXT)
-            return NULL;
-        sb_append(&acc, c->value.v[j].text);
-    }
-    return sb_str(&acc);
-}
-
-/* ---- object literals ------------------------------------------------------ */
-
-static const char *prop_name(T *t, SynNode prop)
-{
-    SynNode computed;
-    const char *name = syn_prop_name(t->syn, prop, &computed);
-    if (name || syn_null(computed))
-        return name;
-    return const_text(t, ntext(t, computed));
-}
-
-/* The value of the first property of `obj` named one of `names` (NULL
- * ended), in one pass over the properties; a null node when none is. */
-static SynNode find_prop_of(T *t, SynNode obj, const char *const *names)
-{
-    SynNode none = {0};
-    if (!is(obj, "object"))
-        return none;
-    uint32_t cnt = syn_count(t->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(t->syn, obj, i);
-        const char *pn = prop_name(t, p);
-        for (const char *const *n = names; pn && *n; n++)
-            if (!strcmp(pn, *n))
-                return syn_prop_value(t->syn, p);
-    }
-    return none;
-}
-
-static SynNode find_prop(T *t, SynNode obj, const char *name)
-{
-    const char *const names[] = {name, NULL};
-    return find_prop_of(t, obj, names);
-}
-
-/* ---- names --------------------------------------------------------------- */
-
-static bool all_caps_name(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (; *s; s++)
-        if (!(isupper((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
-            return false;
-    return true;
-}
-
-static void name_ref_at(T *t, SynNode v, NameRef *out, int depth);
-
-/* A template literal as a name pattern: substitutions become "${}"
- * (constants of this file are read through). */
-static const char *template_pattern(T *t, SynNode n)
-{
-    StrBuf acc;
-    sb_init(&acc, t->a);
-    uint32_t cnt = syn_count(t->syn, n);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode c = syn_child(t->syn, n, i);
-        if (is(c, "string_fragment")) {
-            sb_appendn(&acc, t->src + syn_start(c), syn_end(c) - syn_start(c));
-        } else if (is(c, "template_substitution")) {
-            SynNode e = unwrap(syn_child(t->syn, c, 0));
-            const char *k = is(e, "identifier") || is(e, "member_expression")
-                                ? const_text(t, ntext(t, e))
-                                : NULL;
-            sb_append(&acc, k ? k : "${}");
-        } else if (is(c, "escape_sequence")) {
-            sb_appendn(&acc, t->src + syn_start(c) + 1, syn_end(c) - syn_start(c) - 1);
-        }
-    }
-    return sb_str(&acc);
-}
-
-/* The members of a class body that hold values: field initialisers and
- * `this.x = v` in the constructor, in order, the first of a name kept. */
-static void index_members(T *t, SynNode body, NameMap *m)
-{
-    uint32_t cnt = syn_count(t->syn, body);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode mb = syn_child(t->syn, body, i);
-        if (is(mb, "public_field_definition")) {
-            SynNode nm = field(mb, "name"), v = field(mb, "value");
-            if (!syn_null(v)) {
-                VEC_PUSH(t->a, &t->member_values, v);
-                namemap_put(t->a, m, ntext(t, nm), t->member_values.n - 1);
-            }
-        }
-        if (!is(mb, "method_definition") || !syn_text_eq(t->syn, field(mb, "name"), "constructor"))
-            continue;
-        SynNode fb = field(mb, "body");
-        uint32_t bc = syn_count(t->syn, fb);
-        for (uint32_t j = 0; j < bc; j++) {
-            SynNode st = syn_child(t->syn, fb, j);
-            SynNode e = is(st, "expression_statement") ? syn_child(t->syn, st, 0) : (SynNode){0};
-            if (!is(e, "assignment_expression"))
-                continue;
-            SynNode l = field(e, "left");
-            if (is(l, "member_expression") && is(field(l, "object"), "this")) {
-                VEC_PUSH(t->a, &t->member_values, field(e, "right"));
-                namemap_put(t->a, m, ntext(t, field(l, "property")), t->member_values.n - 1);
-            }
-        }
-    }
-}
-
-/* `this.tableName`: a field initialiser or a constructor assignment of the
- * enclosing class (each class body indexed once). */
-static SynNode class_member_value(T *t, SynNode use, const char *member)
-{
-    SynNode none = {0};
-    SynNode p = syn_parent(t->syn, use);
-    for (int i = 0; i < 256 && !syn_null(p) && !is(p, "class_body"); i++)
-        p = syn_parent(t->syn, p);
-    if (!is(p, "class_body"))
-        return none;
-    size_t k, v;
-    if (!nummap_get(&t->class_bodies, syn_start(p), &k)) {
-        k = t->member_maps.n;
-        VEC_PUSH(t->a, &t->member_maps, (NameMap){0});
-        index_members(t, p, &t->member_maps.v[k]);
-        nummap_put(t->a, &t->class_bodies, syn_start(p), k);
-    }
-    return namemap_get(&t->member_maps.v[k], member, &v) ? t->member_values.v[v] : none;
-}
-
-static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
-{
-    v = unwrap(v);
-    if (syn_null(v) || depth > MAX_HOPS)
-        return;
-    if (!out->text)
-        out->text = short_text(t, v);
-    const char *s;
-    if (string_value(t, v, &s)) {
-        if (!out->literal)
-            out->literal = s;
-        return;
-    }
-    const char *ty = syn_type(v);
-    if (syn_type_is(ty, "template_string")) {
-        if (!out->literal)
-            out->literal = template_pattern(t, v);
-        return;
-    }
-    if (syn_type_is(ty, "binary_expression")) {
-        SynNode op = field(v, "operator");
-        if (syn_text_eq(t->syn, op, "??") || syn_text_eq(t->syn, op, "||")) {
-            name_ref_at(t, field(v, "left"), out, depth + 1);
-            name_ref_at(t, field(v, "right"), out, depth + 1);
-        }
-        return;
-    }
-    if (syn_type_is(ty, "member_expression") || syn_type_is(ty, "subscript_expression")) {
-        SynNode obj = unwrap(field(v, "object"));
-        if (syn_text_eq(t->syn, obj, "process.env")) {
-            SynNode prop = syn_type_is(ty, "member_expression") ? field(v, "property") : field(v, "index");
-            if (!out->env && !string_value(t, prop, &out->env))
-                out->env = ntext(t, prop);
-            return;
-        }
-        if (is(obj, "this") && syn_type_is(ty, "member_expression")) {
-            SynNode mv = class_member_value(t, v, ntext(t, field(v, "property")));
-            if (!syn_null(mv))
-                name_ref_at(t, mv, out, depth + 1);
-            return;
-        }
-        /* Obj.KEY of an `as const` object */
-        const char *k = const_text(t, ntext(t, v));
-        if (k) {
-            if (!out->literal)
-                out->literal = k;
-            return;
-        }
-        /* TABLES.ORDERS of an object of names (`export const TABLES = {
-         * ORDERS: process.env.ORDERS_TABLE! }`): of this file, or imported */
-        SynNode prop = field(v, "property");
-        if (!syn_type_is(ty, "member_expression") || !is(obj, "identifier") ||
-            !is(prop, "property_identifier"))
-            return;
-        const char *objname = ntext(t, obj), *member = ntext(t, prop);
-        bool param, found;
-        SynNode b = unwrap(binding(t, obj, objname, &param, &found));
-        if (found && !param && is(b, "object")) {
-            SynNode mv = find_prop(t, b, member);
-            if (!syn_null(mv))
-                name_ref_at(t, mv, out, depth + 1);
-            return;
-        }
-        const Import *im = found ? NULL : find_import(t, objname);
-        if (im && !out->import) {
-            out->import = arena_printf(t->a, "%s.%s", im->imported, member);
-            out->from = im->source;
-        }
-        return;
-    }
-    if (syn_type_is(ty, "identifier") || syn_type_is(ty, "shorthand_property_identifier")) {
-        const char *name = ntext(t, v);
-        bool param, found;
-        SynNode b = binding(t, v, name, &param, &found);
-        if (found && !param && !syn_null(b)) {
-            name_ref_at(t, b, out, depth + 1);
-            return;
-        }
-        const Import *im = find_import(t, name);
-        if (im && !out->import) {
-            out->import = im->imported;
-            out->from = im->source;
-        }
-        return;
-    }
-    if (syn_type_is(ty, "call_expression")) {
-        /* requireEnv('TABLE_NAME'), config.get('TABLE_NAME'), getEnv(...) */
-        SynNode fn = unwrap(field(v, "function"));
-        const char *callee = ntext(t, fn);
-        SynNode a0 = syn_child(t->syn, field(v, "arguments"), 0);
-        const char *arg;
-        if ((strcasestr(callee, "env") || strcasestr(callee, "config")) &&
-            string_value(t, a0, &arg) && all_caps_name(arg) && !out->env)
-            out->env = arg;
-        return;
-    }
-}
-
-static NameRef name_ref(T *t, SynNode v)
-{
-    NameRef r = {0};
-    name_ref_at(t, v, &r, 0);
-    return r;
-}
 
 /* ---- data operation parameters ------------------------------------------------ */
 
@@ -415,13 +101,13 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     SynNode tn = find_prop(t, obj, "TableName");
     if (!syn_null(tn)) {
         e.has_table = true;
-        e.table = name_ref(t, tn);
+        e.table = tables_name_ref(t, tn);
         e.table_span = syn_span(tn);
     }
     SynNode in = find_prop(t, obj, "IndexName");
     if (!syn_null(in)) {
         e.has_index = true;
-        e.index = name_ref(t, in);
+        e.index = tables_name_ref(t, in);
         e.index_span = syn_span(in);
     }
     SynNode names = follow(t, find_prop(t, obj, "ExpressionAttributeNames"));
@@ -434,7 +120,7 @@ static void record_params(T *t, uint32_t at, SynNode obj)
             if (!k || syn_null(pv))
                 continue;
             if (!string_value(t, pv, &v)) {
-                NameRef r = name_ref(t, pv);
+                NameRef r = tables_name_ref(t, pv);
                 v = r.literal;
             }
             if (v) {
@@ -463,7 +149,7 @@ static void record_lib_query(T *t, uint32_t at, SynNode obj)
     SynNode in = find_prop(t, obj, is(kc, "object") ? "indexName" : "index");
     if (!syn_null(in)) {
         e.has_index = true;
-        e.index = name_ref(t, in);
+        e.index = tables_name_ref(t, in);
         e.index_span = syn_span(in);
     }
     SynNode conds = is(kc, "object") ? kc : obj;
@@ -571,7 +257,7 @@ static DocNode *doc_make(T *t, SynNode n, int depth, PendVec *todo)
         /* with substitutions: a name pattern, like CloudFormation's !Sub */
         d->kind = DOC_SCALAR;
         d->tag = "Fn::Sub";
-        d->text = template_pattern(t, v);
+        d->text = tables_template_pattern(t, v);
         return d;
     }
     if (syn_type_is(ty, "number") || syn_type_is(ty, "true") || syn_type_is(ty, "false")) {
@@ -1363,64 +1049,6 @@ static void visit(T *t, SynNode n, const char *ty)
         visit_class(t, n);
 }
 
-/* The members of a module constant's object that may name a table
- * (`TABLES = { ORDERS: process.env.ORDERS_TABLE! }`), each a constant
- * named `TABLES.ORDERS`. */
-static void object_consts(T *t, const char *name, SynNode obj, bool exported)
-{
-    uint32_t cnt = syn_count(t->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(t->syn, obj, i);
-        const char *k = is(p, "pair") ? prop_name(t, p) : NULL;
-        SynNode v = unwrap(field(p, "value"));
-        if (!k || syn_null(v) || is(v, "object") || is(v, "arrow_function") ||
-            is(v, "function_expression"))
-            continue;
-        NameRef r = name_ref(t, v);
-        if (!r.literal && !r.env && !r.import)
-            continue;
-        NameConst c = {.name = arena_printf(t->a, "%s.%s", name, k), .exported = exported,
-                       .ref = r};
-        VEC_PUSH(t->a, &t->ft->consts, c);
-    }
-}
-
-/* Module constants that may name a table or an index. */
-static void module_consts(T *t, SynNode root)
-{
-    uint32_t cnt = syn_count(t->syn, root);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode st = syn_child(t->syn, root, i);
-        bool exported = false;
-        if (is(st, "export_statement")) {
-            st = field(st, "declaration");
-            exported = true;
-        }
-        if (!is(st, "lexical_declaration") && !is(st, "variable_declaration"))
-            continue;
-        uint32_t dc = syn_count(t->syn, st);
-        for (uint32_t j = 0; j < dc; j++) {
-            SynNode d = syn_child(t->syn, st, j);
-            SynNode nm = field(d, "name"), v = unwrap(field(d, "value"));
-            if (!is(d, "variable_declarator") || !is(nm, "identifier") || syn_null(v))
-                continue;
-            const char *ty = syn_type(v);
-            if (syn_type_is(ty, "object")) {
-                object_consts(t, ntext(t, nm), v, exported);
-                continue;
-            }
-            if (!syn_type_is(ty, "string") && !syn_type_is(ty, "template_string") &&
-                !syn_type_is(ty, "binary_expression") && !syn_type_is(ty, "member_expression") &&
-                !syn_type_is(ty, "subscript_expression") && !syn_type_is(ty, "call_expression"))
-                continue;
-            NameRef r = name_ref(t, v);
-            if (!r.literal && !r.env && !r.import)
-                continue;
-            NameConst c = {.name = ntext(t, nm), .exported = exported, .ref = r};
-            VEC_PUSH(t->a, &t->ft->consts, c);
-        }
-    }
-}
 
 /* add*Index calls on a table variable of this file join that table. */
 static void attach_index_calls(T *t)
@@ -1460,7 +1088,7 @@ void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
     size_t len;
     T t = {.syn = syn, .scopes = scopes, .src = syn_source(syn, &len), .a = a, .ir = ir,
            .cfg = cfg, .ft = ft};
-    module_consts(&t, syn_root(syn));
+    tables_module_consts(&t, syn_root(syn));
     for (size_t i = 0; i < syn_node_count(syn); i++)
         visit(&t, syn_node_at(syn, i), syn_type_at(syn, i));
     attach_index_calls(&t);
