@@ -182,18 +182,18 @@ static void check_op(const RuleContext *ctx, Arena *a, const KfOpKeys *op_keys, 
         const char *is = key_of(a, t.table, attr, &other);
         reported++;
         if (is && other && !t.ix)
-            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].clause,
                         "'%s' is %s, but this query names no index and so reads %s, whose keys "
                         "are %s: add IndexName '%s' (or use the table's keys)",
                         attr, is, target, tkeys, other->name));
         else if (is)
-            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].clause,
                         "'%s' is %s, not a key of %s (%s): a key condition can only use the keys "
                         "of what it queries%s%s%s",
                         attr, is, target, tkeys, other ? "; query index " : "",
                         other ? other->name : "", other ? " instead" : ""));
         else
-            evidence(ctx, a, &t, rule_report(ctx, conds[i].span,
+            evidence(ctx, a, &t, rule_report(ctx, conds[i].clause,
                         "'%s' is not a key of %s (%s): a key condition can only use the "
                         "partition and sort key; filter on '%s' with a FilterExpression, or add "
                         "an index keyed on it",

@@ -366,6 +366,42 @@ static void test_deep_nesting(void **state)
     assert_string_equal(ft->set.tables.v[0].pk.name, "pk");
 }
 
+/* CreateTable parameters built apart from the call (`new
+ * CreateTableCommand(def)` in a loop over an array): each object with a
+ * TableName and a KeySchema array is a table, named by its TableName's
+ * literal fallback; an object without KeySchema is not. Without such a
+ * call in the file, the same objects are not tables. */
+static void test_create_table_loop(void **state)
+{
+    (void)state;
+    const char *defs =
+        "const tables = [\n"
+        "  { TableName: process.env.A_TABLE || 'shop-a',\n"
+        "    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }],\n"
+        "    AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }] },\n"
+        "  { TableName: 'shop-b', KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] },\n"
+        "  { TableName: 'not-a-table', Item: { id: 'x' } },\n"
+        "];\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", defs,
+             "import { CreateTableCommand } from '@aws-sdk/client-dynamodb';\n"
+             "async function create(def: any) { await client.send(new CreateTableCommand(def)); }\n"
+             "for (const t of tables) await create(t);\n");
+    const FileTables *ft = extract(text);
+    assert_int_equal(ft->set.tables.n, 2);
+    const TableDef *t = table(ft, "shop-a");
+    assert_int_equal(t->source, TSRC_SDK);
+    assert_string_equal(t->name, "shop-a");
+    assert_string_equal(t->pk.name, "PK");
+    assert_int_equal(t->span.start_row, 1);
+    t = table(ft, "shop-b");
+    assert_string_equal(t->pk.name, "id");
+    fileir_free(F);
+    F = NULL;
+    ft = extract(defs);
+    assert_int_equal(ft->set.tables.n, 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -373,7 +409,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_cdk),      T(test_cdk_issues_and_env),   T(test_sdk_and_libraries),
         T(test_op_names), T(test_choices_and_doubles), T(test_deep_nesting),
-        T(test_update_table),
+        T(test_update_table), T(test_create_table_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -687,9 +687,12 @@ static void library_table(T *t, SynNode expr, SynNode def, TableSource src)
 /* CreateTableCommand({...}) / dynamodb.createTable({...}) */
 static void sdk_table(T *t, SynNode expr, SynNode params)
 {
+    nummap_put(t->a, &t->create_read, syn_start(params), 0);
     TableDef tb = {.source = TSRC_SDK, .path = path_of(t), .span = syn_span(expr)};
     DocNode *d = to_doc(t, params);
     tb.name = table_name_of(doc_get(d, "TableName", false));
+    if (!tb.name) /* `process.env.ORDERS_TABLE || 'orders'`: its fallback */
+        tb.name = tables_name_ref(t, find_prop(t, params, "TableName")).literal;
     tb.var = holder_of(t, expr);
     tb.id = tb.name && !strstr(tb.name, "${") ? tb.name : tb.var ? tb.var : "CreateTable";
     schema_read_cfn_table(t->a, d, &tb, &t->ft->set);
@@ -854,6 +857,8 @@ static void visit_new(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object"))
             sdk_table(t, n, params);
+        else
+            t->create_unread = true;
     } else if (!strcmp(name, "UpdateTableCommand") && nargs >= 1) {
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object") &&
@@ -900,6 +905,8 @@ static void visit_call(T *t, SynNode n)
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object") && !syn_null(find_prop(t, params, "KeySchema")))
             sdk_table(t, n, params);
+        else if (!is(params, "object"))
+            t->create_unread = true;
     } else if (!strcmp(name, "updateTable") && is(fn, "member_expression")) {
         SynNode params = follow(t, arg_at(t, args, 0));
         if (is(params, "object") &&
@@ -1050,6 +1057,23 @@ static void visit(T *t, SynNode n, const char *ty)
 }
 
 
+/* In a file whose CreateTable call takes parameters it builds elsewhere
+ * (`for (const def of tables) await client.send(new
+ * CreateTableCommand(def))`), each object literal that has a TableName and
+ * a KeySchema array is a table's parameters. */
+static void create_params_objects(T *t)
+{
+    size_t k;
+    for (size_t i = 0; i < syn_node_count(t->syn); i++) {
+        SynNode o = syn_node_at(t->syn, i);
+        if (!is(o, "object") || nummap_get(&t->create_read, syn_start(o), &k) ||
+            syn_null(find_prop(t, o, "TableName")) ||
+            !is(unwrap(find_prop(t, o, "KeySchema")), "array"))
+            continue;
+        sdk_table(t, o, o);
+    }
+}
+
 /* add*Index calls on a table variable of this file join that table. */
 static void attach_index_calls(T *t)
 {
@@ -1091,6 +1115,8 @@ void extract_tables(const SynTree *syn, Scopes *scopes, Arena *a, FileIR *ir,
     tables_module_consts(&t, syn_root(syn));
     for (size_t i = 0; i < syn_node_count(syn); i++)
         visit(&t, syn_node_at(syn, i), syn_type_at(syn, i));
+    if (t.create_unread)
+        create_params_objects(&t);
     attach_index_calls(&t);
     for (size_t i = 0; i < ir->ops.n; i++) {
         size_t k;

@@ -40,6 +40,10 @@ typedef struct T {
      * changes (mutated_literal), by node id; found on first need */
     NumMap mutated;
     bool mutated_found;
+    /* a CreateTable call whose parameters are not an object literal here
+     * (`new CreateTableCommand(def)` in a loop over definitions) */
+    bool create_unread;
+    NumMap create_read; /* start bytes of parameters objects read as tables */
 } T;
 
 static inline bool is(SynNode n, const char *type) { return syn_is(n, type); }
