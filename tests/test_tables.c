@@ -366,6 +366,36 @@ static void test_deep_nesting(void **state)
     assert_string_equal(ft->set.tables.v[0].pk.name, "pk");
 }
 
+/* Names in nested objects of names: `config.dynamodb.users` of a local
+ * object is read through; of an imported one it is looked up by its
+ * whole path; an exported config's nested members are constants. */
+static void test_nested_names(void **state)
+{
+    (void)state;
+    extract("import { QueryCommand } from '@aws-sdk/lib-dynamodb';\n"
+            "import { settings } from './settings';\n"
+            "function getEnvVar(n: string, d?: string) { return process.env[n] ?? d; }\n"
+            "export const config = { stage: 'dev', dynamodb: { users: getEnvVar('USERS_TABLE', 'users-dev'),\n"
+            "  deep: { a: { b: 'too-deep' } } } };\n"
+            "client.send(new QueryCommand({ TableName: config.dynamodb.users, KeyConditionExpression: 'pk = :p' }));\n"
+            "client.send(new QueryCommand({ TableName: settings.db.orders, KeyConditionExpression: 'pk = :p' }));\n"
+            "client.send(new QueryCommand({ TableName: config.dynamodb.nope, KeyConditionExpression: 'pk = :p' }));\n");
+    assert_int_equal(F->ops.n, 3);
+    const OpParams *e = extra_at(F, 0);
+    assert_string_equal(e->table.env, "USERS_TABLE");
+    e = extra_at(F, 1);
+    assert_string_equal(e->table.import, "settings.db.orders");
+    assert_string_equal(e->table.from, "./settings");
+    e = extra_at(F, 2);
+    assert_null(e->table.env);
+    assert_null(e->table.literal);
+    const FileTables *ft = F->tables;
+    assert_int_equal(ft->consts.n, 2); /* config.stage, config.dynamodb.users */
+    assert_string_equal(ft->consts.v[1].name, "config.dynamodb.users");
+    assert_string_equal(ft->consts.v[1].ref.env, "USERS_TABLE");
+    assert_true(ft->consts.v[1].exported);
+}
+
 /* CreateTable parameters built apart from the call (`new
  * CreateTableCommand(def)` in a loop over an array): each object with a
  * TableName and a KeySchema array is a table, named by its TableName's
@@ -409,7 +439,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_cdk),      T(test_cdk_issues_and_env),   T(test_sdk_and_libraries),
         T(test_op_names), T(test_choices_and_doubles), T(test_deep_nesting),
-        T(test_update_table), T(test_create_table_loop),
+        T(test_update_table), T(test_create_table_loop), T(test_nested_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 
 enum {
     MAX_HOPS = 6,       /* x = y; y = z; ... */
+    MAX_MEMBERS = 3,    /* config.dynamodb.users: members read in a name */
     MAX_DOC_DEPTH = 24, /* object nesting converted to a DocNode tree */
     MAX_TEXT = 80,      /* source text kept for opaque values */
     MAX_DOC_NODES = 2000, /* per object converted: variables may repeat one */

@@ -83,6 +83,28 @@ static SynNode class_member_value(T *t, SynNode use, const char *member)
     return namemap_get(&t->member_maps.v[k], member, &v) ? t->member_values.v[v] : none;
 }
 
+/* `a.b.c` as its root identifier `a` and its members `b`, `c` (at most
+ * MAX_MEMBERS, each a plain property name); 0 when `v` is not such a
+ * chain. */
+static size_t member_path(T *t, SynNode v, SynNode *root, SynNode *members)
+{
+    SynNode rev[MAX_MEMBERS];
+    size_t n = 0;
+    while (is(v, "member_expression")) {
+        SynNode prop = field(v, "property");
+        if (n == MAX_MEMBERS || !is(prop, "property_identifier"))
+            return 0;
+        rev[n++] = prop;
+        v = unwrap(field(v, "object"));
+    }
+    if (!n || !is(v, "identifier"))
+        return 0;
+    *root = v;
+    for (size_t i = 0; i < n; i++)
+        members[i] = rev[n - 1 - i];
+    return n;
+}
+
 static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
 {
     v = unwrap(v);
@@ -132,23 +154,34 @@ static void name_ref_at(T *t, SynNode v, NameRef *out, int depth)
             return;
         }
         /* TABLES.ORDERS of an object of names (`export const TABLES = {
-         * ORDERS: process.env.ORDERS_TABLE! }`): of this file, or imported */
-        SynNode prop = field(v, "property");
-        if (!syn_type_is(ty, "member_expression") || !is(obj, "identifier") ||
-            !is(prop, "property_identifier"))
+         * ORDERS: process.env.ORDERS_TABLE! }`), config.dynamodb.users of
+         * nested ones: of this file, or imported */
+        if (!syn_type_is(ty, "member_expression"))
             return;
-        const char *objname = ntext(t, obj), *member = ntext(t, prop);
+        SynNode root, members[MAX_MEMBERS];
+        size_t nm = member_path(t, v, &root, members);
+        if (!nm)
+            return;
         bool param, found;
-        SynNode b = unwrap(binding(t, obj, objname, &param, &found));
+        SynNode b = unwrap(binding(t, root, ntext(t, root), &param, &found));
         if (found && !param && is(b, "object")) {
-            SynNode mv = find_prop(t, b, member);
-            if (!syn_null(mv))
-                name_ref_at(t, mv, out, depth + 1);
+            for (size_t i = 0; i < nm && is(b, "object"); i++) {
+                b = unwrap(find_prop(t, b, ntext(t, members[i])));
+                if (i + 1 == nm && !syn_null(b))
+                    name_ref_at(t, b, out, depth + 1);
+            }
             return;
         }
-        const Import *im = found ? NULL : find_import(t, objname);
+        const Import *im = found ? NULL : find_import(t, ntext(t, root));
         if (im && !out->import) {
-            out->import = arena_printf(t->a, "%s.%s", im->imported, member);
+            StrBuf acc;
+            sb_init(&acc, t->a);
+            sb_append(&acc, im->imported);
+            for (size_t i = 0; i < nm; i++) {
+                sb_append(&acc, ".");
+                sb_append(&acc, ntext(t, members[i]));
+            }
+            out->import = sb_str(&acc);
             out->from = im->source;
         }
         return;
@@ -191,21 +224,25 @@ NameRef tables_name_ref(T *t, SynNode v)
 /* The members of a module constant's object that may name a table
  * (`TABLES = { ORDERS: process.env.ORDERS_TABLE! }`), each a constant
  * named `TABLES.ORDERS`. */
-static void object_consts(T *t, const char *name, SynNode obj, bool exported)
+static void object_consts(T *t, const char *name, SynNode obj, bool exported, int depth)
 {
     uint32_t cnt = syn_count(t->syn, obj);
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(t->syn, obj, i);
         const char *k = is(p, "pair") ? prop_name(t, p) : NULL;
         SynNode v = unwrap(field(p, "value"));
-        if (!k || syn_null(v) || is(v, "object") || is(v, "arrow_function") ||
-            is(v, "function_expression"))
+        if (!k || syn_null(v) || is(v, "arrow_function") || is(v, "function_expression"))
             continue;
+        const char *member = arena_printf(t->a, "%s.%s", name, k);
+        if (is(v, "object")) { /* `config = { dynamodb: { users: ... } }` */
+            if (depth + 1 < MAX_MEMBERS)
+                object_consts(t, member, v, exported, depth + 1);
+            continue;
+        }
         NameRef r = tables_name_ref(t, v);
         if (!r.literal && !r.env && !r.import)
             continue;
-        NameConst c = {.name = arena_printf(t->a, "%s.%s", name, k), .exported = exported,
-                       .ref = r};
+        NameConst c = {.name = member, .exported = exported, .ref = r};
         VEC_PUSH(t->a, &t->ft->consts, c);
     }
 }
@@ -231,7 +268,7 @@ void tables_module_consts(T *t, SynNode root)
                 continue;
             const char *ty = syn_type(v);
             if (syn_type_is(ty, "object")) {
-                object_consts(t, ntext(t, nm), v, exported);
+                object_consts(t, ntext(t, nm), v, exported, 0);
                 continue;
             }
             if (!syn_type_is(ty, "string") && !syn_type_is(ty, "template_string") &&

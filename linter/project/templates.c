@@ -233,6 +233,40 @@ void templates_forget(TemplateCache *cache)
     cache->memo_arena = NULL;
 }
 
+/* A file found on its own (resources/dynamodb.yml) that a serverless.yml
+ * found too includes (`${file(resources/dynamodb.yml)}`) is read twice:
+ * its tables are one each, the copy read through the include kept (there
+ * `${self:custom.x}` in a name is resolved). */
+static bool same_place(const char *pa, Span sa, const char *pb, Span sb)
+{
+    return pa && pb && sa.start_byte == sb.start_byte && sa.end_byte == sb.end_byte &&
+           !strcmp(pa, pb);
+}
+
+static void add_table(Arena *a, TableModel *m, const TableDef *t)
+{
+    for (size_t i = 0; i < m->set.tables.n; i++) {
+        TableDef *o = &m->set.tables.v[i];
+        if (!same_place(o->path, o->span, t->path, t->span))
+            continue;
+        bool o_open = o->name && strstr(o->name, "${self:"), t_open = t->name && strstr(t->name, "${self:");
+        if (o_open && !t_open)
+            *o = *t;
+        return;
+    }
+    VEC_PUSH(a, &m->set.tables, *t);
+}
+
+static bool issue_read(const TableModel *m, const SchemaIssue *is)
+{
+    for (size_t i = 0; i < m->set.issues.n; i++) {
+        const SchemaIssue *o = &m->set.issues.v[i];
+        if (same_place(o->path, o->span, is->path, is->span) && !strcmp(o->message, is->message))
+            return true;
+    }
+    return false;
+}
+
 void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *notes,
                     TemplateCache *cache)
 {
@@ -246,12 +280,13 @@ void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *not
             if (set.tables.n)
                 strlist_push(a, &m->schema_files, disp);
             for (size_t k = 0; k < set.tables.n; k++)
-                VEC_PUSH(a, &m->set.tables, set.tables.v[k]);
+                add_table(a, m, &set.tables.v[k]);
             for (size_t k = 0; k < set.env.n; k++)
                 VEC_PUSH(a, &m->set.env, set.env.v[k]);
             /* its tables are judged as a named schema's are */
             for (size_t k = 0; k < set.issues.n; k++)
-                VEC_PUSH(a, &m->set.issues, set.issues.v[k]);
+                if (!issue_read(m, &set.issues.v[k]))
+                    VEC_PUSH(a, &m->set.issues, set.issues.v[k]);
             for (size_t k = 0; k < quiet.items.n; k++) {
                 const Problem *pr = &quiet.items.v[k];
                 if (pr->kind == PROBLEM_NOTE)
