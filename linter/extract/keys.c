@@ -272,6 +272,27 @@ size_t ex_update_set_key(Ex *x, const char *name, SynNode v, int op)
     return n;
 }
 
+/* `item.GSI2PK = ...` after the variable's declaration, before the write:
+ * the keys of those assignments. `v` is the variable's value, an object
+ * literal or a call (`const item = toItem(b) as Row`). */
+static size_t assigned_keys(Ex *x, SynNode v, KeySite site, int op)
+{
+    for (int i = 0; i < 4; i++) {
+        SynNode p = ex_parent(x, v);
+        if (!is(p, "as_expression") && !is(p, "satisfies_expression") &&
+            !is(p, "non_null_expression") && !is(p, "parenthesized_expression") &&
+            !is(p, "await_expression"))
+            break;
+        v = p;
+    }
+    size_t na, added = 0;
+    const AssignedProp *ap = ex_assigned_props(x, v, &na);
+    for (size_t i = 0; i < na; i++)
+        if (!strchr(ap[i].name, '.'))
+            added += prop_keys(x, ap[i].name, (SynNode){0}, ap[i].value, site, op);
+    return added;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
@@ -281,9 +302,11 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         SynNode arg = syn_count(x->syn, field(obj, "arguments")) == 1
                           ? ex_follow(x, syn_child(x->syn, field(obj, "arguments"), 0), NULL, NULL)
                           : (SynNode){0};
-        /* else a helper that builds the item: `Item: buildItem(tenant, id)` */
+        /* else a helper that builds the item: `Item: buildItem(tenant, id)`,
+         * keys set on what it returns before the write too */
         if (!is(arg, "object"))
-            return depth == 0 && site != SITE_OBJECT ? helper_object_keys(x, obj, site, op) : 0;
+            return (depth == 0 && site != SITE_OBJECT ? helper_object_keys(x, obj, site, op) : 0) +
+                   assigned_keys(x, obj, site, op);
         obj = arg;
     }
     if (!is(obj, "object"))
@@ -299,13 +322,7 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         }
         added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
     }
-    /* `item.GSI2PK = ...` after the literal, before the write */
-    size_t na;
-    const AssignedProp *ap = ex_assigned_props(x, obj, &na);
-    for (size_t i = 0; i < na; i++)
-        if (!strchr(ap[i].name, '.'))
-            added += prop_keys(x, ap[i].name, (SynNode){0}, ap[i].value, site, op);
-    return added;
+    return added + assigned_keys(x, obj, site, op);
 }
 
 /* The conditional a key value names: the value itself, or the value of
