@@ -140,6 +140,30 @@ static void record_params(T *t, uint32_t at, SynNode obj)
 /* entity.query({ index: 'gsi1', type: 'post' }) (Turbine) and
  * table.query({ indexName, keyCondition: { pk, sk } }) (ddb-lib): the
  * index and every attribute of the key condition. */
+/* A query option of a client library or a project's repository wrapper
+ * (`repo.query({ PK, SK: { beginsWith: 'X#' }, limit: 1 })`), not an
+ * attribute of the key condition. */
+static bool query_option(const char *name)
+{
+    static const char *const options[] = {
+        "limit", "scanIndexForward", "consistentRead", "consistent", "select", "filter",
+        "filters", "filterExpression", "projection", "projectionExpression", "attributes",
+        "startKey", "exclusiveStartKey", "cursor", "nextToken", "pageSize", "reverse",
+        "order", "sort", "ascending", "descending", "tableName", "returnConsumedCapacity",
+        "expressionAttributeNames", "expressionAttributeValues", NULL};
+    for (const char *const *o = options; *o; o++)
+        if (!strcasecmp(name, *o))
+            return true;
+    return false;
+}
+
+/* A key attribute is a string, a number or binary: never true or false. */
+static bool bool_value(T *t, SynNode v)
+{
+    v = unwrap(v);
+    return is(v, "true") || is(v, "false");
+}
+
 static void record_lib_query(T *t, uint32_t at, SynNode obj)
 {
     if (nummap_get(&t->params_at, at, NULL))
@@ -164,6 +188,8 @@ static void record_lib_query(T *t, uint32_t at, SynNode obj)
         }
         if (!is(kc, "object") && (!strcmp(pn, "index") || !strcmp(pn, "indexName")))
             continue;
+        if (query_option(pn) || bool_value(t, syn_prop_value(t->syn, p)))
+            continue; /* `limit: 1, scanIndexForward: false`: how, not which keys */
         strlist_push(t->a, &e.lib_attrs, pn);
     }
     add_params(t, at, e);

@@ -1475,7 +1475,8 @@ size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t
                 *complete = false;
                 continue;
             }
-            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = COND_NONE, .span = op->span});
+            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = COND_NONE, .span = op->span,
+                                              .clause = op->span});
         }
     }
     *out = v.v;
