@@ -880,16 +880,36 @@ static bool entity_id_name(const char *n, const Config *cfg)
            !kf_is_key_attr_name(n, cfg);
 }
 
-/* `tkt-${uuid}`: one word, its one separator, then one value. */
+/* `tkt-${uuid}`, `PED-${year}-00001`: one word and its separator, then
+ * values, joined by that separator alone or with digits (a number). */
 static bool typed_id_text(const KfKey *key, const Config *cfg)
 {
-    if (key->n != 2 || key->parts[0].hole || !key->parts[1].hole || key->parts[0].len < 2)
+    if (key->n < 2 || key->parts[0].hole || key->parts[0].len < 2)
         return false;
     const KfPart *t = &key->parts[0];
     for (size_t i = 0; i + 1 < t->len; i++)
         if (kf_is_boundary_char(t->text[i], cfg))
             return false;
-    return true;
+    char sep = t->text[t->len - 1];
+    bool value = false;
+    for (size_t p = 1; p < key->n; p++) {
+        const KfPart *q = &key->parts[p];
+        value |= q->hole;
+        for (size_t i = 0; !q->hole && i < q->len; i++)
+            if (q->text[i] != sep && !isdigit((unsigned char)q->text[i]))
+                return false;
+    }
+    return value;
+}
+
+/* Whether a text part after the first has digits (`-00001`). */
+static bool written_number(const KfKey *key)
+{
+    for (size_t p = 1; p < key->n; p++)
+        for (size_t i = 0; !key->parts[p].hole && i < key->parts[p].len; i++)
+            if (isdigit((unsigned char)key->parts[p].text[i]))
+                return true;
+    return false;
 }
 
 const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg)
@@ -900,8 +920,12 @@ const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg)
     v = v ? v + 1 : k->via;
     if (entity_id_name(v, cfg))
         return v;
-    if (k->role != ROLE_INDEX_PK && k->role != ROLE_INDEX_SK && entity_id_name(k->attr, cfg) &&
-        typed_id_text(key, cfg))
+    /* a bare `id` holds the keys of a generic table too (`accounts/${i}`
+     * beside `${account}-${region}`): only a number written out in it
+     * (`PED-${year}-00001`) makes its value a code */
+    bool bare = k->attr && !strcasecmp(k->attr, "id") && written_number(key);
+    if (k->role != ROLE_INDEX_PK && k->role != ROLE_INDEX_SK &&
+        (entity_id_name(k->attr, cfg) || bare) && typed_id_text(key, cfg))
         return k->attr;
     return NULL;
 }
