@@ -880,8 +880,10 @@ static bool entity_id_name(const char *n, const Config *cfg)
            !kf_is_key_attr_name(n, cfg);
 }
 
-/* `tkt-${uuid}`, `PED-${year}-00001`: one word and its separator, then
- * values, joined by that separator alone or with digits (a number). */
+/* `tkt-${uuid}`: one word, its separator, then one value; or a code
+ * with a number written out, `PED-${year}-00001`: values and digits
+ * joined by that one separator. (`create:${a}:${b}` is a key of parts.) */
+static bool written_number(const KfKey *key);
 static bool typed_id_text(const KfKey *key, const Config *cfg)
 {
     if (key->n < 2 || key->parts[0].hole || key->parts[0].len < 2)
@@ -890,6 +892,8 @@ static bool typed_id_text(const KfKey *key, const Config *cfg)
     for (size_t i = 0; i + 1 < t->len; i++)
         if (kf_is_boundary_char(t->text[i], cfg))
             return false;
+    if (key->n == 2)
+        return key->parts[1].hole;
     char sep = t->text[t->len - 1];
     bool value = false;
     for (size_t p = 1; p < key->n; p++) {
@@ -899,7 +903,7 @@ static bool typed_id_text(const KfKey *key, const Config *cfg)
             if (q->text[i] != sep && !isdigit((unsigned char)q->text[i]))
                 return false;
     }
-    return value;
+    return value && written_number(key);
 }
 
 /* Whether a text part after the first has digits (`-00001`). */
