@@ -146,19 +146,13 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     value_guess(ctx, d, k, &key);
 }
 
-/* Key `k` is a value an earlier key `o` of the file was judged as: one
- * variable written as two keys of one item (`pk: eventId, sk: eventId`),
- * or the same place read with and without an optional part, when `o` was
- * reported already. */
+/* Key `k` is the place an earlier key `o` of the file was reported at:
+ * the same place read with and without an optional part. (One variable
+ * written as two keys of one item is kf_same_value_earlier's.) */
 static bool judged_before(const KeyExpr *o, bool o_reported, const KeyExpr *k)
 {
-    if (o->op != k->op)
-        return false;
-    if (k->via && o->via && !strcmp(o->via, k->via) &&
-        o->via_span.start_byte == k->via_span.start_byte)
-        return true;
-    return o_reported && o->role == k->role && o->span.start_byte == k->span.start_byte &&
-           o->span.end_byte == k->span.end_byte;
+    return o_reported && o->op == k->op && o->role == k->role &&
+           o->span.start_byte == k->span.start_byte && o->span.end_byte == k->span.end_byte;
 }
 
 static void check(const RuleContext *ctx)
@@ -170,7 +164,7 @@ static void check(const RuleContext *ctx)
     bool *reported = arena_alloc(a, (file->keys.n + 1) * sizeof *reported);
     for (size_t i = 0; i < file->keys.n; i++) {
         const KeyExpr *k = &file->keys.v[i];
-        bool seen = false;
+        bool seen = kf_same_value_earlier(file, i);
         for (size_t j = 0; j < i && !seen; j++)
             seen = judged_before(&file->keys.v[j], reported[j], k);
         size_t before = ctx->out->items.n;

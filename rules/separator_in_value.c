@@ -126,7 +126,7 @@ static void check(const RuleContext *ctx)
         return;
     Arena *a = arena_new();
     for (size_t i = 0; i < f->keys.n; i++)
-        if (access_defines_key(f, &f->keys.v[i]))
+        if (access_defines_key(f, &f->keys.v[i]) && !kf_same_value_earlier(f, i))
             check_key(ctx, a, &f->keys.v[i]);
     arena_free(a);
 }

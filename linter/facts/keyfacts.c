@@ -934,6 +934,20 @@ const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg)
     return NULL;
 }
 
+bool kf_same_value_earlier(const FileIR *f, size_t i)
+{
+    const KeyExpr *k = &f->keys.v[i];
+    if (!k->via)
+        return false;
+    for (size_t j = 0; j < i; j++) {
+        const KeyExpr *o = &f->keys.v[j];
+        if (o->op == k->op && o->via && !strcmp(o->via, k->via) &&
+            o->via_span.start_byte == k->via_span.start_byte)
+            return true;
+    }
+    return false;
+}
+
 bool kf_is_tenant_record(Arena *a, const KfKey *k)
 {
     const char *prefix = kf_leading_prefix(a, k);

@@ -232,11 +232,17 @@ bool kf_id_attribute(const KeyExpr *k, const Config *cfg);
 /* The name that calls key `k` (`key`: its flat form) one entity's id: the
  * variable it is held in (`const callId = \`${a}-${b}\``), or the table key
  * attribute it is written to when its value is one word, a separator and
- * one value (`ticketId: \`tkt-${uuid}\``, `Key: { sessionId: \`lex-${id}\` }`;
- * `lockId: \`create:${a}:${b}\`` is a key of parts); not `id`, `pk`, a
- * configured key name or a name with "key". NULL when none: a separator in
- * such a value may be the id's own notation. */
+ * one value (`ticketId: \`tkt-${uuid}\``, `Key: { sessionId: \`lex-${id}\` }`)
+ * or a code with a number written out (`Id: \`PED-${year}-00001\``;
+ * `lockId: \`create:${a}:${b}\`` is a key of parts); not a bare `id`
+ * otherwise, `pk`, a configured key name or a name with "key". NULL when
+ * none: a separator in such a value may be the id's own notation. */
 const char *kf_id_holder(const KeyExpr *k, const KfKey *key, const Config *cfg);
+
+/* Whether key i of `f` is the value of an earlier key of the same
+ * operation held by the same variable (`pk: eventId, sk: eventId`): one
+ * value, which a rule that reports at the variable judges once. */
+bool kf_same_value_earlier(const FileIR *f, size_t i);
 /* A key attribute name: pk, sk, gsiNpk, gsiNsk, lsiNsk, ... (any case),
  * or one configured under key names. */
 bool kf_is_key_attr_name(const char *name, const Config *cfg);
