@@ -39,7 +39,9 @@ void ex_call_site(Ex *x, SynNode n)
     KeyExpr k = {.role = ROLE_KEY, .site = SITE_OBJECT, .op = -1, .span = nspan(n),
                  .build = BUILD_CALL, .call_site = true};
     ex_expr_segs(x, n, &k.segs, 0);
-    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL)
+    /* (a field of what a call returned, `String(claimed.content)`, is no
+     * call of the function that returned it) */
+    if (k.segs.n != 1 || k.segs.v[0].kind != SEG_CALL || k.segs.v[0].member)
         return;
     k.segs.v[0].text = ex_inherited_callee(x, n, k.segs.v[0].text);
     VEC_PUSH(x->a, &x->ir->extracted, k);

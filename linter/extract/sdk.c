@@ -247,6 +247,9 @@ static Seg set_value(Ex *x, SynNode values, const char *placeholder)
     if (segs.n != 1 || (segs.v[0].kind != SEG_REF && segs.v[0].kind != SEG_CALL &&
                         !(segs.v[0].kind == SEG_TEXT && ex_plain_literal(x, unwrap(v)))))
         return none;
+    if (segs.v[0].member) /* `keys.region`: the value as written */
+        return (Seg){.kind = SEG_REF, .text = segs.v[0].name, .span = segs.v[0].span,
+                     .flags = segs.v[0].flags & (SEGF_UPPERCASE | SEGF_LOWERCASE)};
     return segs.v[0];
 }
 

@@ -369,6 +369,67 @@ static SynNode optional_part(Ex *x, SynNode v)
 
 /* A REF for an identifier or member path, following local bindings of
  * string-like values and calls. */
+/* The call `call` as the one CALL segment it reads as, reading the field
+ * `member` of what it returns, the key having written it as `name`
+ * (`keys.pk`, or the destructured `pk`) at `at`: the segment is there,
+ * where the key reads it (and where the value stays when no helper's
+ * field is found). False, with `out` as it was, when the call reads as
+ * something else (a framework's, a date's, a library's key builder). */
+static bool call_member(Ex *x, SynNode call, const char *member, const char *name, Span at,
+                        SegList *out, int depth)
+{
+    size_t before = out->n;
+    ex_expr_segs(x, call, out, depth + 4);
+    ex_spend(&x->inline_left, out->n - before + 1);
+    Seg *s = out->n == before + 1 ? &out->v[before] : NULL;
+    if (s && s->kind == SEG_CALL && !s->member && !s->fallback &&
+        !(s->flags & (SEGF_FRAMEWORK | SEGF_DATE))) {
+        s->member = member;
+        s->name = name;
+        s->span = at;
+        return true;
+    }
+    out->n = before;
+    x->run.list = NULL;
+    return false;
+}
+
+/* `keys.pk` where `const keys = briefRunKeys(identity)` (or `await`ed,
+ * `as`-cast): the field of the object the call returns. */
+static bool member_of_call(Ex *x, SynNode n, const char *path, SegList *out, int depth)
+{
+    SynNode obj = field(n, "object"), prop = field(n, "property");
+    if (!is(n, "member_expression") || !is(obj, "identifier") ||
+        !is(prop, "property_identifier") || depth >= MAX_DEPTH || !x->inline_left)
+        return false;
+    Binding b = ex_find_binding(x, obj, ex_ntext(x, obj), false);
+    if (!b.found || b.param || syn_null(b.value) || !is(b.decl, "variable_declarator") ||
+        !is(field(b.decl, "name"), "identifier"))
+        return false;
+    SynNode v = unwrap(b.value);
+    return is(v, "call_expression") &&
+           call_member(x, v, ex_ntext(x, prop), path, syn_span(n), out, depth);
+}
+
+/* The property `const { pk } = ...` or `const { pk: p } = ...` binds to
+ * `name` in the declarator `decl`, NULL when it binds no such name. */
+static const char *destructured_member(Ex *x, SynNode decl, const char *name)
+{
+    SynNode pat = field(decl, "name");
+    if (!is(decl, "variable_declarator") || !is(pat, "object_pattern"))
+        return NULL;
+    uint32_t cnt = syn_count(x->syn, pat);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, pat, i);
+        if (is(p, "shorthand_property_identifier_pattern") && ex_text_eq(x, p, name))
+            return ex_ntext(x, p);
+        if (is(p, "pair_pattern") && is(field(p, "value"), "identifier") &&
+            ex_text_eq(x, field(p, "value"), name) && is(field(p, "key"), "property_identifier"))
+            return ex_ntext(x, field(p, "key"));
+    }
+    return NULL;
+}
+
 void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
 {
     const char *name = ex_ntext(x, n);
@@ -396,6 +457,15 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
         if (b.found && b.param) {
             ex_push_seg(x, out, SEG_REF, SEGF_PARAM, name, syn_span(n));
             return;
+        }
+        if (!b.found && depth < MAX_DEPTH && x->inline_left) {
+            /* `const { pk } = runKeys(run)`: the field of what the call returns */
+            ScopeHit p = scopes_lookup(x->scopes, n, name, SCOPE_PATTERNS);
+            SynNode v = unwrap(p.value);
+            const char *member = p.found && !p.param && is(v, "call_expression")
+                                     ? destructured_member(x, p.decl, name) : NULL;
+            if (member && call_member(x, v, member, name, syn_span(n), out, depth))
+                return;
         }
         if (b.found && !syn_null(b.value) && depth < MAX_DEPTH && x->inline_left) {
             /* `const pk = { S: `USER#${id}` }` ... Key: { PK: pk } */
@@ -465,6 +535,8 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
     SynNode root = n;
     for (int i = 0; i < MAX_DEPTH && is(root, "member_expression"); i++)
         root = field(root, "object");
+    if (member_of_call(x, n, path, out, depth))
+        return;
     if (is(root, "identifier") && ex_find_import(x, ex_ntext(x, root)))
         flags |= SEGF_IMPORTED;
     ex_push_seg(x, out, SEG_REF, flags, path, syn_span(n));

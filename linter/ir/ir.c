@@ -153,6 +153,7 @@ SegList copy_seglist(Copier *c, const SegList *l)
         s->name = copy_str(c, s->name);
         s->param = copy_str(c, s->param);
         s->fallback = copy_str(c, s->fallback);
+        s->member = copy_str(c, s->member);
         s->args = copy_array(c, s->args, s->nargs, sizeof *s->args);
         for (size_t j = 0; j < s->nargs; j++)
             s->args[j] = copy_seglist(c, &l->v[i].args[j]);
@@ -343,7 +344,12 @@ static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *
                 }
             else if (s->nargs)
                 put(a, buf, len, cap, "...");
-            put(a, buf, len, cap, ")}");
+            put(a, buf, len, cap, ")");
+            if (s->member) {
+                put(a, buf, len, cap, ".");
+                put(a, buf, len, cap, s->member);
+            }
+            put(a, buf, len, cap, "}");
             break;
         case SEG_UNKNOWN:
             put(a, buf, len, cap, "{?}");

@@ -73,6 +73,14 @@ struct Seg {
      * 'SYSTEM'}`): the key with that text in its place is built too.
      * NULL when none. */
     const char *fallback;
+    /* CALL: the field of the object the call returns that the key reads
+     * (`keys.pk` after `const keys = briefRunKeys(id)`, or `pk` of
+     * `const { pk } = briefRunKeys(id)`); NULL for the call's value. Then
+     * `name` is what the key wrote: the member path (`keys.pk`) or the
+     * destructured variable (`pk`). Resolution inlines the helper's
+     * field; where it finds none, the segment is what the key wrote: a
+     * REF of `name`. */
+    const char *member;
 };
 
 /* ---- Key expressions ---------------------------------------------------- */

@@ -42,7 +42,7 @@ static void w_path(BinOut *o, const char *path, const char *self)
 }
 
 /* A segment: kind, flags, text, name, span, a byte saying what follows
- * (1: arguments, 2: param, 4: fallback), then those. */
+ * (1: arguments, 2: param, 4: fallback, 8: member), then those. */
 static void w_segs(BinOut *o, const SegList *l)
 {
     bin_put_u32(o, (uint32_t)l->n);
@@ -53,7 +53,8 @@ static void w_segs(BinOut *o, const SegList *l)
         bin_put_str(o, s->text);
         bin_put_str(o, s->name);
         bin_put_span(o, s->span);
-        bin_put_u8(o, (s->nargs ? 1u : 0u) | (s->param ? 2u : 0u) | (s->fallback ? 4u : 0u));
+        bin_put_u8(o, (s->nargs ? 1u : 0u) | (s->param ? 2u : 0u) | (s->fallback ? 4u : 0u) |
+                          (s->member ? 8u : 0u));
         if (s->nargs) {
             bin_put_u32(o, (uint32_t)s->nargs);
             for (size_t j = 0; j < s->nargs; j++)
@@ -63,6 +64,8 @@ static void w_segs(BinOut *o, const SegList *l)
             bin_put_str(o, s->param);
         if (s->fallback)
             bin_put_str(o, s->fallback);
+        if (s->member)
+            bin_put_str(o, s->member);
     }
 }
 
@@ -436,7 +439,7 @@ static SegList r_segs(Rd *r, int depth)
         s->name = r_str(r);
         s->span = r_span(r);
         unsigned more = bin_get_u8(r->in);
-        if (more > 7) {
+        if (more > 15) {
             bad(r, "a segment of the wrong shape");
             break;
         }
@@ -449,6 +452,8 @@ static SegList r_segs(Rd *r, int depth)
         if (more & 2 && !(s->param = r_str(r)))
             bad(r, "a segment of the wrong shape");
         if (more & 4 && !(s->fallback = r_str(r)))
+            bad(r, "a segment of the wrong shape");
+        if (more & 8 && !(s->member = r_str(r)))
             bad(r, "a segment of the wrong shape");
     }
     return l;

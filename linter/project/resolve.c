@@ -197,6 +197,7 @@ static Seg copy_seg(Ctx *c, const Seg *s)
     o.name = arena_strdup(c->a, s->name);
     o.param = arena_strdup(c->a, s->param);
     o.fallback = arena_strdup(c->a, s->fallback);
+    o.member = arena_strdup(c->a, s->member);
     o.args = NULL;
     o.nargs = 0;
     return o;
@@ -346,6 +347,26 @@ static void inline_helper(Ctx *c, const Seg *call, Found f, const SegList *body,
     }
 }
 
+/* The field `member` of the object helper `f` returns, when the helper
+ * builds it (text or a call in it); NULL when none, or when the field
+ * only passes on a value it read (`pk: item.PK?.S || ''`): then the
+ * caller's `response.pk` is that value, as written. */
+static const HelperField *helper_field(Found f, const char *member)
+{
+    if (!f.h)
+        return NULL;
+    for (size_t i = 0; i < f.h->fields.n; i++) {
+        const HelperField *hf = &f.h->fields.v[i];
+        if (strcmp(hf->attr, member))
+            continue;
+        for (size_t j = 0; j < hf->value.n; j++)
+            if (hf->value.v[j].kind == SEG_TEXT || hf->value.v[j].kind == SEG_CALL)
+                return hf;
+        return NULL;
+    }
+    return NULL;
+}
+
 static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int depth,
                         const HelperDef *h, const SegList *hargs, size_t nargs)
 {
@@ -411,10 +432,20 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
         Found f = {0};
         if (depth < MAX_RESOLVE_DEPTH && c->r->left && !(s->flags & SEGF_FRAMEWORK))
             f = lookup(c->r, file, s->text, 0);
+        const HelperField *field = NULL;
+        if (s->member) {
+            field = helper_field(f, s->member);
+            if (!field) { /* no helper's field: the value as written */
+                Seg as = {.kind = SEG_REF, .text = s->name, .span = s->span,
+                          .flags = s->flags & (SEGF_UPPERCASE | SEGF_LOWERCASE)};
+                resolve_seg(c, file, &as, out, depth, h, hargs, nargs);
+                return;
+            }
+        }
         /* arguments first, in this file's context; those of a call that
          * stays a value of its own (`hashKey(generateRawKey())`) are no
          * part of the key's text: a helper they call builds no key */
-        bool opaque = !(f.h && f.h->returns.n);
+        bool opaque = !(f.h && f.h->returns.n) && !field;
         c->opaque += opaque;
         SegList *args = NULL;
         if (s->nargs) {
@@ -423,6 +454,10 @@ static void resolve_seg(Ctx *c, size_t file, const Seg *s, SegList *out, int dep
                 resolve_list(c, file, &s->args[i], &args[i], depth + 1, h, hargs, nargs);
         }
         c->opaque -= opaque;
+        if (field) {
+            inline_helper(c, s, f, &field->value, args, out, depth);
+            return;
+        }
         if (f.h && f.h->returns.n) {
             inline_helper(c, s, f, &f.h->returns, args, out, depth);
             return;

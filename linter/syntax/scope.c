@@ -14,7 +14,7 @@
 enum { NONE = UINT32_MAX };
 
 typedef enum ScopeKind { SC_NONE, SC_BLOCK, SC_PROGRAM, SC_FUNCTION } ScopeKind;
-typedef enum BindKind { B_DECL, B_ASSIGN, B_PARAM } BindKind;
+typedef enum BindKind { B_DECL, B_ASSIGN, B_PARAM, B_PATTERN } BindKind;
 
 typedef struct Bind {
     uint32_t at;    /* start of the statement holding it */
@@ -99,13 +99,20 @@ static void grow_slots(Scopes *s, Arena *a)
     }
 }
 
+static void add_bind_named(Scopes *s, Arena *a, uint32_t scope, BindKind kind,
+                           const char *name, uint32_t at, SynNode value, SynNode decl);
+
 static void add_bind(Scopes *s, Arena *a, uint32_t scope, BindKind kind, SynNode name_node,
                      uint32_t at, SynNode value, SynNode decl)
 {
     SynNode nm = syn_unwrap(s->t, name_node);
-    if (!syn_is(nm, "identifier"))
-        return;
-    const char *name = syn_text(s->t, nm);
+    if (syn_is(nm, "identifier"))
+        add_bind_named(s, a, scope, kind, syn_text(s->t, nm), at, value, decl);
+}
+
+static void add_bind_named(Scopes *s, Arena *a, uint32_t scope, BindKind kind,
+                           const char *name, uint32_t at, SynNode value, SynNode decl)
+{
     if ((s->groups.n + 1) * 2 > s->cap)
         grow_slots(s, a);
     uint32_t *slot = slot_of(s, name, name_hash(name), scope, kind);
@@ -128,6 +135,24 @@ static void add_bind(Scopes *s, Arena *a, uint32_t scope, BindKind kind, SynNode
     VEC_PUSH(a, &s->binds, b);
 }
 
+/* The names an object pattern declares at its top (`const { pk, sk: s }
+ * = ...`: pk and s), each bound to the whole initializer. */
+static void pattern_binds(Scopes *s, Arena *a, uint32_t scope, SynNode d, uint32_t at)
+{
+    const SynTree *t = s->t;
+    SynNode pat = syn_field(t, d, "name"), value = syn_field(t, d, "value");
+    if (!syn_is(pat, "object_pattern") || syn_null(value))
+        return;
+    uint32_t cnt = syn_count(t, pat);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(t, pat, i);
+        if (syn_is(p, "shorthand_property_identifier_pattern"))
+            add_bind_named(s, a, scope, B_PATTERN, syn_text(t, p), at, value, d);
+        else if (syn_is(p, "pair_pattern"))
+            add_bind(s, a, scope, B_PATTERN, syn_field(t, p, "value"), at, value, d);
+    }
+}
+
 /* The declarations and assignments of one statement of a block. */
 static void statement(Scopes *s, Arena *a, uint32_t scope, SynNode st)
 {
@@ -142,6 +167,8 @@ static void statement(Scopes *s, Arena *a, uint32_t scope, SynNode st)
             if (syn_is(d, "variable_declarator"))
                 add_bind(s, a, scope, B_DECL, syn_field(t, d, "name"), at,
                          syn_field(t, d, "value"), d);
+            if (syn_is(d, "variable_declarator"))
+                pattern_binds(s, a, scope, d, at);
         }
     } else if (syn_is(st, "expression_statement")) {
         SynNode e = syn_child(t, st, 0);
@@ -273,6 +300,11 @@ static bool look_in(const Scopes *s, uint32_t sc, const char *name, uint64_t nh,
         return true;
     uint32_t limit = k == SC_PROGRAM && (flags & SCOPE_MODULE_ANYWHERE) ? UINT32_MAX : at;
     const Bind *b = last_before(s, sc, B_DECL, name, nh, limit);
+    if (flags & SCOPE_PATTERNS) {
+        const Bind *p = last_before(s, sc, B_PATTERN, name, nh, limit);
+        if (p && (!b || p->at > b->at))
+            b = p;
+    }
     if (flags & SCOPE_ASSIGNMENTS) {
         const Bind *as = last_before(s, sc, B_ASSIGN, name, nh, limit);
         if (as && (!b || as->at > b->at))

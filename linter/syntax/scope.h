@@ -26,6 +26,9 @@ enum {
     SCOPE_MODULE = 1u << 0,        /* look at the program's statements too */
     SCOPE_MODULE_ANYWHERE = 1u << 1, /* ... also those after the use */
     SCOPE_ASSIGNMENTS = 1u << 2,   /* `x = value;` statements bind x */
+    SCOPE_PATTERNS = 1u << 3,      /* `const { x, y: z } = value` binds x
+                                    * and z (value: the whole initializer,
+                                    * decl: the declarator) */
 };
 
 typedef struct ScopeHit {
