@@ -983,6 +983,11 @@ static void compute(ProjectFacts *f, Arena *a, FileIR *const *files, size_t nfil
             parts[n++] = file->facts_part;
             continue;
         }
+        /* a one-shot run: a file with nothing the facts read adds nothing
+         * (the editor's fold keeps a part per position, empty or not) */
+        if (!keep && !file->consts.n && !file->mutated.n && !file->ops.n && !file->keys.n &&
+            !file->helper_calls.n)
+            continue;
         bool kept = keep && file->resolved;
         FileFacts *ff = file_facts(kept ? file->resolved : scratch, file, cfg);
         if (kept)

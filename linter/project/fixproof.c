@@ -397,7 +397,10 @@ static int edit_cmp(const void *x, const void *y)
 
 /* Does the file, with the edits of d[0..n) that are kept, parse with no
  * more unread regions than it does? Overlapping edits are left to the
- * fix planner (report/fix.h): here the first of them is made. */
+ * fix planner (report/fix.h): here the first of them is made. The file's
+ * own tree and fp->a (what was built with it) are freed before the edited
+ * text is parsed, so that the two trees of a large file are never held
+ * at once (fp->t and fp->a are NULL after). */
 static bool parses_as_well(FileProof *fp, Diagnostic *const *d, size_t n)
 {
     Edit *e = malloc(((1 + FIX_MAX_NEEDS) * n + 1) * sizeof *e);
@@ -413,8 +416,9 @@ static bool parses_as_well(FileProof *fp, Diagnostic *const *d, size_t n)
                 e[k++] = (Edit){d[i]->insert[j].at, d[i]->insert[j].at, d[i]->insert[j].text};
     }
     qsort(e, k, sizeof *e, edit_cmp);
+    Arena *fixed_arena = arena_new();
     StrBuf sb;
-    sb_init(&sb, fp->a);
+    sb_init(&sb, fixed_arena);
     uint32_t at = 0;
     for (size_t i = 0; i < k; i++) {
         if (e[i].start < at)
@@ -426,12 +430,18 @@ static bool parses_as_well(FileProof *fp, Diagnostic *const *d, size_t n)
     sb_appendn(&sb, fp->text + at, fp->len - at);
     free(e);
     const char *fixed = sb_str(&sb);
+    size_t regions = syn_region_count(fp->t);
+    syn_free(fp->t);
+    arena_free(fp->a);
+    fp->t = NULL;
+    fp->a = NULL;
     SynTree *t2 = syn_parse(fixed, strlen(fixed), is_tsx_path(fp->p->files.v[fp->slot].path)
                                                       ? SYN_TSX
                                                       : SYN_TYPESCRIPT,
-                            fp->a, NULL);
-    bool ok = t2 && syn_region_count(t2) <= syn_region_count(fp->t);
+                            fixed_arena, NULL);
+    bool ok = t2 && syn_region_count(t2) <= regions;
     syn_free(t2);
+    arena_free(fixed_arena);
     return ok;
 }
 
@@ -464,11 +474,13 @@ static void prove_file(Project *p, size_t slot, Diagnostic *const *d, size_t n, 
             if (!edit_place(&fp, d[i]) || !names_mean(&fp, d[i]))
                 drop(d[i]);
         }
-        if (!parses_as_well(&fp, d, n))
+        if (!parses_as_well(&fp, d, n)) /* frees t and a */
             for (size_t i = 0; i < n; i++)
                 drop(d[i]);
-        syn_free(t);
+        t = fp.t;
+        a = fp.a;
     }
+    syn_free(t);
     arena_free(a);
     free(owned);
 }
