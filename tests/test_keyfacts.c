@@ -767,7 +767,8 @@ static void test_facts_split_over_files(void **state)
         facts_compute(&pf, A, two, 2, C);
         assert_int_equal(pf.fixed_code_width, whole.fixed_code_width);
         assert_int_equal(pf.has_tenant_keys, whole.has_tenant_keys);
-        assert_memory_equal(pf.separator_uses, whole.separator_uses, sizeof pf.separator_uses);
+        assert_memory_equal(pf.separator_uses, whole.separator_uses,
+                            SEPARATOR_CHARS * sizeof *pf.separator_uses);
         assert_string_equal(pf.separator_const, whole.separator_const);
         assert_int_equal(pf.const_texts.n, whole.const_texts.n);
         for (size_t i = 0; i < pf.const_texts.n; i++) {
@@ -866,7 +867,8 @@ static void fold_same_facts(const ProjectFacts *inc, const ProjectFacts *whole)
                              facts_const_fixed(whole, text, fold_names[n]));
         }
     }
-    assert_memory_equal(inc->separator_uses, whole->separator_uses, sizeof inc->separator_uses);
+    assert_memory_equal(inc->separator_uses, whole->separator_uses,
+                        SEPARATOR_CHARS * sizeof *inc->separator_uses);
     for (int c = 0; c < 128; c++) {
         same_name(inc->separator_first[c].path, whole->separator_first[c].path);
         assert_int_equal(inc->separator_first[c].span.start_byte,

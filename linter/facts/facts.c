@@ -139,6 +139,13 @@ struct FactsIndex {
 };
 
 
+/* f's separator counts and first keys, none yet (rule.h). */
+static void separators_alloc(ProjectFacts *f, Arena *a)
+{
+    f->separator_uses = arena_alloc(a, SEPARATOR_CHARS * sizeof *f->separator_uses);
+    f->separator_first = arena_alloc(a, SEPARATOR_CHARS * sizeof *f->separator_first);
+}
+
 static char *lower_copy(Arena *a, const char *s)
 {
     char *l = arena_strdup(a, s);
@@ -421,8 +428,10 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
     if ((k->site != SITE_HELPER && kf_boundaries_all_helper(b, nb)) || k->role_guessed)
         nb = 0;
     const char *chars = kf_boundary_chars(a, b, nb);
+    if (*chars && !f->separator_uses)
+        separators_alloc(f, a);
     for (const char *c = chars; *c; c++)
-        if ((unsigned char)*c < 128) {
+        if ((unsigned char)*c < SEPARATOR_CHARS) {
             f->separator_uses[(unsigned char)*c]++;
             if (!f->separator_first[(unsigned char)*c].path) {
                 f->separator_first[(unsigned char)*c].path = path;
@@ -611,6 +620,7 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
 {
     memset(f, 0, sizeof *f);
     f->index = arena_alloc(a, sizeof *f->index);
+    separators_alloc(f, a);
     NameCounts seps = { 0 };
     PairSet set = { 0 };
     StartCodes codes = { 0 };
@@ -639,7 +649,7 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0, seen; i < ff->mutated.n; i++)
             if (!namemap_get(&f->index->mutated, ff->mutated.v[i], &seen))
                 namemap_put(a, &f->index->mutated, arena_strdup(a, ff->mutated.v[i]), 0);
-        for (int c = 0; c < 128; c++) {
+        for (int c = 0; part->separator_uses && c < SEPARATOR_CHARS; c++) {
             f->separator_uses[c] += part->separator_uses[c];
             if (!f->separator_first[c].path && part->separator_first[c].path) {
                 f->separator_first[c].path = arena_strdup(a, part->separator_first[c].path);
@@ -826,12 +836,12 @@ static void fold_add(FactsFold *fold, size_t p, FileFacts *ff)
     }
     fold->live += fp->n;
     fold->added += fp->n;
-    for (int c = 0; c < 128; c++)
+    for (int c = 0; part->separator_uses && c < SEPARATOR_CHARS; c++)
         if (part->separator_uses[c])
             fp->nsep++;
     fp->sep_char = arena_alloc(a, fp->nsep ? fp->nsep : 1);
     fp->sep_uses = arena_alloc(a, (fp->nsep ? fp->nsep : 1) * sizeof *fp->sep_uses);
-    for (int c = 0, k = 0; c < 128; c++)
+    for (int c = 0, k = 0; part->separator_uses && c < SEPARATOR_CHARS; c++)
         if (part->separator_uses[c]) {
             fp->sep_char[k] = (unsigned char)c;
             fp->sep_uses[k++] = part->separator_uses[c];
@@ -956,7 +966,9 @@ static void facts_merge_fold(ProjectFacts *f, Arena *a, FactsFold **foldp,
     memset(f, 0, sizeof *f);
     f->index = arena_alloc(a, sizeof *f->index);
     f->index->fold = fold;
-    memcpy(f->separator_uses, fold->separator_uses, sizeof f->separator_uses);
+    separators_alloc(f, a);
+    memcpy(f->separator_uses, fold->separator_uses,
+           SEPARATOR_CHARS * sizeof *f->separator_uses);
     for (int c = 0; c < 128; c++)
         if (fold->separator_first[c]) {
             const ProjectFacts *part = &parts[fold->separator_first[c] - 1]->part;

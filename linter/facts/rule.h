@@ -25,6 +25,13 @@ typedef struct ConstText {
     bool declared, fixed;
 } ConstText;
 
+enum { SEPARATOR_CHARS = 128 };
+
+typedef struct SeparatorFirst {
+    const char *path;
+    Span span;
+} SeparatorFirst;
+
 typedef struct UpdatedAttr {
     const char *attr;
     const char *entity; /* "USER" for Key: { pk: `USER#${id}` }, or NULL */
@@ -60,15 +67,15 @@ typedef struct ProjectFacts {
     const char *separator_const;
     /* The boundary separator most of the project's keys use, 0 if none. */
     char dominant_separator;
-    /* How many keys in the project use each boundary separator (ASCII). */
-    uint32_t separator_uses[128];
+    /* How many keys in the project use each boundary separator (ASCII):
+     * SEPARATOR_CHARS entries (in a file's part of the facts, NULL when
+     * none of its keys uses one: most files). */
+    uint32_t *separator_uses;
     /* The first key of the project (files in the order the facts add
      * them up) that uses each boundary separator: where mixed-separator
-     * shows the project's separator in use. path NULL when none. */
-    struct {
-        const char *path;
-        Span span;
-    } separator_first[128];
+     * shows the project's separator in use. path NULL when none.
+     * SEPARATOR_CHARS entries, or NULL with separator_uses. */
+    SeparatorFirst *separator_first;
 
     /* Added for the key rules (facts.c fills them): */
     /* The text of separator_const ("#"), NULL when separator_const is. */

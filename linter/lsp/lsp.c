@@ -470,6 +470,9 @@ static void load_project(Server *s)
      * for keylint are read, not parsed, until a file needs them
      * (precheck.h, defer.h) */
     s->p->precheck = true;
+    /* the files' texts are read again where needed (their diagnostics'
+     * related places); documents keep theirs */
+    s->p->drop_texts = true;
     open_cache(s);
     if (s->nroots)
         project_add_paths(s->p, (const char *const *)s->roots, s->nroots);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rule.h"
+#include "walk.h"
 
 const char *lsp_rule_href(const Server *s, const char *rule)
 {
@@ -105,17 +106,28 @@ static json_t *related_location(const Server *s, const Doc *d, const LineIndex *
     json_t *loc = json_object();
     json_object_set_new_nocheck(loc, "uri", json_string(uri));
     free(uri);
-    if (f->text) {
-        /* another file: indexed for this one place */
-        Doc other = {.text = f->text, .len = f->len};
+    /* another file: its text (the server keeps only its documents'; the
+     * rest is read again here) indexed for this one place */
+    size_t len = f->len;
+    char *owned = NULL;
+    char *text = f->text;
+    if (!text) {
+        Problems quiet; /* a file that went meanwhile: byte columns below */
+        problems_init(&quiet);
+        text = owned = read_source(f->abspath, &len, &quiet);
+        problems_free(&quiet);
+    }
+    if (text) {
+        Doc other = {.text = text, .len = len};
         LineIndex ol, orow;
-        lines_build(&ol, f->text, f->len);
-        rows_build(&orow, f->text, f->len);
+        lines_build(&ol, text, len);
+        rows_build(&orow, text, len);
         size_t a, b;
         lsp_span_offsets(&other, &orow, &r->span, &a, &b);
         json_object_set_new_nocheck(loc, "range", lsp_range_json(s, &other, &ol, a, b));
         lines_free(&ol);
         lines_free(&orow);
+        free(owned);
     } else { /* no text: rows and byte columns as they are */
         json_t *range = json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line",
                                   (json_int_t)r->span.start_row, "character",

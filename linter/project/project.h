@@ -82,8 +82,9 @@ typedef struct Project {
     DiagList diags;
     unsigned threads;    /* extraction threads; 0 = one per core */
     /* Free each file's text once it is extracted (the command line: the
-     * report re-reads the few files that have findings); the language
-     * server keeps them. Buffers (project_set_text) are always kept. */
+     * report re-reads the few files that have findings; the language
+     * server, which reads a related place's file again). Buffers
+     * (project_set_text) are always kept. */
     bool drop_texts;
     /* Set aside the files the text pre-check clears (precheck.h) and
      * extract them only when an extracted file imports them or may use
