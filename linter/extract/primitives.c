@@ -111,9 +111,24 @@ static SynNode marshalled(Ex *x, SynNode n)
     return syn_null(arg) ? n : arg;
 }
 
+/* `ids.reduce((acc, id, i) => { acc[`:id${i}`] = ...; return acc; },
+ * { ':pk': ... })`: the object the accumulation starts from, which the
+ * result holds (what the callback adds is not read); else `n`. */
+static SynNode reduce_seed(Ex *x, SynNode n)
+{
+    if (!is(n, "call_expression"))
+        return n;
+    SynNode fn = unwrap(field(n, "function")), args = field(n, "arguments");
+    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "reduce") ||
+        syn_null(args) || syn_count(x->syn, args) != 2)
+        return n;
+    SynNode seed = unwrap(syn_child(x->syn, args, 1));
+    return is(seed, "object") ? seed : n;
+}
+
 SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
 {
-    n = marshalled(x, unwrap(n));
+    n = reduce_seed(x, marshalled(x, unwrap(n)));
     for (int hop = 0; hop < MAX_BINDING_HOPS &&
                       (is(n, "identifier") || is(n, "shorthand_property_identifier"));
          hop++) {
@@ -125,7 +140,7 @@ SynNode ex_follow(Ex *x, SynNode n, const char **via, Span *via_span)
             *via = name;
             *via_span = nspan(b.value);
         }
-        n = marshalled(x, unwrap(b.value));
+        n = reduce_seed(x, marshalled(x, unwrap(b.value)));
     }
     return n;
 }
