@@ -143,8 +143,21 @@ static bool has_scope_hole(const RuleContext *ctx, Arena *a, const KfKey *key)
     return false;
 }
 
+/* An email address by its name (`email`, `normalizedEmail`,
+ * `owner_email`) or made from one (`normalizeEmail(email)`). */
+static bool email_value(Arena *a, const Seg *s)
+{
+    if (!s->text || (s->kind != SEG_REF && s->kind != SEG_CALL))
+        return false;
+    if (kf_name_ends_with_word(kf_last_component(a, s->text), "email"))
+        return true;
+    return s->kind == SEG_CALL && s->nargs == 1 && s->args[0].n == 1 &&
+           email_value(a, &s->args[0].v[0]);
+}
+
 /* Every value of the key is a caller's identity (`USER#{userId}`,
- * `websockets#users#{userName}`, `USER#{id}`, `RATELIMIT#{ip}`): the
+ * `websockets#users#{userName}`, `USER#{id}`, `EMAIL#{normalizedEmail}`,
+ * `RATELIMIT#{ip}`): the
  * partition holds one user's (or one client address's) items, and user
  * ids (a Cognito sub, an email) and IP addresses are usually global, not
  * per tenant. */
@@ -167,6 +180,8 @@ static bool user_keyed(Arena *a, const KfKey *key)
         bool user = user_entity && !strcasecmp(last, "id");
         for (const char *const *w = names; *w && !user; w++)
             user = !strcasecmp(last, *w);
+        if (!user)
+            user = email_value(a, kf_part_seg(key, i));
         if (!user)
             return false;
     }
