@@ -566,10 +566,44 @@ static void bindings_type_only_and_free_uses(void **state)
     arena_free(a);
 }
 
+/* The value of `const v = ...;` in `text`, unwrapped, as its type. */
+static const char *unwrapped_type(const char *text, Arena *a)
+{
+    SynTree *t = syn_parse(text, strlen(text), SYN_TYPESCRIPT, a, NULL);
+    assert_non_null(t);
+    const char *type = "";
+    for (size_t i = 0; i < syn_node_count(t); i++)
+        if (syn_type_is(syn_type_at(t, i), "variable_declarator")) {
+            SynNode v = syn_field(t, syn_node_at(t, i), "value");
+            type = syn_type(syn_unwrap(t, v));
+            break;
+        }
+    syn_free(t);
+    return type; /* a static string of the grammar's */
+}
+
+static void unwrap_shapes(void **state)
+{
+    (void)state;
+    Arena *a = arena_new();
+    assert_string_equal(unwrapped_type("const v = ({ a: 1 } as T);", a), "object");
+    assert_string_equal(unwrapped_type("const v = <T>{ a: 1 };", a), "object");
+    assert_string_equal(unwrapped_type("const v = await x!;", a), "identifier");
+    /* the grammar reads `{...} as A.B.C` as `({...} as A.B).C` */
+    assert_string_equal(unwrapped_type("const v = { a: 1 } as DynamoDB.DocumentClient.QueryInput;", a),
+                        "object");
+    assert_string_equal(unwrapped_type("const v = { a: 1 } satisfies A.B.C;", a), "object");
+    /* a member read of a parenthesized cast stays one */
+    assert_string_equal(unwrapped_type("const v = (x as T).field;", a), "member_expression");
+    assert_string_equal(unwrapped_type("const v = x.y.z;", a), "member_expression");
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(code_hash),
+        cmocka_unit_test(unwrap_shapes),
         cmocka_unit_test(bindings_scopes),
         cmocka_unit_test(bindings_type_only_and_free_uses),
         cmocka_unit_test(edit_points),

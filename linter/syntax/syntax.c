@@ -1125,6 +1125,15 @@ SynNode syn_unwrap(const SynTree *t, SynNode n)
                 return n;
             last = true;
             break;
+        case 'm': { /* `{...} as A.B.C` parses as `({...} as A.B).C`: TypeScript
+                     * reads a qualified type there (an unparenthesized `as` never
+                     * has a member read on it), so the value is the object */
+            SynNode obj = syn_child(t, n, 0);
+            if (!syn_type_is(ty, "member_expression") ||
+                (!syn_is(obj, "as_expression") && !syn_is(obj, "satisfies_expression")))
+                return n;
+            break;
+        }
         default:
             return n;
         }

@@ -201,7 +201,8 @@ void syn_append_escape(char *out, size_t *o, const char *e, size_t n);
 
 enum { SYN_MAX_UNWRAP = 48 };
 
-/* Strip (parentheses), `as T`, `satisfies T`, `x!`, `<T>x`, `await x`. */
+/* Strip (parentheses), `as T`, `satisfies T`, `x!`, `<T>x`, `await x`; and
+ * the member read the grammar makes of `x as A.B.C` (`(x as A.B).C`). */
 SynNode syn_unwrap(const SynTree *t, SynNode n);
 /* Function declarations and expressions, arrows, methods, generators. */
 bool syn_is_function(SynNode n);
