@@ -245,6 +245,32 @@ static void check_twice(const RuleContext *ctx, Arena *a, const DataOp *op)
     }
 }
 
+/* A Query whose parameters, known whole, have no key condition at all
+ * (a FilterExpression where the KeyConditionExpression belongs, a typed
+ * ScanCommandInput handed to a QueryCommand): DynamoDB rejects it ("Either
+ * the KeyConditions or KeyConditionExpression parameter must be
+ * specified"), whatever the table. The evidence is the parameters object. */
+static void check_no_condition(const RuleContext *ctx, const DataOp *op)
+{
+    if (!op->params_closed || op->key_condition)
+        return;
+    enum { FILTER_SHOWN = 80 }; /* of a long filter, its start and "..." */
+    const char *filter = op->params.filter;
+    bool cut = filter && strlen(filter) > FILTER_SHOWN;
+    Diagnostic *d = rule_report(
+        ctx, op->span,
+        "this query's parameters have no KeyConditionExpression: DynamoDB rejects a Query "
+        "without one (ValidationException)%s%.*s%s%s",
+        filter ? "; its FilterExpression '" : "; name the partition key (`PK = :pk`), or use "
+                                              "a Scan to read the whole table",
+        FILTER_SHOWN, filter ? filter : "", cut ? "..." : "",
+        filter ? "' is applied after the read and cannot choose the partition: move the "
+                 "partition key's condition to a KeyConditionExpression"
+               : "");
+    diag_relate(ctx->out, d, NULL, op->params_span,
+                "the parameters, with no KeyConditionExpression or KeyConditions");
+}
+
 static void check(const RuleContext *ctx)
 {
     const FileIR *f = ctx->file;
@@ -257,6 +283,7 @@ static void check(const RuleContext *ctx)
         if (f->ops.v[i].kind != OP_QUERY)
             continue;
         check_twice(ctx, a, &f->ops.v[i]);
+        check_no_condition(ctx, &f->ops.v[i]);
         if (ctx->tables)
             check_op(ctx, a, &op_keys, i);
     }

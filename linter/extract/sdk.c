@@ -337,6 +337,90 @@ static void params_read(Ex *x, SynNode obj, int op)
         transact_items(x, ti, x->ir->ops.v[op].api, x->ir->ops.v[op].callee);
 }
 
+/* Every property of object literal `obj` is named where it is written:
+ * pairs and shorthands with plain keys, no spread, no computed key. */
+static bool all_props_named(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "comment") || is(p, "shorthand_property_identifier"))
+            continue;
+        SynNode computed = {0};
+        if (!is(p, "pair") || !syn_prop_name(x->syn, p, &computed) || !syn_null(computed))
+            return false;
+    }
+    return true;
+}
+
+/* A use of variable `name` that can give its object a key condition
+ * extraction does not see: anything but reading or writing one of its
+ * other properties (`params.Limit = 10`), the call's own argument
+ * (`arg`) and the declaration's name excepted. */
+static bool escapes(Ex *x, SynNode use, SynNode arg, SynNode decl_name)
+{
+    if (syn_start(use) >= syn_start(arg) && syn_end(use) <= syn_end(arg))
+        return false;
+    if (syn_eq(use, decl_name))
+        return false;
+    if (!is(use, "identifier"))
+        return true; /* `{ params }` hands it on */
+    SynNode m = ex_parent(x, use);
+    if (!is(m, "member_expression") || !syn_eq(unwrap(field(m, "object")), use))
+        return true;
+    SynNode prop = field(m, "property");
+    return !is(prop, "property_identifier") || ex_text_eq(x, prop, "KeyConditionExpression") ||
+           ex_text_eq(x, prop, "KeyConditions");
+}
+
+/* Whether the parameters object `obj` a Query is given as `arg` is known
+ * whole (DataOp.params_closed): written in the call, or held by a
+ * variable declared with it that the function uses for nothing else.
+ * Bounded: the walk goes up at most MAX_UP_CLOSED parents and over the
+ * flat node index of the declaring function, never recursing. */
+static bool closed_params(Ex *x, SynNode arg, SynNode obj)
+{
+    enum { MAX_UP_CLOSED = 256 };
+    if (!is(obj, "object") || !all_props_named(x, obj))
+        return false;
+    SynNode a = unwrap(arg);
+    if (syn_eq(a, obj))
+        return true;
+    SynNode decl = ex_parent(x, obj);
+    for (int up = 0; up < 8 && syn_eq(unwrap(decl), obj); up++) /* `{...} as QueryInput` */
+        decl = ex_parent(x, decl);
+    if (!is(a, "identifier") || !is(decl, "variable_declarator"))
+        return false;
+    SynNode name = field(decl, "name");
+    if (!is(name, "identifier") || !ex_text_eq(x, name, ex_ntext(x, a)))
+        return false;
+    SynNode scope = ex_parent(x, decl);
+    for (int up = 0; !syn_null(scope) && !syn_is_function(scope) && !is(scope, "program");
+         up++) {
+        if (up == MAX_UP_CLOSED)
+            return false;
+        scope = ex_parent(x, scope);
+    }
+    size_t from, to;
+    if (syn_null(scope) || !syn_subtree(x->syn, scope, &from, &to))
+        return false;
+    for (size_t r = 0; r < syn_region_count(x->syn); r++) { /* uses it cannot see */
+        Span sp = syn_region_at(x->syn, r)->span;
+        if (sp.start_byte < syn_end(scope) && sp.end_byte > syn_start(scope))
+            return false;
+    }
+    const char *var = ex_ntext(x, a);
+    for (size_t i = from; i < to; i++) {
+        const char *t = syn_type_at(x->syn, i);
+        if (!syn_type_is(t, "identifier") && !syn_type_is(t, "shorthand_property_identifier"))
+            continue;
+        SynNode use = syn_node_at(x->syn, i);
+        if (ex_text_eq(x, use, var) && escapes(x, use, arg, name))
+            return false;
+    }
+    return true;
+}
+
 /* The parameters of an SDK command or DocumentClient call. Filled in
  * branches (`if (s) params.KeyConditionExpression = ...; else ...`), they
  * are one operation per combination of branches (ex_branch_combos), each
@@ -352,6 +436,13 @@ static void params_object(Ex *x, SynNode objn, int op)
     if (!n) {
         DataOp blank = x->ir->ops.v[op];
         params_read(x, obj, op);
+        DataOp *d = &x->ir->ops.v[op];
+        if (d->kind == OP_QUERY && !d->key_condition &&
+            (d->api == API_SDK_V3 || d->api == API_SDK_V2) &&
+            syn_null(ex_find_prop(x, obj, "KeyConditionExpression")) &&
+            syn_null(ex_find_prop(x, obj, "KeyConditions")))
+            d->params_span = (d->params_closed = closed_params(x, objn, obj)) ? nspan(obj)
+                                                                                 : (Span){0};
         /* the other arm of a ternary key condition: an operation of its
          * own, the same params with that condition (a key read twice
          * makes the same findings, reported once) */
@@ -463,7 +554,7 @@ void ex_sdk_v2_call(Ex *x, SynNode n, const char *recv, const char *method, SynN
             return;
         int op = ex_add_op(x, v2[i].kind, API_SDK_V2, n,
                         arena_dot(x->a, recv, method));
-        params_object(x, obj, op);
+        params_object(x, syn_child(x->syn, args, 0), op);
         return;
     }
 }

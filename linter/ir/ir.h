@@ -286,6 +286,13 @@ typedef struct DataOp {
      * (no escapes, no substitutions): a clause's offset in key_condition
      * is its place in the source. */
     bool key_condition_exact;
+    /* A Query's parameters object is known whole: an object literal with
+     * every property named (no spread), written in the call or held by a
+     * variable the function uses for nothing but its other properties and
+     * this call. Set only for an SDK Query with no key condition, which
+     * DynamoDB then rejects. params_span: that object, when set. */
+    bool params_closed;
+    Span params_span;
     /* Attributes an UpdateExpression sets, and beside each (set_values,
      * as many segments as sets) the one value it SETs when that is a
      * variable, a call or literal text, else a SEG_UNKNOWN segment. Which

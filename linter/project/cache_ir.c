@@ -138,6 +138,8 @@ static void w_ops(BinOut *o, const FileIR *ir)
         bin_put_str(o, op->key_condition);
         bin_put_span(o, op->key_condition_span);
         w_bool(o, op->key_condition_exact);
+        w_bool(o, op->params_closed);
+        bin_put_span(o, op->params_span);
         w_list(o, &op->sets);
         w_segs(o, &op->set_values);
         bin_put_span(o, op->update_span);
@@ -536,6 +538,8 @@ static void r_ops(Rd *r, FileIR *ir)
         op->key_condition = r_str(r);
         op->key_condition_span = r_span(r);
         op->key_condition_exact = r_bool(r);
+        op->params_closed = r_bool(r);
+        op->params_span = r_span(r);
         op->sets = r_strlist(r);
         op->set_values = r_segs(r, 0);
         op->update_span = r_span(r);
