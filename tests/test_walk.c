@@ -228,6 +228,7 @@ static void build_plain_tree(const Tree *t)
         "pkg/.git/x.ts", "dist/a.ts", "build/a.ts", "out/a.ts",
         "coverage/a.ts", "cdk.out/a.ts", ".serverless/a.ts", ".aws-sam/a.ts",
         ".next/a.ts", "lib/dist/inner.ts", "lib/keep.cjs", ".hidden/h.ts",
+        ".yarn/releases/yarn-4.0.0.cjs", "svc/.yarn/sdks/typescript/lib/tsc.js",
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         put(t, files[i], "export {};\n");

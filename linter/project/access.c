@@ -637,6 +637,7 @@ TableModel *access_model(Arena *a, const Config *cfg, FileIR *const *files,
             templates_load(a, cache, full, disp, &m->set, problems);
         }
     }
+    schema_open_indexes(&m->set); /* index resources of other .tf files */
     size_t code_from = m->set.tables.n;
     for (size_t fi = 0; fi < n; fi++) {
         if (cfgs[fi] != cfg || !files[fi] || !files[fi]->tables)

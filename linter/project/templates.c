@@ -215,6 +215,8 @@ bool templates_load(Arena *a, TemplateCache *cache, const char *path, const char
         VEC_PUSH(a, &out->env, r->set.env.v[k]);
     for (size_t k = 0; k < r->set.issues.n; k++)
         VEC_PUSH(a, &out->issues, r->set.issues.v[k]);
+    for (size_t k = 0; k < r->set.loose_indexes.n; k++)
+        strlist_push(a, &out->loose_indexes, r->set.loose_indexes.v[k]);
     for (size_t k = 0; k < r->problems.items.n; k++) {
         const Problem *pr = &r->problems.items.v[k];
         problems_add_kind(problems, pr->kind, pr->path, pr->line, pr->col, "%s", pr->message);
@@ -276,13 +278,15 @@ void templates_read(Arena *a, const StrList *found, TableModel *m, Problems *not
         TableSet set = {0};
         const char *disp = file_display_path(a, found->v[i]);
         if (templates_load(a, cache, found->v[i], disp, &set, &quiet) &&
-            (set.tables.n || set.env.n)) {
+            (set.tables.n || set.env.n || set.loose_indexes.n)) {
             if (set.tables.n)
                 strlist_push(a, &m->schema_files, disp);
             for (size_t k = 0; k < set.tables.n; k++)
                 add_table(a, m, &set.tables.v[k]);
             for (size_t k = 0; k < set.env.n; k++)
                 VEC_PUSH(a, &m->set.env, set.env.v[k]);
+            for (size_t k = 0; k < set.loose_indexes.n; k++)
+                strlist_push(a, &m->set.loose_indexes, set.loose_indexes.v[k]);
             /* its tables are judged as a named schema's are */
             for (size_t k = 0; k < set.issues.n; k++)
                 if (!issue_read(m, &set.issues.v[k]))

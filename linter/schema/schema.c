@@ -1228,9 +1228,11 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     }
     size_t pl = strlen(path);
     if (pl > 3 && !strcmp(path + pl - 3, ".tf")) {
-        size_t tables_before = out->tables.n, env_before = out->env.n;
+        size_t tables_before = out->tables.n, env_before = out->env.n,
+               loose_before = out->loose_indexes.n;
         bool ok = schema_read_terraform(a, arena_strdup(a, display), path, buf, len, out, problems);
-        if (ok && depth == 0 && out->tables.n == tables_before && out->env.n == env_before)
+        if (ok && depth == 0 && out->tables.n == tables_before && out->env.n == env_before &&
+            out->loose_indexes.n == loose_before)
             schema_issue(a, out, arena_strdup(a, display), (Span){0},
                          "schema declares no DynamoDB table (resource \"aws_dynamodb_table\" "
                          "or the dynamodb-table module)");

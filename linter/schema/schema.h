@@ -159,6 +159,11 @@ typedef struct TableSet {
     VEC(TableDef) tables;
     VEC(EnvBinding) env;
     VEC(SchemaIssue) issues;
+    /* Terraform `aws_dynamodb_global_secondary_index` resources whose
+     * table is defined in another file: the table they name
+     * ("aws_dynamodb_table.<id>" or its literal name). That table has
+     * indexes this file's reader did not attach (schema_open_indexes). */
+    StrList loose_indexes;
 } TableSet;
 
 /* The tables one configuration sees: its schema files plus the tables
@@ -221,6 +226,11 @@ void schema_read_index_updates(Arena *a, const DocNode *props, TableDef *t, Tabl
  * module's callers around `fs_path` (the file on disk; NULL: not looked
  * for) give it when they all give the same, else the input's default.
  * False when the file could not be parsed (a problem says why). */
+/* Mark the Terraform tables of `set` that an index resource of another
+ * file names (set->loose_indexes) as having indexes not listed
+ * (TableDef.indexes_open): a query on one of those is not judged. */
+void schema_open_indexes(TableSet *set);
+
 bool schema_read_terraform(Arena *a, const char *display, const char *fs_path,
                            const char *text, size_t len, TableSet *out, Problems *problems);
 

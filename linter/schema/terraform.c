@@ -11,6 +11,8 @@
  * the terraform-aws-modules/dynamodb-table module (`module "x" { source =
  * ".../dynamodb-table/aws"; name, hash_key, range_key, attributes = [{ name,
  * type }], global_secondary_indexes = [{ name, hash_key, range_key }] }`),
+ * index resources (`resource "aws_dynamodb_global_secondary_index" { index_name,
+ * table_name = aws_dynamodb_table.orders.name, key_schema { ... } }`),
  * and environment variables that name a table (`TABLE_NAME =
  * aws_dynamodb_table.orders.name`). Everything the tree holds is read
  * through syntax.h: a file with a syntax error is read outside it. */
@@ -256,6 +258,110 @@ static void read_table(const Tf *t, SynNode block, const char *id, bool module)
     VEC_PUSH(t->a, &t->out->tables, tb);
 }
 
+/* `table_name = aws_dynamodb_table.orders.name` (or `.id`): the table's
+ * id in *id; a literal name in *name; false for anything else. */
+static bool table_ref(const Tf *t, SynNode expr, const char **id, const char **name)
+{
+    *id = *name = NULL;
+    const char *text = syn_null(expr) ? NULL : syn_text(t->syn, expr);
+    static const char head[] = "aws_dynamodb_table.";
+    if (text && !strncmp(text, head, sizeof head - 1)) {
+        const char *dot = strchr(text + sizeof head - 1, '.');
+        if (dot && (!strcmp(dot, ".name") || !strcmp(dot, ".id")))
+            *id = arena_strndup(t->a, text + sizeof head - 1,
+                                (size_t)(dot - text - (sizeof head - 1)));
+        return *id != NULL;
+    }
+    *name = string_text(t, expr);
+    return *name && !strstr(*name, "${");
+}
+
+/* A key attribute of a `key_schema { attribute_name attribute_type
+ * key_type }` block into the first free place of `first` and `more`. */
+static void key_schema_attr(const Tf *t, SynNode body, KeyAttr *first, KeyAttr *more)
+{
+    KeyAttr k = {0};
+    key(t, body_attr(t, body, "attribute_name"), &k);
+    const char *ty = string_text(t, body_attr(t, body, "attribute_type"));
+    k.type = ty ? attr_type(ty) : ATTR_UNKNOWN;
+    if (!first->name && !first->unknown) {
+        *first = k;
+        return;
+    }
+    for (int i = 0; i < MAX_KEY_ATTRS - 1; i++)
+        if (!more[i].name && !more[i].unknown) {
+            more[i] = k;
+            return;
+        }
+}
+
+/* resource "aws_dynamodb_global_secondary_index" "x" { index_name,
+ * table_name = aws_dynamodb_table.t.name, key_schema { attribute_name,
+ * attribute_type, key_type = "HASH" | "RANGE" } ..., projection { ... } }:
+ * an index of a table of this file (those from `from` on in t->out), or,
+ * when its table is elsewhere, a name in t->out->loose_indexes. */
+static void read_index_resource(const Tf *t, SynNode block, size_t from)
+{
+    SynNode body = child_of_type(t, block, "body", 0);
+    SynNode tn = body_attr(t, body, "table_name");
+    const char *id, *name;
+    if (!table_ref(t, tn, &id, &name))
+        return;
+    TableDef *tb = NULL;
+    for (size_t i = from; i < t->out->tables.n && !tb; i++) {
+        TableDef *c = &t->out->tables.v[i];
+        if (c->source == TSRC_TERRAFORM &&
+            ((id && !strcmp(c->id, id)) || (name && c->name && !strcmp(c->name, name))))
+            tb = c;
+    }
+    if (!tb) {
+        strlist_push(t->a, &t->out->loose_indexes,
+                     id ? arena_printf(t->a, "aws_dynamodb_table.%s", id) : name);
+        return;
+    }
+    SynNode iname = body_attr(t, body, "index_name");
+    TableIndex x = {.name = string_text(t, iname), .kind = INDEX_GLOBAL,
+                    .span = syn_span(syn_null(iname) ? block : iname)};
+    if (!x.name) {
+        tb->indexes_open = true; /* a name keylint cannot read */
+        return;
+    }
+    uint32_t cnt = syn_count(t->syn, body);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode c = syn_child(t->syn, body, i);
+        SynNode kw = syn_is(c, "block") ? child_of_type(t, c, "identifier", 0) : (SynNode){0};
+        SynNode cb = child_of_type(t, c, "body", 0);
+        if (syn_text_eq(t->syn, kw, "key_schema")) {
+            const char *kt = string_text(t, body_attr(t, cb, "key_type"));
+            if (kt && !strcmp(kt, "HASH"))
+                key_schema_attr(t, cb, &x.pk, x.pk_more);
+            else if (kt && !strcmp(kt, "RANGE"))
+                key_schema_attr(t, cb, &x.sk, x.sk_more);
+        } else if (syn_text_eq(t->syn, kw, "projection")) {
+            x.projection = string_text(t, body_attr(t, cb, "projection_type"));
+        }
+    }
+    if (!x.pk.name)
+        x.pk.unknown = true; /* not given: not known, not "no key" */
+    VEC_PUSH(t->a, &tb->indexes, x);
+}
+
+void schema_open_indexes(TableSet *set)
+{
+    static const char head[] = "aws_dynamodb_table.";
+    for (size_t i = 0; i < set->loose_indexes.n; i++) {
+        const char *ref = set->loose_indexes.v[i];
+        bool by_id = !strncmp(ref, head, sizeof head - 1);
+        for (size_t k = 0; k < set->tables.n; k++) {
+            TableDef *tb = &set->tables.v[k];
+            if (tb->source == TSRC_TERRAFORM &&
+                (by_id ? !strcmp(tb->id, ref + sizeof head - 1)
+                       : tb->name && !strcmp(tb->name, ref)))
+                tb->indexes_open = true;
+        }
+    }
+}
+
 /* `TABLE_NAME = aws_dynamodb_table.orders.name` (or `.id`), in an
  * environment's variables or anywhere else. */
 static void env_binding(const Tf *t, SynNode attr_or_elem)
@@ -458,7 +564,7 @@ bool schema_read_terraform(Arena *a, const char *display, const char *fs_path,
         return false;
     }
     Tf t = {.a = a, .syn = syn, .path = display, .fs_path = fs_path, .out = out};
-    size_t n = syn_node_count(syn);
+    size_t n = syn_node_count(syn), tables_from = out->tables.n;
     for (size_t i = 0; i < n; i++) {
         SynNode b = syn_node_at(syn, i);
         if (syn_is(b, "attribute") || syn_is(b, "object_elem")) {
@@ -479,6 +585,16 @@ bool schema_read_terraform(Arena *a, const char *display, const char *fs_path,
             if (src && strstr(src, "dynamodb-table"))
                 read_table(&t, b, arena_strdup(a, l0), true);
         }
+    }
+    /* index resources, once the file's tables are read */
+    for (size_t i = 0; i < n; i++) {
+        SynNode b = syn_node_at(syn, i);
+        if (!syn_is(b, "block") ||
+            !syn_text_eq(syn, child_of_type(&t, b, "identifier", 0), "resource"))
+            continue;
+        const char *l0 = string_text(&t, child_of_type(&t, b, "string_lit", 0));
+        if (l0 && !strcmp(l0, "aws_dynamodb_global_secondary_index"))
+            read_index_resource(&t, b, tables_from);
     }
     for (size_t i = 0; i < syn_region_count(syn); i++) {
         const Span *r = &syn_region_at(syn, i)->span;

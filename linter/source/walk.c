@@ -84,6 +84,7 @@ static const char *err_text(int err, char *buf, size_t size)
 static const char *const skip_dirs[] = {
     "node_modules", ".git",        "dist",     "build", "out", "coverage",
     "cdk.out",      ".serverless", ".aws-sam", ".next", ".terraform", ".keylint-cache",
+    ".yarn", /* Yarn's own release, plugins, SDKs and cache, committed beside the code */
 };
 
 static bool is_skipped_name(const char *s, size_t n)
