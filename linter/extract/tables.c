@@ -1064,14 +1064,32 @@ static void visit_class(T *t, SynNode n)
             strlist_push(t->a, &t->ir->local_commands, *c);
 }
 
+/* `{ Put: { TableName, Item } }` in TransactItems: its operation is at the
+ * element (sdk.c's transact_items), its parameters are the object inside. */
+static SynNode transact_params(T *t, SynNode obj)
+{
+    static const char *const kinds[] = {"Put", "Update", "Delete", "ConditionCheck", "Get"};
+    if (syn_count(t->syn, obj) != 1)
+        return (SynNode){0};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        SynNode inner = follow(t, find_prop(t, obj, kinds[k]));
+        if (is(inner, "object") && params_like(t, inner))
+            return inner;
+    }
+    return (SynNode){0};
+}
+
 static void visit(T *t, SynNode n, const char *ty)
 {
+    SynNode inner;
     if (syn_type_is(ty, "new_expression"))
         visit_new(t, n);
     else if (syn_type_is(ty, "call_expression"))
         visit_call(t, n);
     else if (syn_type_is(ty, "object") && params_like(t, n))
         record_params(t, syn_start(n), n);
+    else if (syn_type_is(ty, "object") && !syn_null(inner = transact_params(t, n)))
+        record_params(t, syn_start(n), inner);
     else if (syn_type_is(ty, "object"))
         cfn_resource(t, n);
     else if (syn_type_is(ty, "ternary_expression"))
