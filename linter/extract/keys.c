@@ -293,6 +293,42 @@ static size_t assigned_keys(Ex *x, SynNode v, KeySite site, int op)
     return added;
 }
 
+/* `let item = {...}; if (r) item = { ...item, isRecurring: 'Y' };` then
+ * `Item: item`: the objects a `let` holding an object is given again
+ * before the write (in its block, not in nested functions) are items the
+ * code writes too; their keys besides the spread of the variable itself
+ * (its first value, read already). */
+static size_t reassigned_keys(Ex *x, SynNode objn, KeySite site, int op, int depth)
+{
+    SynNode id = unwrap(objn);
+    if (!is(id, "identifier"))
+        return 0;
+    const char *name = ex_ntext(x, id);
+    Binding b = ex_find_binding(x, id, name, false);
+    if (!b.found || b.param || !is(unwrap(b.value), "object"))
+        return 0;
+    SynNode given[8];
+    size_t n = ex_branch_assignments(x, b.decl, id, name, given, 8), added = 0;
+    for (size_t i = 0; i < n; i++) {
+        SynNode o = unwrap(given[i]);
+        if (!is(o, "object"))
+            continue;
+        ex_consume(x, o);
+        uint32_t cnt = syn_count(x->syn, o);
+        for (uint32_t k = 0; k < cnt; k++) {
+            SynNode p = syn_child(x->syn, o, k);
+            if (is(p, "spread_element")) {
+                SynNode arg = unwrap(syn_child(x->syn, p, 0));
+                if (!(is(arg, "identifier") && ex_text_eq(x, arg, name)))
+                    added += spread_keys(x, p, site, op, depth);
+                continue;
+            }
+            added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
+        }
+    }
+    return added;
+}
+
 static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int depth)
 {
     SynNode obj = ex_follow(x, objn, NULL, NULL);
@@ -322,6 +358,8 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
         }
         added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
     }
+    if (depth == 0)
+        added += reassigned_keys(x, objn, site, op, depth);
     return added + assigned_keys(x, obj, site, op);
 }
 
