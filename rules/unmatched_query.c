@@ -145,8 +145,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, const 
         hint = arena_printf(a, "; a value always follows '%s' there: begins_with, or the "
                                "value, was meant", q);
     rule_report(ctx, k->span,
-                "no write in the project produces a %s %s '%s': %s is written as %s%s%s",
-                kf_role_noun(k->role), prefix ? "beginning with" : "like", q, k->attr, list,
+                "no write in the project produces %s %s %s '%s': %s is written as %s%s%s",
+                strchr("aeiou", kf_role_noun(k->role)[0]) ? "an" : "a", kf_role_noun(k->role), prefix ? "beginning with" : "like", q, k->attr, list,
                 n > 4 ? ", ..." : "", hint);
 }
 
