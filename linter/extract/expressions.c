@@ -90,12 +90,25 @@ static bool excluded(Ex *x, SynNode m, const SynNode *taken, size_t n)
     return false;
 }
 
+/* The one of `taken` that `m` excludes (they lie in two arms of one
+ * if/else or two cases of one switch), or -1. */
+static int excluding(Ex *x, SynNode m, const SynNode *taken, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (exclusive(x, taken[i], m))
+            return (int)i;
+    return -1;
+}
+
 /* `let kce = 'pk = :pk'; if (sk) kce += ' AND begins_with(sk, :sk)';`:
  * each `name += text` after the declaration `decl` and before `use`, in
  * the declaration's block (not in a function nested in it), appended in
  * order; like a ternary's first branch, a conditional one is taken, and
  * of `+=`s in the arms of one if/else (or the cases of one switch) the
- * first. False when one of them cannot be read. */
+ * first, or the last when the second arm of the parameters is read
+ * (Ex.second_arm: `if (range) kce += ' AND sk BETWEEN :lo AND :hi'; else
+ * kce += ' AND begins_with(sk, :p)'` is two queries). False when one of
+ * them cannot be read. */
 static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use, char **buf,
                              size_t *len, size_t *cap, int depth)
 {
@@ -105,13 +118,23 @@ static bool appended_strings(Ex *x, SynNode decl, const char *name, SynNode use,
     for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
         if (!is(m, "augmented_assignment_expression") ||
             !ex_text_eq(x, field(m, "operator"), "+=") || !is(field(m, "left"), "identifier") ||
-            !ex_text_eq(x, field(m, "left"), name) || excluded(x, m, taken, ntaken))
+            !ex_text_eq(x, field(m, "left"), name))
             continue;
-        if (ntaken < MAX_TAKEN)
-            taken[ntaken++] = m;
-        if (!build_string(x, field(m, "right"), buf, len, cap, depth + 1))
+        int other = excluding(x, m, taken, ntaken);
+        if (other >= 0) {
+            if (!x->second_arm)
+                continue;
+            /* the later arm instead: the ones after it stay, in order */
+            memmove(&taken[other], &taken[other + 1], (ntaken - (size_t)other - 1) * sizeof *taken);
+            ntaken--;
+        }
+        if (ntaken == MAX_TAKEN)
             return false;
+        taken[ntaken++] = m;
     }
+    for (size_t i = 0; i < ntaken; i++)
+        if (!build_string(x, field(taken[i], "right"), buf, len, cap, depth + 1))
+            return false;
     return true;
 }
 

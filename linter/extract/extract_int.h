@@ -98,7 +98,8 @@ typedef struct Ex {
     const ExBranch *branch;
     /* Reading a params object whose KeyConditionExpression is a ternary
      * the second time: its alternative (and the alternative of a ternary
-     * of values beside it) is read (sdk.c params_object). */
+     * of values beside it) is read (sdk.c params_object); of one built
+     * with `+=` in the arms of an if/else, the later arm's. */
     bool second_arm;
     /* Whether the file imports from a library (libs.c), by the
      * library's prefix constant, once asked. */

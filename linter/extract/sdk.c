@@ -35,6 +35,13 @@ static SynNode arm_taken(Ex *x, SynNode v)
 static bool two_arm_condition(Ex *x, SynNode obj)
 {
     SynNode kce = unwrap(ex_find_prop(x, obj, "KeyConditionExpression"));
+    if (is(kce, "identifier")) { /* `kce += ...` in the arms of an if/else */
+        const char *a = ex_expr_string(x, kce);
+        x->second_arm = true;
+        const char *b = ex_expr_string(x, kce);
+        x->second_arm = false;
+        return a && b && strcmp(a, b) != 0;
+    }
     if (!is(kce, "ternary_expression"))
         return false;
     const char *a = ex_expr_string(x, field(kce, "consequence"));

@@ -2,8 +2,8 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 declare const ddb: DynamoDBDocumentClient;
 
-// One `+=` of each if/else (and switch) is taken, the first: never two
-// conditions on the sort key that the branches choose between.
+// One `+=` of each if/else (and switch) is taken, the first, and in a second
+// operation the last: never two conditions the branches choose between.
 export async function byRange(pk: string, from?: string, prefix?: string) {
   let kce = 'PK = :pk';
   if (from) {
