@@ -565,6 +565,12 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k, Report
         const Seg *s = &k->segs.v[0];
         bool unique;
         const char *name = pick_whole_key_const(ctx, s->text, &unique);
+        /* `const PROFILE_KEY = { pk: 'SETTINGS', ... }` read as a Key: the
+         * text is the constant's own definition */
+        const ConstDef *own = name ? fileir_const(ctx->file, name, false) : NULL;
+        if (own && own->span.start_byte <= s->span.start_byte &&
+            s->span.end_byte <= own->span.end_byte)
+            name = NULL;
         if (name && once(a, done, s)) {
             Diagnostic *d = rule_report(ctx, s->span,
                                         "%s '%s' written inline where the constant %s holds "
