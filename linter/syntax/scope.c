@@ -307,6 +307,9 @@ static bool look_in(const Scopes *s, uint32_t sc, const char *name, uint64_t nh,
     }
     if (flags & SCOPE_ASSIGNMENTS) {
         const Bind *as = last_before(s, sc, B_ASSIGN, name, nh, limit);
+        /* `name = f(name)`: the use inside reads the value before it */
+        if (as && syn_start(as->decl) <= at && at < syn_end(as->decl))
+            as = last_before(s, sc, B_ASSIGN, name, nh, as->at);
         if (as && (!b || as->at > b->at))
             b = as;
     }
