@@ -49,14 +49,15 @@ static bool two_arm_condition(Ex *x, SynNode obj)
     return a && b && strcmp(a, b) != 0;
 }
 
-/* `xs.map(x => ...)` with an arrow of one plain parameter: the arrow. */
+/* `xs.map(x => ...)` (or `flatMap`) with an arrow: the arrow. */
 static SynNode map_arrow(Ex *x, SynNode call)
 {
     SynNode none = {0};
     if (!is(call, "call_expression"))
         return none;
     SynNode fn = unwrap(field(call, "function"));
-    if (!is(fn, "member_expression") || !ex_text_eq(x, field(fn, "property"), "map"))
+    if (!is(fn, "member_expression") || (!ex_text_eq(x, field(fn, "property"), "map") &&
+                                         !ex_text_eq(x, field(fn, "property"), "flatMap")))
         return none;
     SynNode arrow = unwrap(syn_child(x->syn, field(call, "arguments"), 0));
     return is(arrow, "arrow_function") ? arrow : none;
@@ -113,7 +114,20 @@ static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
     }
     SynNode arrow = map_arrow(x, n);
     SynNode body = unwrap(field(arrow, "body"));
-    if (!syn_null(body) && !is(body, "statement_block") && max)
+    if (is(body, "statement_block")) { /* `r => { ...; return [...]; }` */
+        uint32_t cnt = syn_count(x->syn, body);
+        SynNode last = cnt ? syn_child(x->syn, body, cnt - 1) : (SynNode){0};
+        body = is(last, "return_statement") ? unwrap(syn_child(x->syn, last, 0)) : (SynNode){0};
+    }
+    /* flatMap: an array the arrow returns is several elements */
+    bool flat = ex_text_eq(x, field(unwrap(field(n, "function")), "property"), "flatMap");
+    if (flat && is(body, "array")) {
+        uint32_t cnt = syn_count(x->syn, body);
+        for (uint32_t i = 0; i < cnt && got < max; i++)
+            out[got++] = syn_child(x->syn, body, i);
+        return got;
+    }
+    if (!syn_null(body) && max)
         out[got++] = body;
     return got;
 }
