@@ -691,10 +691,12 @@ printf "import { Entity } from 'electrodb';\nexport const user = new Entity({ mo
 printf "import { Model } from '@nerdware/ddb-single-table';\nexport const a = new Model('A', {});\n" >"$unread/src/a.ts"
 printf "import { Model } from '@nerdware/ddb-single-table';\nexport const b = new Model('B', {});\n" >"$unread/src/b.ts"
 printf "export const plain = 1;\n" >"$unread/src/plain.ts"
+printf "import { createStore } from '@symphoniacloud/dynamodb-entity-store';\nexport const s = createStore;\n" >"$unread/src/store.ts"
 for how in "" --no-precheck; do
     run "unread-text $how" 0 "$keylint" $how "$unread"
     has "unread-text $how" "$out" "keylint: note: 1 file uses ElectroDB, whose keys keylint does not read"
     has "unread-text $how" "$out" "keylint: note: 2 files use @nerdware/ddb-single-table, whose keys keylint does not read"
+    has "unread-text $how" "$out" "keylint: note: 1 file uses @symphoniacloud/dynamodb-entity-store, whose queries and scans keylint does not read"
 done
 run unread-named 0 "$keylint" "$unread/src/a.ts"
 has unread-named "$out" "note: 1 file uses @nerdware/ddb-single-table"
