@@ -293,6 +293,27 @@ static size_t assigned_keys(Ex *x, SynNode v, KeySite site, int op)
     return added;
 }
 
+/* The keys of the properties and spreads of object literal `obj`, a
+ * spread of the variable `self` (NULL: none) left out. */
+static size_t own_props_keys(Ex *x, SynNode obj, const char *self, KeySite site, int op,
+                             int depth)
+{
+    ex_consume(x, obj);
+    size_t added = 0;
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "spread_element")) {
+            SynNode arg = unwrap(syn_child(x->syn, p, 0));
+            if (!self || !is(arg, "identifier") || !ex_text_eq(x, arg, self))
+                added += spread_keys(x, p, site, op, depth);
+            continue;
+        }
+        added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
+    }
+    return added;
+}
+
 /* `let item = {...}; if (r) item = { ...item, isRecurring: 'Y' };` then
  * `Item: item`: the objects a `let` holding an object is given again
  * before the write (in its block, not in nested functions) are items the
@@ -311,20 +332,8 @@ static size_t reassigned_keys(Ex *x, SynNode objn, KeySite site, int op, int dep
     size_t n = ex_branch_assignments(x, b.decl, id, name, given, 8), added = 0;
     for (size_t i = 0; i < n; i++) {
         SynNode o = unwrap(given[i]);
-        if (!is(o, "object"))
-            continue;
-        ex_consume(x, o);
-        uint32_t cnt = syn_count(x->syn, o);
-        for (uint32_t k = 0; k < cnt; k++) {
-            SynNode p = syn_child(x->syn, o, k);
-            if (is(p, "spread_element")) {
-                SynNode arg = unwrap(syn_child(x->syn, p, 0));
-                if (!(is(arg, "identifier") && ex_text_eq(x, arg, name)))
-                    added += spread_keys(x, p, site, op, depth);
-                continue;
-            }
-            added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
-        }
+        if (is(o, "object"))
+            added += own_props_keys(x, o, name, site, op, depth);
     }
     return added;
 }
@@ -347,17 +356,7 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
     }
     if (!is(obj, "object"))
         return 0;
-    ex_consume(x, obj);
-    size_t added = 0;
-    uint32_t cnt = syn_count(x->syn, obj);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode p = syn_child(x->syn, obj, i);
-        if (is(p, "spread_element")) {
-            added += spread_keys(x, p, site, op, depth);
-            continue;
-        }
-        added += prop_keys(x, ex_prop_name(x, p), p, syn_prop_value(x->syn, p), site, op);
-    }
+    size_t added = own_props_keys(x, obj, NULL, site, op, depth);
     if (depth == 0)
         added += reassigned_keys(x, objn, site, op, depth);
     return added + assigned_keys(x, obj, site, op);
