@@ -45,6 +45,10 @@ enum {
 
 static const char *module_input(Arena *a, const char *fs_path, const char *var);
 
+/* How a reference to a table resource begins: `aws_dynamodb_table.<id>.name`. */
+static const char TABLE_REF[] = "aws_dynamodb_table.";
+enum { TABLE_REF_LEN = sizeof TABLE_REF - 1 };
+
 static SynNode child_of_type(const Tf *t, SynNode n, const char *type, uint32_t nth)
 {
     uint32_t cnt = syn_count(t->syn, n);
@@ -264,12 +268,10 @@ static bool table_ref(const Tf *t, SynNode expr, const char **id, const char **n
 {
     *id = *name = NULL;
     const char *text = syn_null(expr) ? NULL : syn_text(t->syn, expr);
-    static const char head[] = "aws_dynamodb_table.";
-    if (text && !strncmp(text, head, sizeof head - 1)) {
-        const char *dot = strchr(text + sizeof head - 1, '.');
+    if (text && !strncmp(text, TABLE_REF, TABLE_REF_LEN)) {
+        const char *dot = strchr(text + TABLE_REF_LEN, '.');
         if (dot && (!strcmp(dot, ".name") || !strcmp(dot, ".id")))
-            *id = arena_strndup(t->a, text + sizeof head - 1,
-                                (size_t)(dot - text - (sizeof head - 1)));
+            *id = arena_strndup(t->a, text + TABLE_REF_LEN, (size_t)(dot - text - TABLE_REF_LEN));
         return *id != NULL;
     }
     *name = string_text(t, expr);
@@ -316,7 +318,7 @@ static void read_index_resource(const Tf *t, SynNode block, size_t from)
     }
     if (!tb) {
         strlist_push(t->a, &t->out->loose_indexes,
-                     id ? arena_printf(t->a, "aws_dynamodb_table.%s", id) : name);
+                     id ? arena_printf(t->a, "%s%s", TABLE_REF, id) : name);
         return;
     }
     SynNode iname = body_attr(t, body, "index_name");
@@ -348,14 +350,13 @@ static void read_index_resource(const Tf *t, SynNode block, size_t from)
 
 void schema_open_indexes(TableSet *set)
 {
-    static const char head[] = "aws_dynamodb_table.";
     for (size_t i = 0; i < set->loose_indexes.n; i++) {
         const char *ref = set->loose_indexes.v[i];
-        bool by_id = !strncmp(ref, head, sizeof head - 1);
+        bool by_id = !strncmp(ref, TABLE_REF, TABLE_REF_LEN);
         for (size_t k = 0; k < set->tables.n; k++) {
             TableDef *tb = &set->tables.v[k];
             if (tb->source == TSRC_TERRAFORM &&
-                (by_id ? !strcmp(tb->id, ref + sizeof head - 1)
+                (by_id ? !strcmp(tb->id, ref + TABLE_REF_LEN)
                        : tb->name && !strcmp(tb->name, ref)))
                 tb->indexes_open = true;
         }
@@ -381,7 +382,7 @@ static void env_binding(const Tf *t, SynNode attr_or_elem)
         if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
             return;
     const char *text = syn_text(t->syn, v);
-    static const char *const heads[] = {"aws_dynamodb_table.", "module.", NULL};
+    static const char *const heads[] = {TABLE_REF, "module.", NULL};
     for (const char *const *h = heads; *h; h++) {
         size_t hl = strlen(*h);
         if (!text || strncmp(text, *h, hl))
