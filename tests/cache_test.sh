@@ -37,8 +37,23 @@ cd "$proj" || exit 1
 same() {
     local name=$1
     shift
-    "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
-    local want_rc=$?
+    # the run without the cache is made once per arguments and tree: the
+    # same report, asked again of an unchanged tree, is read back
+    local memo
+    memo=$tmp/memo/$( { printf '%s\n' "$@"
+        find . -path ./.keylint-cache -prune -o -type f -print0 |
+            sort -z | xargs -0 md5sum; } | md5sum | cut -c1-32)
+    local want_rc
+    if [ -f "$memo.rc" ]; then
+        cp "$memo.out" "$tmp/want"
+        want_rc=$(cat "$memo.rc")
+    else
+        "$keylint" --no-cache "$@" . >"$tmp/want" 2>/dev/null
+        want_rc=$?
+        mkdir -p "$tmp/memo"
+        cp "$tmp/want" "$memo.out"
+        echo "$want_rc" >"$memo.rc"
+    fi
     "$keylint" --stats "$@" . >"$tmp/got" 2>"$tmp/err"
     local rc=$?
     err=$(cat "$tmp/err")
