@@ -115,10 +115,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     if (dom < 3 || dom < 2 * mine)
         return;
     Diagnostic *d = rule_report(ctx, wrong_part(k, b, nb, f->dominant_separator),
-                                "%s %s uses '%c' where the project's keys use '%c' (%u keys "
-                                "use '%c', %u use '%c')",
+                                "%s %s uses '%c' where the project's keys use '%c' (%u key "
+                                "shapes use '%c', %u use%s '%c')",
                                 noun, seglist_label(a, &k->segs), c, f->dominant_separator,
-                                dom, f->dominant_separator, mine, c);
+                                dom, f->dominant_separator, mine, mine == 1 ? "s" : "", c);
     /* `CLASS#hb-${userId}-${slug}`: the key's prefix ends with the
      * project's separator; what follows, joined by '-' or '_', is one
      * value, an id written in its own notation (stored whole as `classId`

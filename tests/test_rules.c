@@ -472,7 +472,21 @@ static void test_mixed_project_wide(void **state)
         ref("tenantCode"));
     RUN_EXPECT(rule_mixed_separator, 1);
     expect_at(0, 0, 0, "partition key PRODUCT:{tenantCode} uses ':' where the "
-                       "project's keys use '#' (3 keys use '#', 1 use ':')");
+                       "project's keys use '#' (3 key shapes use '#', 1 uses ':')");
+}
+
+/* A key written in several places is one key of the project's design: the
+ * same partition key three times is no convention for a key of another
+ * shape to break. */
+static void test_mixed_project_wide_counts_shapes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3; i++)
+        other_key(ROLE_PK, SITE_WRITE, 3, ref("senderId"), text("_"), ref("reference"));
+    int g = op(OP_PUT, API_SDK_V3, TABLE_DATA, "data", "PutCommand");
+    key(ROLE_INDEX_PK, SITE_WRITE, BUILD_TEMPLATE, g, 3, ref("day"), text("#"),
+        ref("shard"));
+    RUN_EXPECT(rule_mixed_separator, 0);
 }
 
 static void test_mixed_helper_definition_reported(void **state)
@@ -1214,6 +1228,7 @@ int main(void)
         T(test_mixed_within_key),
         T(test_mixed_join_and_two_chars),
         T(test_mixed_project_wide),
+        T(test_mixed_project_wide_counts_shapes),
         T(test_mixed_helper_definition_reported),
         T(test_mixed_not_tokens_or_dates),
         T(test_mixed_not_version_separator),

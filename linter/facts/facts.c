@@ -395,8 +395,18 @@ static bool deployment_tenant(const Seg *s)
     return s->kind == SEG_REF && s->text && !strncmp(s->text, "process.env.", 12);
 }
 
+/* A key's design for the separator counts: a separator it uses, its role
+ * and attribute, its shape (kf_shape). A key written in several places is
+ * one design, counted once however often it is written. */
+static const char *separator_design(Arena *a, char c, const KeyExpr *k, const KfKey *key)
+{
+    return arena_printf(a, "%c\x1f%d\x1f%s\x1f%s", c, (int)k->role, k->attr ? k->attr : "",
+                        kf_shape(a, key));
+}
+
 static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr *k,
-                      const Config *cfg, NameCounts *seps, PairSet *set, StartCodes *codes)
+                      const Config *cfg, NameCounts *seps, PairSet *set, StartCodes *codes,
+                      StrList *designs, NameMap *designs_seen)
 {
     KfKey key;
     kf_flatten(a, &k->segs, &key);
@@ -432,7 +442,10 @@ static void key_facts(ProjectFacts *f, Arena *a, const char *path, const KeyExpr
         separators_alloc(f, a);
     for (const char *c = chars; *c; c++)
         if ((unsigned char)*c < SEPARATOR_CHARS) {
-            f->separator_uses[(unsigned char)*c]++;
+            size_t before = designs->n;
+            strlist_push_once(a, designs, designs_seen, separator_design(a, *c, k, &key));
+            if (designs->n > before)
+                f->separator_uses[(unsigned char)*c]++;
             if (!f->separator_first[(unsigned char)*c].path) {
                 f->separator_first[(unsigned char)*c].path = path;
                 f->separator_first[(unsigned char)*c].span = k->span;
@@ -460,6 +473,10 @@ struct FileFacts {
                              * separator_uses, has_tenant_keys */
     NameCounts seps;
     StartCodes codes;
+    /* the separator designs of its keys (separator_design), each once;
+     * separator_uses counts them */
+    StrList designs;
+    NameMap designs_seen;
     StrList mutated;        /* the file's FileIR.mutated */
     uint64_t stamp;         /* the fold's number for it (FactsFold), 0: none yet */
 };
@@ -497,7 +514,8 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
                                                     op->table, op_ids[i]}));
     }
     for (size_t i = 0; i < file->keys.n; i++)
-        key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes);
+        key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes,
+                  &ff->designs, &ff->designs_seen);
     for (size_t i = 0; i < file->helper_calls.n; i++) {
         const HelperCall *hc = &file->helper_calls.v[i];
         VEC_PUSH(a, &f->helper_calls,
@@ -624,6 +642,7 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
     NameCounts seps = { 0 };
     PairSet set = { 0 };
     StartCodes codes = { 0 };
+    NameMap designs = { 0 };
     /* the set at its final size at once (the load under 1/2, as
      * add_const_text keeps it): no rehash while the parts are added */
     size_t texts = 0;
@@ -649,8 +668,13 @@ static void facts_merge(ProjectFacts *f, Arena *a, const FileFacts *const *parts
         for (size_t i = 0, seen; i < ff->mutated.n; i++)
             if (!namemap_get(&f->index->mutated, ff->mutated.v[i], &seen))
                 namemap_put(a, &f->index->mutated, arena_strdup(a, ff->mutated.v[i]), 0);
+        /* a design written in several files counts once */
+        for (size_t i = 0, seen; i < ff->designs.n; i++)
+            if (!namemap_get(&designs, ff->designs.v[i], &seen)) {
+                namemap_put(a, &designs, ff->designs.v[i], 0);
+                f->separator_uses[(unsigned char)ff->designs.v[i][0]]++;
+            }
         for (int c = 0; part->separator_uses && c < SEPARATOR_CHARS; c++) {
-            f->separator_uses[c] += part->separator_uses[c];
             if (!f->separator_first[c].path && part->separator_first[c].path) {
                 f->separator_first[c].path = arena_strdup(a, part->separator_first[c].path);
                 f->separator_first[c].span = part->separator_first[c].span;
@@ -694,15 +718,23 @@ typedef struct FoldGroup {
     bool dirty;
 } FoldGroup;
 
+/* A separator design (separator_design) in the fold: its separator, and
+ * how many parts have it; it counts in separator_uses while n > 0. */
+typedef struct FoldDesign {
+    size_t n;
+    unsigned char c;
+} FoldDesign;
+
 /* What the fold added for the part at one position. */
 typedef struct FoldPos {
     uint64_t stamp;        /* the part's FileFacts.stamp */
     size_t n;              /* its pairs: */
     size_t *entry;
     unsigned char *flags;  /* 1 in a key, 2 declared, 4 fixed */
-    size_t nsep;           /* its separators and their counts */
+    size_t nsep;           /* its separators */
     unsigned char *sep_char;
-    uint32_t *sep_uses;
+    size_t ndesign;        /* its separator designs (indexes in design_n) */
+    size_t *design;
     size_t nmut;           /* its mutated names (indexes in mut_n) */
     size_t *mut;
 } FoldPos;
@@ -716,8 +748,10 @@ struct FactsFold {
     NameMap pairs;         /* pair_key(text, name) -> entry */
     VEC(FoldGroup) groups;
     NameMap texts;         /* text -> group */
-    uint32_t separator_uses[128];
+    uint32_t separator_uses[128]; /* designs with parts, by separator */
     size_t separator_first[128]; /* 1 + the position of the first part using it, 0: none */
+    VEC(FoldDesign) design_n; /* per separator design: how many parts have it */
+    NameMap designs;       /* design -> index in design_n */
     VEC(size_t) mut_n;     /* per mutated name: how many parts have it */
     NameMap mutated;       /* name -> index in mut_n */
     VEC(size_t) dirty_entries, dirty_groups;
@@ -776,11 +810,12 @@ static void fold_remove(FactsFold *fold, size_t p)
         fold_dirty_entry(fold, fp->entry[i]);
     }
     fold->live -= fp->n;
-    for (size_t i = 0; i < fp->nsep; i++) {
-        fold->separator_uses[fp->sep_char[i]] -= fp->sep_uses[i];
+    for (size_t i = 0; i < fp->nsep; i++)
         if (fold->separator_first[fp->sep_char[i]] == p + 1)
             fold->separator_first[fp->sep_char[i]] = 0; /* found again below */
-    }
+    for (size_t i = 0; i < fp->ndesign; i++)
+        if (--fold->design_n.v[fp->design[i]].n == 0)
+            fold->separator_uses[fold->design_n.v[fp->design[i]].c]--;
     for (size_t i = 0; i < fp->nmut; i++)
         fold->mut_n.v[fp->mut[i]]--;
     memset(fp, 0, sizeof *fp);
@@ -840,18 +875,28 @@ static void fold_add(FactsFold *fold, size_t p, FileFacts *ff)
         if (part->separator_uses[c])
             fp->nsep++;
     fp->sep_char = arena_alloc(a, fp->nsep ? fp->nsep : 1);
-    fp->sep_uses = arena_alloc(a, (fp->nsep ? fp->nsep : 1) * sizeof *fp->sep_uses);
     for (int c = 0, k = 0; part->separator_uses && c < SEPARATOR_CHARS; c++)
         if (part->separator_uses[c]) {
-            fp->sep_char[k] = (unsigned char)c;
-            fp->sep_uses[k++] = part->separator_uses[c];
-            fold->separator_uses[c] += part->separator_uses[c];
+            fp->sep_char[k++] = (unsigned char)c;
             /* a part that uses a separator has its first key (key_facts);
              * one known to be first after this part stays so, one taken
              * away (0) is looked for in fold_separator_firsts */
             if (fold->separator_first[c] > p + 1)
                 fold->separator_first[c] = p + 1;
         }
+    fp->ndesign = ff->designs.n;
+    fp->design = arena_alloc(a, (fp->ndesign ? fp->ndesign : 1) * sizeof *fp->design);
+    for (size_t i = 0; i < ff->designs.n; i++) {
+        size_t m;
+        if (!namemap_get(&fold->designs, ff->designs.v[i], &m)) {
+            m = fold->design_n.n;
+            VEC_PUSH(a, &fold->design_n, ((FoldDesign){0, (unsigned char)ff->designs.v[i][0]}));
+            namemap_put(a, &fold->designs, arena_strdup(a, ff->designs.v[i]), m);
+        }
+        if (fold->design_n.v[m].n++ == 0)
+            fold->separator_uses[fold->design_n.v[m].c]++;
+        fp->design[i] = m;
+    }
     fp->nmut = ff->mutated.n;
     fp->mut = arena_alloc(a, (fp->nmut ? fp->nmut : 1) * sizeof *fp->mut);
     for (size_t i = 0; i < ff->mutated.n; i++) {
