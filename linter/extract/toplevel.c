@@ -366,6 +366,23 @@ static bool project_class(Ex *x, SynNode c)
     return false;
 }
 
+/* `export const db = { rateLimits: new RateLimitRepository(client) }`:
+ * what another module calls on db.rateLimits is RateLimitRepository's, as
+ * for an instance exported by name. */
+static void object_instances(Ex *x, const char *prefix, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        SynNode v = is(p, "pair") ? unwrap(field(p, "value")) : (SynNode){0};
+        const char *pn = is(v, "new_expression") ? ex_prop_name(x, p) : NULL;
+        if (pn && project_class(x, field(v, "constructor"))) {
+            Import im = {arena_dot(x->a, prefix, pn), ex_ntext(x, field(v, "constructor")), ""};
+            VEC_PUSH(x->a, &x->ir->reexports, im);
+        }
+    }
+}
+
 static void module_declaration(Ex *x, SynNode n, bool exported)
 {
     if (is(n, "lexical_declaration") || is(n, "variable_declaration")) {
@@ -386,6 +403,8 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
             else if (is(v, "object")) {
                 object_consts(x, name, v, exported, 0, fixed);
                 object_helpers(x, name, v, exported);
+                if (exported)
+                    object_instances(x, name, v);
             } else if (is(v, "arrow_function") || is(v, "function_expression") ||
                        is(v, "function")) {
                 helper_function(x, name, v, exported);

@@ -20,6 +20,10 @@ typedef struct PendingCall {
     bool sinks;
 } PendingCall;
 
+typedef struct Forward {
+    const char *helper, *callee; /* last names */
+} Forward;
+
 typedef struct Reach {
     Arena *a;
     /* texts keys write inline, whole, and the identifier tokens in them */
@@ -34,6 +38,10 @@ typedef struct Reach {
     NameMap helpers;
     /* calls in keys whose callee is not known to be a helper (yet) */
     VEC(PendingCall) pending;
+    /* helpers that hand a parameter on to another function: (the
+     * helper's last name, the callee's), the helper joining `calls` when
+     * the callee does (settle_forwards) */
+    VEC(Forward) forwards;
     /* the module names of imports that name an index */
     NameMap stems;
     /* something was added since the deferred texts were last read */
@@ -151,6 +159,25 @@ static bool may_inline(const Reach *r, const PendingCall *pc)
             namemap_get(names, last_name(im->imported), &had));
 }
 
+/* A helper that hands a parameter on to one whose data operations build
+ * keys from it builds them too (`checkAndIncrement(key)` calling
+ * `this.getRecord(key)`): a deferred file calling it is needed. */
+static void settle_forwards(Reach *r)
+{
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t i = 0; i < r->forwards.n; i++) {
+            const Forward *fw = &r->forwards.v[i];
+            size_t had;
+            if (!namemap_get(&r->calls, fw->callee, &had) ||
+                namemap_get(&r->calls, fw->helper, &had))
+                continue;
+            put(r, &r->calls, fw->helper, strlen(fw->helper));
+            more = true;
+        }
+    }
+}
+
 /* The arguments of the calls found since the last round to reach a
  * helper: that helper takes them inline into the caller's key. */
 static void settle_calls(Reach *r)
@@ -201,6 +228,12 @@ static void reach_file(Reach *r, const FileIR *ir)
             namemap_put(r->a, &r->helpers, arena_strdup(r->a, last), 0);
         for (size_t k = 0; k < h->sinks.n; k++)
             add_segs(r, ir, &h->sinks.v[k].segs, h->sinks.v[k].build == BUILD_ARRAY);
+        for (size_t k = 0; k < h->param_uses.n && !h->sinks.n; k++)
+            if (h->param_uses.v[k].callee) {
+                Forward fw = {arena_strdup(r->a, last),
+                              arena_strdup(r->a, last_name(h->param_uses.v[k].callee))};
+                VEC_PUSH(r->a, &r->forwards, fw);
+            }
         if (!h->sinks.n)
             continue;
         put(r, &r->calls, last, strlen(last));
@@ -531,16 +564,20 @@ static bool note_needed(const Reach *r, const DeferNote *nt, ModuleMap *mods, si
     return calls && imports_lead(mods, i, &nt->imports, leads);
 }
 
-/* leads[i]: file i defines a helper whose data operations build keys, or
- * re-exports (`export ... from`) a module that leads to one. */
-static void compute_leads(const Project *p, ModuleMap *mods, bool *leads)
+/* leads[i]: file i defines a helper whose data operations build keys
+ * (or one that hands its parameter on to such a helper: r->calls), or
+ * re-exports (`export ... from`) a module that leads to one, or exports an
+ * instance of a class it imports from one (`export const repos = {
+ * rateLimits: new RateLimitRepository() }`). */
+static void compute_leads(const Project *p, const Reach *r, ModuleMap *mods, bool *leads)
 {
-    size_t n = p->files.n;
+    size_t n = p->files.n, had;
     memset(leads, 0, n * sizeof *leads);
     for (size_t i = 0; i < n; i++) {
         const FileIR *ir = p->files.v[i].removed ? NULL : p->files.v[i].ir;
         for (size_t k = 0; ir && k < ir->helpers.n && !leads[i]; k++)
-            leads[i] = ir->helpers.v[k].sinks.n > 0;
+            leads[i] = ir->helpers.v[k].sinks.n > 0 ||
+                       namemap_get(&r->calls, last_name(ir->helpers.v[k].name), &had);
     }
     for (bool changed = true; changed;) {
         changed = false;
@@ -551,7 +588,11 @@ static void compute_leads(const Project *p, ModuleMap *mods, bool *leads)
             bool lead = false;
             if (f->ir)
                 for (size_t k = 0; k < f->ir->reexports.n && !lead; k++) {
-                    long t = modmap_resolve(mods, i, f->ir->reexports.v[k].source);
+                    const Import *e = &f->ir->reexports.v[k];
+                    const Import *im = e->source && e->source[0]
+                                           ? e
+                                           : fileir_import_head(f->ir, e->imported);
+                    long t = im ? modmap_resolve(mods, i, im->source) : -1;
                     lead = t >= 0 && leads[t];
                 }
             else if (f->note)
@@ -623,11 +664,12 @@ void defer_extract_reached_from(Project *p, DeferExtract extract, const bool *se
                     }
                 }
         }
+        settle_forwards(&r);
         settle_calls(&r);
         if (r.grew) {
             r.grew = false;
             if (r.calls.n)
-                compute_leads(p, mods, leads);
+                compute_leads(p, &r, mods, leads);
             for (size_t i = 0; i < n; i++) {
                 SourceFile *f = &p->files.v[i];
                 if (f->removed || !f->deferred)

@@ -13,7 +13,8 @@
  *     some key writes inline (magic-string: "the constant X holds the same
  *     text", and the fix it offers only when one constant holds it);
  *   - by its calls, when they pass text to a helper whose data operations
- *     build keys from its parameters.
+ *     build keys from its parameters, or that hands a parameter on to such
+ *     a helper.
  * Before an analysis, defer_extract_reached extracts every deferred file
  * an extracted file may reach one of these ways, round after round, until
  * none is left.

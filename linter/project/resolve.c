@@ -125,9 +125,14 @@ static Found lookup_export(const Resolver *r, size_t file, const char *name, int
                     return f;
                 continue;
             }
-            /* export { a as b } / export default a: a local name */
-            if (!strcmp(e->local, head)) {
-                f = lookup(r, file, join_name(buf, sizeof buf, e->imported, rest), depth + 1);
+            /* export { a as b } / export default a: a local name; an
+             * instance a property of an exported object holds
+             * (`db.rateLimits`, toplevel.c): its members are the class's */
+            size_t ll = strlen(e->local);
+            if (!strncmp(name, e->local, ll) && (!name[ll] || name[ll] == '.')) {
+                f = lookup(r, file,
+                           join_name(buf, sizeof buf, e->imported, name[ll] ? name + ll + 1 : NULL),
+                           depth + 1);
                 if (f.c || f.h)
                     return f;
             }
