@@ -430,6 +430,26 @@ static bool keyword(const char *w, size_t n)
     return false;
 }
 
+/* At t[k] == '<': type arguments and then a call's '(' (`get<number>(`)?
+ * A comparison read so (`a < b && c > (d)`) notes one call too many,
+ * which only reads a file more. */
+static bool type_arguments_call(const char *t, size_t len, size_t k)
+{
+    int depth = 0;
+    for (size_t j = k; j < len && j - k < 256; j++) {
+        if (t[j] == '<')
+            depth++;
+        else if (t[j] == '>' && (j == k || t[j - 1] != '=') && --depth == 0) {
+            j++;
+            while (j < len && (t[j] == ' ' || t[j] == '\t'))
+                j++;
+            return j < len && t[j] == '(';
+        } else if (t[j] == ';' || t[j] == '(' || t[j] == ')')
+            return false;
+    }
+    return false;
+}
+
 static void note_call(DeferNote *nt, const char *w, size_t n)
 {
     char *c = arena_strndup(nt->a, w, n);
@@ -475,7 +495,8 @@ DeferNote *defer_note(const char *t, size_t len)
         size_t k = i;
         while (k < len && (t[k] == ' ' || t[k] == '\t'))
             k++;
-        if (k < len && t[k] == '(' && !keyword(t + s, i - s))
+        if (k < len && (t[k] == '(' || (t[k] == '<' && type_arguments_call(t, len, k))) &&
+            !keyword(t + s, i - s))
             note_call(nt, t + s, i - s);
         /* `save as persist` */
         if (k + 3 < len && !memcmp(t + k, "as", 2) && isspace((unsigned char)t[k + 2]))

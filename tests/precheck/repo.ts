@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from './config';
 
 const ddb = DynamoDBDocumentClient.from({} as any);
@@ -14,4 +14,9 @@ export function getOrder(id: string) {
 
 export function getShipment(id: string) {
   return ddb.send(new PutCommand({ TableName: TABLE, Item: { pk: `SHIPMENT#${id}`, sk: 'META' } }));
+}
+
+// a generic helper: its callers write type arguments before the call
+export function loadItem<T>(prefix: string, id: string): Promise<T> {
+  return ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: `${prefix}#${id}`, sk: 'META' } })) as Promise<T>;
 }
