@@ -9,6 +9,7 @@
 
 #include "extract.h"
 #include "extract_int.h"
+#include "precheck.h"
 #include "syntax.h"
 
 #define field(n, name) ex_field(x, (n), (name))
@@ -520,14 +521,33 @@ void ex_ref_segs(Ex *x, SynNode n, SegList *out, int depth)
         ex_push_seg(x, out, SEG_REF, ex_find_import(x, name) ? SEGF_IMPORTED : 0, name, syn_span(n));
         return;
     }
-    /* member path: keep as written, without optional-chaining marks */
+    /* member path: keep as written, without optional-chaining marks and
+     * the line breaks of a chain (`a\n  .b`); one space stays between two
+     * words (`new Date(...)`), and a string's text stays whole
+     * (`split(' ')`) */
     char *path = arena_strdup(x->a, name);
     char *w = path;
+    char quote = 0;
     for (const char *r = path; *r; r++) {
+        if (quote) {
+            if (*r == '\\' && r[1])
+                *w++ = *r++;
+            else if (*r == quote)
+                quote = 0;
+            *w++ = *r;
+            continue;
+        }
+        if (*r == '\'' || *r == '"' || *r == '`')
+            quote = *r;
         if (*r == '?' && r[1] == '.')
             continue;
-        if (isspace((unsigned char)*r))
+        if (isspace((unsigned char)*r)) {
+            while (isspace((unsigned char)r[1]))
+                r++;
+            if (w > path && text_ident_char(w[-1]) && text_ident_char(r[1]))
+                *w++ = ' ';
             continue;
+        }
         *w++ = *r;
     }
     *w = '\0';

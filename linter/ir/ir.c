@@ -338,9 +338,23 @@ static void render(Arena *a, const SegList *l, char **buf, size_t *len, size_t *
             put(a, buf, len, cap, "(");
             if (depth < 4)
                 for (size_t j = 0; j < s->nargs; j++) {
+                    /* an argument with text is a string: quoted, as
+                     * written (`replace('EMAIL#', '')`); a number is
+                     * not (`padStart(2, '0')`) */
+                    const SegList *arg = &s->args[j];
+                    bool text = !arg->n;
+                    for (size_t k = 0; k < arg->n && !text; k++)
+                        text = arg->v[k].kind == SEG_TEXT;
+                    if (arg->n == 1 && text && arg->v[0].text && arg->v[0].text[0] &&
+                        strspn(arg->v[0].text, "0123456789.") == strlen(arg->v[0].text))
+                        text = false;
                     if (j)
                         put(a, buf, len, cap, ", ");
+                    if (text)
+                        put(a, buf, len, cap, "'");
                     render(a, &s->args[j], buf, len, cap, depth + 1, max);
+                    if (text)
+                        put(a, buf, len, cap, "'");
                 }
             else if (s->nargs)
                 put(a, buf, len, cap, "...");
