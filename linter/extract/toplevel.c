@@ -256,9 +256,35 @@ static bool object_fields(Ex *x, SynNode obj, HelperDef *h)
     return h->fields.n > 0;
 }
 
+/* Nothing: an empty text, `undefined` or `null`. */
+static bool no_value(Ex *x, SynNode e)
+{
+    const char *text;
+    e = unwrap(e);
+    return is(e, "undefined") || is(e, "null") ||
+           (is(e, "identifier") && ex_text_eq(x, e, "undefined")) ||
+           (ex_string_value(x, e, &text) && !text[0]);
+}
+
+/* `id ? `ORDER#${id}` : ''`: the value returned when there is one (either
+ * branch, the other being nothing), else `e` itself. */
+static SynNode guarded_value(Ex *x, SynNode e)
+{
+    SynNode t = unwrap(e);
+    if (!is(t, "ternary_expression"))
+        return e;
+    SynNode yes = field(t, "consequence"), no = field(t, "alternative");
+    if (no_value(x, no) && !no_value(x, yes))
+        return yes;
+    if (no_value(x, yes) && !no_value(x, no))
+        return no;
+    return e;
+}
+
 /* The expression a function returns, if it returns one key-shaped value:
  * an arrow's expression body or the first key-shaped `return` (an empty
- * text returned by a guard is none). */
+ * text returned by a guard is none, and so is the empty branch of a
+ * conditional: `return id ? `ORDER#${id}` : ''`). */
 static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
 {
     SynNode body = field(fn, "body");
@@ -266,7 +292,7 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
         return;
     SynNode ret = {0};
     if (!is(body, "statement_block")) {
-        ret = body;
+        ret = guarded_value(x, body);
     } else {
         /* the returns of this function (not of nested ones), in order */
         size_t i, to;
@@ -279,6 +305,8 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
             }
             if (is(cur, "return_statement")) {
                 SynNode e = syn_child(x->syn, cur, 0);
+                if (!syn_null(e))
+                    e = guarded_value(x, e);
                 const char *text;
                 /* `if (!data) return ''`: a guard's empty text, not the key */
                 if (!syn_null(e) && ex_string_value(x, unwrap(e), &text) && !text[0]) {
