@@ -26,6 +26,23 @@ static const char *list_chars(Arena *a, const char *chars)
  * file's code writes it there (the part of the key that is wrong: `const
  * scope = id ? \`WS:${id}#\` : ''`, a part held in a local), else where
  * the key is used. */
+/* A key helper's value that some key of the project inlines as a table or
+ * index key attribute (a key map's attribute whose table settled its
+ * role after resolution: `Key: { lookupKey: emailLookupKey(email) }` on a
+ * table keyed by lookupKey). */
+static bool helper_in_key(const RuleContext *ctx, const KeyExpr *k)
+{
+    const HelperCallSite *calls[DIAG_MAX_RELATED];
+    size_t n = k->site == SITE_HELPER && k->attr
+                   ? facts_helper_calls(ctx->facts, ctx->file->path, k->attr, calls,
+                                        DIAG_MAX_RELATED)
+                   : 0;
+    for (size_t i = 0; i < n; i++)
+        if (calls[i]->in_key)
+            return true;
+    return false;
+}
+
 static Span wrong_part(const KeyExpr *k, const KfBoundary *b, size_t nb, char want)
 {
     for (size_t i = 0; i < nb; i++) {
@@ -139,7 +156,8 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     if (f->separator_first[dc].path)
         diag_relate(ctx->out, d, f->separator_first[dc].path, f->separator_first[dc].span,
                     "a key that uses '%c'", f->dominant_separator);
-    if (!f->separator_first[dc].path || (k->role == ROLE_KEY && k->no_key_use))
+    if (!f->separator_first[dc].path ||
+        (k->role == ROLE_KEY && k->no_key_use && !helper_in_key(ctx, k)))
         rule_unproven(ctx, d);
     rule_relate_calls(ctx, d, k);
     rule_unproven_guess(ctx, d, k);

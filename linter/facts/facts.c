@@ -518,9 +518,16 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
                   &ff->designs, &ff->designs_seen);
     for (size_t i = 0; i < file->helper_calls.n; i++) {
         const HelperCall *hc = &file->helper_calls.v[i];
+        bool in_key = false;
+        for (size_t k = 0; k < file->keys.n && !in_key; k++) {
+            const KeyExpr *ke = &file->keys.v[k];
+            in_key = ke->role != ROLE_KEY && ke->site != SITE_HELPER &&
+                     hc->span.start_byte >= ke->span.start_byte &&
+                     hc->span.end_byte <= ke->span.end_byte;
+        }
         VEC_PUSH(a, &f->helper_calls,
                  ((HelperCallSite){arena_strdup(a, hc->path), arena_strdup(a, hc->name),
-                                   arena_strdup(a, file->path), hc->span}));
+                                   arena_strdup(a, file->path), hc->span, in_key}));
     }
     ff->lists = f->updates.n || f->has_tenant_keys || f->untenanted_helper_pks.n ||
                 f->tenant_scoped.n || f->tenant_aliases.n || f->id_partitions.n ||
@@ -591,7 +598,7 @@ static void merge_lists(ProjectFacts *f, Arena *a, const FileFacts *const *parts
             VEC_PUSH(a, &f->helper_calls,
                      ((HelperCallSite){arena_strdup(a, hc->helper_path),
                                        arena_strdup(a, hc->helper), arena_strdup(a, hc->path),
-                                       hc->span}));
+                                       hc->span, hc->in_key}));
         }
     }
 }

@@ -52,6 +52,9 @@ typedef struct HelperCallSite {
     const char *helper_path, *helper;
     const char *path;
     Span span;
+    /* the key inlining it is a table or index key attribute (its role
+     * settled, by its name or by its table), not a value of unknown use */
+    bool in_key;
 } HelperCallSite;
 
 typedef struct ProjectFacts {
