@@ -709,10 +709,60 @@ static bool names_index(Ex *x, SynNode obj)
     return false;
 }
 
+/* `{ attendeeId: { S: `${title}/${id}` } }`: an object of the low-level
+ * client's typed attribute values ({ S: ... } or { N: ... } each), which
+ * only a DynamoDB key or item is. */
+static bool typed_attribute_map(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj), pairs = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, obj, i);
+        if (is(p, "comment"))
+            continue;
+        SynNode v = is(p, "pair") ? unwrap(syn_prop_value(x->syn, p)) : (SynNode){0};
+        if (!is(v, "object") || syn_eq(ex_attribute_value(x, v), v) || !ex_prop_name(x, p))
+            return false;
+        pairs++;
+    }
+    return pairs > 0;
+}
+
+/* Such an object handed to a project function (`getItem(table, {
+ * attendeeId: { S: ... } })`): every attribute is a key when the function
+ * reads or writes the parameter as a Key or an Item (resolution), its
+ * role as its table settles it; dropped otherwise. */
+static bool typed_argument_keys(Ex *x, SynNode n)
+{
+    unsigned arg;
+    const char *callee;
+    if (!typed_attribute_map(x, n) || !(callee = argument_of(x, n, &arg)))
+        return false;
+    size_t first = x->ir->extracted.n;
+    KeyNamedBy was = x->named;
+    x->named = NAMED_KEY_MAP;
+    x->candidate = true;
+    uint32_t cnt = syn_count(x->syn, n);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode p = syn_child(x->syn, n, i);
+        if (is(p, "pair"))
+            ex_add_key_branches(x, syn_prop_value(x->syn, p), ROLE_KEY, ex_prop_name(x, p),
+                                SITE_OBJECT, -1, COND_NONE);
+    }
+    x->candidate = false;
+    x->named = was;
+    for (size_t i = first; i < x->ir->extracted.n; i++) {
+        x->ir->extracted.v[i].arg_of = callee;
+        x->ir->extracted.v[i].arg_index = arg;
+    }
+    return true;
+}
+
 /* An object literal no data operation read: its key attributes, at the
  * site its use says (extract_int.h). */
 void ex_object_keys(Ex *x, SynNode n)
 {
+    if (typed_argument_keys(x, n))
+        return;
     /* at least one key attribute whose value is built here, or two */
     int keys = 0, built = 0;
     bool at_call;

@@ -228,13 +228,18 @@ static void reach_file(Reach *r, const FileIR *ir)
             namemap_put(r->a, &r->helpers, arena_strdup(r->a, last), 0);
         for (size_t k = 0; k < h->sinks.n; k++)
             add_segs(r, ir, &h->sinks.v[k].segs, h->sinks.v[k].build == BUILD_ARRAY);
-        for (size_t k = 0; k < h->param_uses.n && !h->sinks.n; k++)
+        /* a parameter read or written as a Key or an Item: its callers'
+         * objects are keys (`getItem(table, { id: { S: ... } })`) */
+        bool keys = h->sinks.n > 0;
+        for (size_t k = 0; k < h->param_uses.n && !keys; k++)
+            keys = !h->param_uses.v[k].callee;
+        for (size_t k = 0; k < h->param_uses.n && !keys; k++)
             if (h->param_uses.v[k].callee) {
                 Forward fw = {arena_strdup(r->a, last),
                               arena_strdup(r->a, last_name(h->param_uses.v[k].callee))};
                 VEC_PUSH(r->a, &r->forwards, fw);
             }
-        if (!h->sinks.n)
+        if (!keys)
             continue;
         put(r, &r->calls, last, strlen(last));
     }

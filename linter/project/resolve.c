@@ -947,8 +947,13 @@ void resolve_project_in(ResolveFile *files, size_t n, size_t nresolve, ModuleEnv
             }
             if (ke.attr_const && !settle_attr(&c, f, &ke))
                 continue;
-            if (ke.arg_of && ke.site == SITE_OBJECT)
+            if (ke.arg_of && ke.site == SITE_OBJECT) {
                 ke.site = arg_site(&c, f, ke.arg_of, ke.arg_index);
+                /* a typed attribute map handed to a function that does
+                 * not read or write it as a Key or Item: no key */
+                if (ke.site == SITE_OBJECT && ke.named_by == NAMED_KEY_MAP && ke.op < 0)
+                    continue;
+            }
             SegList out = {0};
             resolve_list(&c, f, &ir->extracted.v[k].segs, &out, 0, NULL, NULL, 0);
             ke.segs = out;
