@@ -56,8 +56,9 @@ import urllib.parse
 
 SOURCE_EXT = ('.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs')
 DECL_EXT = ('.d.ts', '.d.mts', '.d.cts')
+# the directories keylint's walk skips (linter/source/walk.c)
 SKIP_DIRS = {'node_modules', '.git', 'dist', 'build', 'out', 'coverage', 'cdk.out',
-             '.serverless', '.aws-sam', '.next'}
+             '.serverless', '.aws-sam', '.next', '.terraform', '.keylint-cache', '.yarn'}
 CONFIG_NAMES = ('.keylint.yml', 'keylint.yml')
 
 
