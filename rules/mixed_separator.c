@@ -32,14 +32,12 @@ static const char *list_chars(Arena *a, const char *chars)
  * table keyed by lookupKey). */
 static bool helper_in_key(const RuleContext *ctx, const KeyExpr *k)
 {
-    const HelperCallSite *calls[DIAG_MAX_RELATED];
-    size_t n = k->site == SITE_HELPER && k->attr
-                   ? facts_helper_calls(ctx->facts, ctx->file->path, k->attr, calls,
-                                        DIAG_MAX_RELATED)
-                   : 0;
-    for (size_t i = 0; i < n; i++)
-        if (calls[i]->in_key)
+    const ProjectFacts *f = ctx->facts;
+    for (size_t i = 0; f && k->site == SITE_HELPER && k->attr && i < f->helper_calls.n; i++) {
+        const HelperCallSite *c = &f->helper_calls.v[i];
+        if (c->in_key && !strcmp(c->helper, k->attr) && !strcmp(c->helper_path, ctx->file->path))
             return true;
+    }
     return false;
 }
 
