@@ -599,6 +599,9 @@ static void precheck_words(void **state)
         "ScanCommand", "BatchGetCommand", "BatchGetItemCommand", "BatchWriteCommand",
         "BatchWriteItemCommand", "TransactGetCommand", "TransactGetItemsCommand",
         "TransactWriteCommand", "TransactWriteItemsCommand", "CreateTableCommand",
+        /* the separator in a literal: a key's, not a colour's */
+        "const t = 'USER#abc'", "const s = '#'", "x = `#${id}`", "'#META'", "'ORDER#fff'",
+        "'#fff#'", "'#abcd-1'",
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (!extract_may_find(keys[i], strlen(keys[i]), c))
@@ -612,6 +615,9 @@ static void precheck_words(void **state)
         "const hotkey = 'a'", "dynam", "Tabl", "p", "",
         /* other services' commands */
         "await s3.send(new PutObjectCommand(params));", "new SendEmailCommand(input)",
+        /* CSS colours */
+        "const c = '#fff';", "style={{ color: \"#1a2b3c\" }}", "border: '1px solid #ABCDEF80'",
+        "fill: 'rgb(0,0,0)', stroke: '#0f0a'",
     };
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         if (extract_may_find(none[i], strlen(none[i]), c))

@@ -1,6 +1,7 @@
 /* _GNU_SOURCE (memmem) comes from meson.build */
 #include "precheck.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -186,8 +187,25 @@ static bool has(const char *text, size_t len, const char *word)
     return n && memmem(text, len, word, n) != NULL;
 }
 
+/* A CSS colour at p, a '#' (`'#fff'`, `'1px solid #1a2b3c'`): it starts
+ * the literal or follows a space, a '(', a ',' or a ':', and 3, 4, 6 or 8
+ * hex digits end it. A key's '#' follows its prefix (`USER#abc`). */
+static bool css_colour(const char *t, const char *p, const char *end)
+{
+    char b = p > t ? p[-1] : '\n';
+    if (!strchr("'\"` \t(,:", b))
+        return false;
+    size_t d = 0;
+    while (p + 1 + d < end && d < 9 && isxdigit((unsigned char)p[1 + d]))
+        d++;
+    char a = p + 1 + d < end ? p[1 + d] : '\n';
+    return (d == 3 || d == 4 || d == 6 || d == 8) && !text_ident_char(a) && a != '#' &&
+           a != '-';
+}
+
 /* The separator inside a string literal (a quote before it and after it on
- * its line): keys and key helpers carry it (`ORDER#${id}`). */
+ * its line): keys and key helpers carry it (`ORDER#${id}`). A '#' that is
+ * a CSS colour is none. */
 static bool sep_in_literal(const char *t, size_t len, const char *sep)
 {
     size_t n = sep ? strlen(sep) : 0;
@@ -195,6 +213,8 @@ static bool sep_in_literal(const char *t, size_t len, const char *sep)
         return false;
     for (const char *p = t, *end = t + len; (p = memmem(p, (size_t)(end - p), sep, n));
          p += n) {
+        if (n == 1 && *sep == '#' && css_colour(t, p, end))
+            continue;
         bool before = false, after = false;
         for (const char *q = p; q > t && q[-1] != '\n' && !before; q--)
             before = q[-1] == '\'' || q[-1] == '"' || q[-1] == '`';
