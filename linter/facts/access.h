@@ -313,7 +313,9 @@ size_t access_print_patterns(FILE *out, const struct Project *p);
 bool access_defines_key(const FileIR *f, const KeyExpr *k);
 
 /* The table a key is written to, as AccessFacts.prefixed_tables names
- * it. */
+ * it: the text its TableName holds once resolved (`TABLE` of two files
+ * holding "Users" and "Otp" are two tables), else as written; "entity:"
+ * for an entity's key, "" when unknown. */
 const char *access_key_table_text(const FileIR *f, const KeyExpr *k);
 
 /* A date or time hole: kf_hole_is_date, or an expression that makes one

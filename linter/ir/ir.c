@@ -251,6 +251,7 @@ FileIR *fileir_copy(Copier *c, const FileIR *ir)
         op->callee = copy_str(c, op->callee);
         op->function = copy_str(c, op->function);
         op->table = copy_str(c, op->table);
+        op->table_value = copy_str(c, op->table_value);
         op->index = copy_str(c, op->index);
         op->key_condition = copy_str(c, op->key_condition);
         op->sets = copy_strlist(c, &ir->ops.v[i].sets);

@@ -273,6 +273,10 @@ typedef struct DataOp {
     const char *function;  /* the named function around it ("truncateTable"), or NULL */
     const char *table;     /* TableName as written (text of a literal, else source) */
     bool table_literal;    /* table is a string literal's value */
+    /* resolve: the one text a table written as a name holds (`const TABLE
+     * = "Orders"` gives "Orders"), in the file's resolved arena; NULL when
+     * none. Two files' `TABLE` are one table only when their texts are. */
+    const char *table_value;
     const char *index;     /* IndexName, NULL if none */
     /* Its value in the source, as extraction read it: the assignment of
      * the operation's branch when the parameters were filled in branches

@@ -195,8 +195,10 @@ bool access_hole_is_date(Arena *a, const Seg *s)
 
 const char *access_key_table_text(const FileIR *f, const KeyExpr *k)
 {
-    if (k->op >= 0 && (size_t)k->op < f->ops.n)
-        return f->ops.v[k->op].table ? f->ops.v[k->op].table : "";
+    if (k->op >= 0 && (size_t)k->op < f->ops.n) {
+        const DataOp *op = &f->ops.v[k->op];
+        return op->table_value ? op->table_value : op->table ? op->table : "";
+    }
     return k->site == SITE_ENTITY ? "entity:" : "";
 }
 

@@ -752,7 +752,8 @@ static TableKind table_kind_for(const Config *cfg, const char *name)
 static void resolve_table(Ctx *c, size_t file, DataOp *op)
 {
     op->table_kind = api_table_kind(op->api);
-    if (op->table_kind != TABLE_UNKNOWN || !op->table)
+    op->table_value = NULL;
+    if (!op->table)
         return;
     const char *name = op->table;
     if (!op->table_literal) {
@@ -761,9 +762,11 @@ static void resolve_table(Ctx *c, size_t file, DataOp *op)
             SegList v = {0};
             resolve_list(c, f.file, &f.c->value, &v, 1, NULL, NULL, 0);
             if (v.n == 1 && v.v[0].kind == SEG_TEXT)
-                name = v.v[0].text;
+                name = op->table_value = v.v[0].text;
         }
     }
+    if (op->table_kind != TABLE_UNKNOWN)
+        return;
     op->table_kind = table_kind_for(c->cfg, name);
     if (op->table_kind == TABLE_UNKNOWN && name != op->table)
         op->table_kind = table_kind_for(c->cfg, op->table);
