@@ -168,6 +168,13 @@ SynNode ex_block_walk_next(Ex *x, BlockWalk *w);
  * block before `use` (`let pk; if (a) pk = ...; else pk = ...;`). */
 size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name, SynNode *out,
                              size_t max);
+/* The values `id` (an identifier) takes as the element of a loop over an
+ * array this file writes out: `for (const k of keys)` or `keys.map((k) =>
+ * ...)` (forEach, flatMap), keys being an array literal, a constant
+ * holding one, `.filter(...)` of one, or what a function of this file's
+ * top level returns (`[emailKey(e), phoneKey(p)].filter(Boolean)`). At
+ * most `max` into out; their count (0: none, or more than max). */
+size_t ex_element_values(Ex *x, SynNode id, SynNode *out, size_t max);
 bool ex_lower_contains(const char *s, const char *needle);
 /* A framework's exported name as imported here ("KEY_SEPARATOR"), NULL. */
 const char *ex_framework_name(Ex *x, const char *local);

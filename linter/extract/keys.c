@@ -246,8 +246,12 @@ static size_t prop_keys(Ex *x, const char *name, SynNode p, SynNode v, KeySite s
         role = ROLE_KEY;
     x->candidate = candidate;
     if (is(p, "shorthand_property_identifier")) {
-        /* { pk } : the value is the variable pk */
-        if (ex_value_can_be_key(x, v))
+        /* { pk } : the value is the variable pk, or each element of the
+         * array a loop around it walks */
+        SynNode el[8];
+        if (ex_element_values(x, p, el, 8))
+            ex_add_key_branches(x, p, (KeyRole)role, name, site, op, cond);
+        else if (ex_value_can_be_key(x, v))
             ex_add_key(x, p, (KeyRole)role, name, site, op, cond);
     } else if (is(unwrap(v), "ternary_expression") ||
                (ex_value_can_be_key(x, v) && !is(ex_attribute_value(x, v), "object") &&
@@ -439,6 +443,20 @@ void ex_add_key_branches(Ex *x, SynNode v, KeyRole role, const char *attr, KeySi
                 while (ng > 0) {
                     cname[n] = NULL;
                     stack[n++] = given[--ng];
+                }
+                continue;
+            }
+        }
+        /* `for (const k of keys)`, `keys.map((k) => ...)`: each element of
+         * the array the code writes out */
+        if (is(id, "identifier") || is(id, "shorthand_property_identifier")) {
+            Binding b = ex_find_binding(x, id, ex_ntext(x, id), false);
+            SynNode el[8];
+            size_t ne = !b.found || b.param ? ex_element_values(x, id, el, 8) : 0;
+            if (ne && n + (int)ne <= (int)(sizeof stack / sizeof *stack)) {
+                while (ne > 0) {
+                    cname[n] = NULL;
+                    stack[n++] = el[--ne];
                 }
                 continue;
             }

@@ -477,6 +477,141 @@ size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name,
     return n;
 }
 
+/* Whether function `fn` has a parameter plainly named `name`. */
+static bool binds_param(Ex *x, SynNode fn, const char *name)
+{
+    SynNode ps = field(fn, "parameters");
+    uint32_t cnt = syn_count(x->syn, ps);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode q = syn_child(x->syn, ps, i), pat = field(q, "pattern");
+        if (ex_text_eq(x, syn_null(pat) ? q : pat, name))
+            return true;
+    }
+    return false;
+}
+
+/* The array a loop walks when `id` names its element: `for (const k of
+ * keys)` around `id`, or the first parameter of a callback handed to
+ * `keys.map(...)` (forEach, flatMap) around it; null when neither. */
+static SynNode walked_array(Ex *x, SynNode id, const char *name)
+{
+    static const char *const walkers[] = {"map", "forEach", "flatMap", NULL};
+    SynNode cur = id;
+    for (int up = 0; up < 64; up++) {
+        SynNode p = ex_parent(x, cur);
+        if (syn_null(p))
+            break;
+        if (is(p, "for_in_statement") && syn_eq(field(p, "body"), cur)) {
+            SynNode left = field(p, "left");
+            if (is(left, "identifier") && ex_text_eq(x, left, name))
+                return ex_text_eq(x, field(p, "operator"), "of") ? field(p, "right")
+                                                                 : (SynNode){0};
+        } else if (syn_is_function(p)) {
+            SynNode ps = field(p, "parameters"), first = field(p, "parameter");
+            if (syn_null(first) && !syn_null(ps)) {
+                first = syn_child(x->syn, ps, 0);
+                SynNode pat = field(first, "pattern");
+                first = syn_null(pat) ? first : pat;
+            }
+            if (!is(first, "identifier") || !ex_text_eq(x, first, name)) {
+                if (binds_param(x, p, name))
+                    return (SynNode){0}; /* another parameter of this function */
+                cur = p;
+                continue;
+            }
+            SynNode args = ex_parent(x, p), call = ex_parent(x, args);
+            SynNode fn = unwrap(field(call, "function"));
+            if (!is(args, "arguments") || !syn_eq(syn_child(x->syn, args, 0), p) ||
+                !is(fn, "member_expression"))
+                return (SynNode){0};
+            for (size_t i = 0; walkers[i]; i++)
+                if (ex_text_eq(x, field(fn, "property"), walkers[i]))
+                    return field(fn, "object");
+            return (SynNode){0};
+        }
+        cur = p;
+    }
+    return (SynNode){0};
+}
+
+/* The value a function of this file's top level named `name` returns when
+ * it has one `return` (not counting nested functions'), or an arrow's
+ * expression body; null otherwise. */
+static SynNode local_function_return(Ex *x, const char *name)
+{
+    SynNode prog = syn_root(x->syn), fn = {0};
+    uint32_t cnt = syn_count(x->syn, prog);
+    for (uint32_t i = 0; i < cnt && syn_null(fn); i++) {
+        SynNode st = syn_child(x->syn, prog, i);
+        if (is(st, "export_statement"))
+            st = field(st, "declaration");
+        if (is(st, "function_declaration") && ex_text_eq(x, field(st, "name"), name))
+            fn = st;
+        uint32_t nd = is(st, "lexical_declaration") ? syn_count(x->syn, st) : 0;
+        for (uint32_t j = 0; j < nd && syn_null(fn); j++) {
+            SynNode d = syn_child(x->syn, st, j);
+            SynNode v = unwrap(field(d, "value"));
+            if (is(d, "variable_declarator") && ex_text_eq(x, field(d, "name"), name) &&
+                syn_is_function(v))
+                fn = v;
+        }
+    }
+    SynNode body = field(fn, "body");
+    if (syn_null(body) || !is(body, "statement_block"))
+        return body;
+    SynNode ret = {0};
+    size_t i, to;
+    bool ok = syn_subtree(x->syn, body, &i, &to);
+    for (; ok && i < to; i++) {
+        SynNode cur = syn_node_at(x->syn, i);
+        if (syn_is_function(cur)) {
+            i = syn_end_of(x->syn, i) - 1;
+        } else if (is(cur, "return_statement")) {
+            if (!syn_null(ret))
+                return (SynNode){0};
+            ret = syn_child(x->syn, cur, 0);
+        }
+    }
+    return ret;
+}
+
+size_t ex_element_values(Ex *x, SynNode id, SynNode *out, size_t max)
+{
+    id = unwrap(id);
+    if (!is(id, "identifier") && !is(id, "shorthand_property_identifier"))
+        return 0;
+    SynNode arr = walked_array(x, id, ex_ntext(x, id));
+    for (int hop = 0; hop < MAX_BINDING_HOPS && !syn_null(arr); hop++) {
+        arr = unwrap(arr);
+        if (is(arr, "array")) {
+            uint32_t cnt = syn_count(x->syn, arr);
+            if (cnt == 0 || cnt > max)
+                return 0;
+            for (uint32_t i = 0; i < cnt; i++) {
+                out[i] = syn_child(x->syn, arr, i);
+                if (is(out[i], "spread_element"))
+                    return 0;
+            }
+            return cnt;
+        }
+        if (is(arr, "identifier")) {
+            Binding b = ex_find_binding(x, arr, ex_ntext(x, arr), true);
+            arr = b.found && !b.param ? b.value : (SynNode){0};
+            continue;
+        }
+        if (!is(arr, "call_expression"))
+            break;
+        SynNode fn = unwrap(field(arr, "function"));
+        if (is(fn, "member_expression") && ex_text_eq(x, field(fn, "property"), "filter"))
+            arr = field(fn, "object"); /* a subset of the same elements */
+        else if (is(fn, "identifier"))
+            arr = local_function_return(x, ex_ntext(x, fn));
+        else
+            break;
+    }
+    return 0;
+}
+
 /* Split camelCase / snake_case into lowercase words and look for `w`. */
 bool ex_name_has_word(const char *name, const char *w)
 {
