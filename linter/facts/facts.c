@@ -725,12 +725,13 @@ typedef struct FoldGroup {
     bool dirty;
 } FoldGroup;
 
-/* A separator design (separator_design) in the fold: its separator, and
- * how many parts have it; it counts in separator_uses while n > 0. */
-typedef struct FoldDesign {
-    size_t n;
-    unsigned char c;
-} FoldDesign;
+/* Names counted by how many parts of the fold have them: separator
+ * designs (separator_design; a design counts in separator_uses while a
+ * part has it) and mutated names. */
+typedef struct FoldNames {
+    VEC(size_t) n;         /* per name: how many parts have it */
+    NameMap index;         /* name -> index in n */
+} FoldNames;
 
 /* What the fold added for the part at one position. */
 typedef struct FoldPos {
@@ -740,9 +741,10 @@ typedef struct FoldPos {
     unsigned char *flags;  /* 1 in a key, 2 declared, 4 fixed */
     size_t nsep;           /* its separators */
     unsigned char *sep_char;
-    size_t ndesign;        /* its separator designs (indexes in design_n) */
+    size_t ndesign;        /* its separator designs (indexes in designs) */
     size_t *design;
-    size_t nmut;           /* its mutated names (indexes in mut_n) */
+    unsigned char *design_c; /* their separators */
+    size_t nmut;           /* its mutated names (indexes in mutated) */
     size_t *mut;
 } FoldPos;
 
@@ -757,10 +759,7 @@ struct FactsFold {
     NameMap texts;         /* text -> group */
     uint32_t separator_uses[128]; /* designs with parts, by separator */
     size_t separator_first[128]; /* 1 + the position of the first part using it, 0: none */
-    VEC(FoldDesign) design_n; /* per separator design: how many parts have it */
-    NameMap designs;       /* design -> index in design_n */
-    VEC(size_t) mut_n;     /* per mutated name: how many parts have it */
-    NameMap mutated;       /* name -> index in mut_n */
+    FoldNames designs, mutated;
     VEC(size_t) dirty_entries, dirty_groups;
     size_t added, live;    /* pairs added since the fold began, and now */
 };
@@ -821,11 +820,27 @@ static void fold_remove(FactsFold *fold, size_t p)
         if (fold->separator_first[fp->sep_char[i]] == p + 1)
             fold->separator_first[fp->sep_char[i]] = 0; /* found again below */
     for (size_t i = 0; i < fp->ndesign; i++)
-        if (--fold->design_n.v[fp->design[i]].n == 0)
-            fold->separator_uses[fold->design_n.v[fp->design[i]].c]--;
+        if (--fold->designs.n.v[fp->design[i]] == 0)
+            fold->separator_uses[fp->design_c[i]]--;
     for (size_t i = 0; i < fp->nmut; i++)
-        fold->mut_n.v[fp->mut[i]]--;
+        fold->mutated.n.v[fp->mut[i]]--;
     memset(fp, 0, sizeof *fp);
+}
+
+/* Count one more part for each of `names`: their indexes in fn, in
+ * order (an array in `a`). */
+static size_t *fold_names_add(Arena *a, FoldNames *fn, const StrList *names)
+{
+    size_t *at = arena_alloc(a, (names->n ? names->n : 1) * sizeof *at);
+    for (size_t i = 0; i < names->n; i++) {
+        if (!namemap_get(&fn->index, names->v[i], &at[i])) {
+            at[i] = fn->n.n;
+            VEC_PUSH(a, &fn->n, 0);
+            namemap_put(a, &fn->index, arena_strdup(a, names->v[i]), at[i]);
+        }
+        fn->n.v[at[i]]++;
+    }
+    return at;
 }
 
 /* Add the part `ff` at position `p`. */
@@ -892,30 +907,15 @@ static void fold_add(FactsFold *fold, size_t p, FileFacts *ff)
                 fold->separator_first[c] = p + 1;
         }
     fp->ndesign = ff->designs.n;
-    fp->design = arena_alloc(a, (fp->ndesign ? fp->ndesign : 1) * sizeof *fp->design);
-    for (size_t i = 0; i < ff->designs.n; i++) {
-        size_t m;
-        if (!namemap_get(&fold->designs, ff->designs.v[i], &m)) {
-            m = fold->design_n.n;
-            VEC_PUSH(a, &fold->design_n, ((FoldDesign){0, (unsigned char)ff->designs.v[i][0]}));
-            namemap_put(a, &fold->designs, arena_strdup(a, ff->designs.v[i]), m);
-        }
-        if (fold->design_n.v[m].n++ == 0)
-            fold->separator_uses[fold->design_n.v[m].c]++;
-        fp->design[i] = m;
+    fp->design = fold_names_add(a, &fold->designs, &ff->designs);
+    fp->design_c = arena_alloc(a, fp->ndesign ? fp->ndesign : 1);
+    for (size_t i = 0; i < fp->ndesign; i++) {
+        fp->design_c[i] = (unsigned char)ff->designs.v[i][0];
+        if (fold->designs.n.v[fp->design[i]] == 1) /* the first part with it */
+            fold->separator_uses[fp->design_c[i]]++;
     }
     fp->nmut = ff->mutated.n;
-    fp->mut = arena_alloc(a, (fp->nmut ? fp->nmut : 1) * sizeof *fp->mut);
-    for (size_t i = 0; i < ff->mutated.n; i++) {
-        size_t m;
-        if (!namemap_get(&fold->mutated, ff->mutated.v[i], &m)) {
-            m = fold->mut_n.n;
-            VEC_PUSH(a, &fold->mut_n, 0);
-            namemap_put(a, &fold->mutated, arena_strdup(a, ff->mutated.v[i]), m);
-        }
-        fold->mut_n.v[m]++;
-        fp->mut[i] = m;
-    }
+    fp->mut = fold_names_add(a, &fold->mutated, &ff->mutated);
 }
 
 static int by_first_cmp(const FactsFold *fold, size_t x, size_t y)
@@ -1185,7 +1185,7 @@ bool facts_const_fixed(const ProjectFacts *f, const char *text, const char *name
     size_t seen;
     const FactsFold *fold = f->index->fold;
     if (fold)
-        return !namemap_get(&fold->mutated, head, &seen) || !fold->mut_n.v[seen];
+        return !namemap_get(&fold->mutated.index, head, &seen) || !fold->mutated.n.v[seen];
     return !namemap_get(&f->index->mutated, head, &seen);
 }
 
