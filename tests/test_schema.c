@@ -361,6 +361,32 @@ static void test_no_tables(void **state)
     issue_at(0, 1, "schema declares no DynamoDB table");
 }
 
+/* A file of resources alone, which a build step merges into the template
+ * (`template/tables/audit-table.yaml`): its tables, and nothing read from
+ * a top level that is no resource. */
+static void test_resource_fragment(void **state)
+{
+    (void)state;
+    assert_true(load("audit-table.yaml",
+                     "  AuditTable:\n"
+                     "    Type: AWS::DynamoDB::Table\n"
+                     "    Properties:\n"
+                     "      KeySchema:\n"
+                     "        - { AttributeName: auditKey, KeyType: HASH }\n"
+                     "        - { AttributeName: timestamp, KeyType: RANGE }\n"
+                     "      AttributeDefinitions:\n"
+                     "        - { AttributeName: auditKey, AttributeType: S }\n"
+                     "        - { AttributeName: timestamp, AttributeType: S }\n"
+                     "  Bucket: { Type: AWS::S3::Bucket }\n"
+                     "  Note: not a resource\n"));
+    assert_int_equal(S.tables.n, 1);
+    const TableDef *t = table("AuditTable");
+    assert_non_null(t);
+    assert_string_equal(t->pk.name, "auditKey");
+    assert_string_equal(t->sk.name, "timestamp");
+    assert_int_equal(S.issues.n, 0);
+}
+
 static void test_problems(void **state)
 {
     (void)state;
@@ -1098,7 +1124,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_cloudformation_yaml), T(test_json_template), T(test_serverless),
-        T(test_issues),              T(test_no_tables),     T(test_problems),
+        T(test_issues),              T(test_no_tables),     T(test_resource_fragment), T(test_problems),
         T(test_aliases_bounded),     T(test_cfn_reader_on_doc), T(test_names_match),
         T(test_serverless_expansion_bounded), T(test_serverless_variable_depth),
         T(test_serverless_include_cycles), T(test_terraform),

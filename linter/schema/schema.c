@@ -1263,7 +1263,10 @@ static bool load(Arena *a, const char *path, const char *display, TableSet *out,
     read_env_map(&R, doc_get(doc_get(doc_get(doc_get(root, "Globals", false), "Function", false),
                                      "Environment", false),
                              "Variables", false));
-    read_resources(&R, doc_get(root, "Resources", false));
+    /* a template's Resources, or a file of resources alone (a fragment a
+     * build step merges into the template: `AuditTable: {Type: ...}`) */
+    const DocNode *resources = doc_get(root, "Resources", false);
+    read_resources(&R, resources ? resources : root);
     read_serverless(&R, root, path, depth);
     read_create_table(&R, root, disp);
     if (depth == 0 && out->tables.n == tables_before && out->env.n == env_before) {
