@@ -276,6 +276,9 @@ size_t ex_op_key_object(Ex *x, SynNode objn, KeySite site, int op, KeyNamedBy na
  * `arg` of a call of `callee`) is a parameter of the enclosing function:
  * recorded on its HelperDef (param_uses). */
 void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsigned arg);
+/* The parameters object literal `obj` spreads (`{ ...item, timestamp }`),
+ * each noted as ex_param_use notes a parameter handed on. */
+void ex_spread_param_uses(Ex *x, SynNode obj, KeySite site, const char *callee, unsigned arg);
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 Seg *ex_push_seg(Ex *x, SegList *l, SegKind k, uint32_t flags, const char *text, Span span);
 void ex_consume(Ex *x, SynNode obj);

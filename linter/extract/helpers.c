@@ -73,5 +73,7 @@ void ex_call_forwards(Ex *x, SynNode n)
         SynNode a = unwrap(syn_child(x->syn, args, i));
         if (is(a, "identifier"))
             ex_param_use(x, a, SITE_OBJECT, callee, i);
+        else if (is(a, "object")) /* `write({ ...item, timestamp })` */
+            ex_spread_param_uses(x, a, SITE_OBJECT, callee, i);
     }
 }

@@ -64,6 +64,12 @@ void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsign
         return;
     const char *name = ex_ntext(x, v);
     Binding b = ex_find_binding(x, v, name, false);
+    if (b.found && !b.param && callee && is(unwrap(b.value), "object")) {
+        /* `const record = { ...item, timestamp }; write(record)`: what the
+         * object handed on spreads */
+        ex_spread_param_uses(x, unwrap(b.value), site, callee, arg);
+        return;
+    }
     if (!b.found || !b.param)
         return;
     SynNode fn = v;
@@ -83,6 +89,19 @@ void ex_param_use(Ex *x, SynNode value, KeySite site, const char *callee, unsign
     }
     VEC_PUSH(x->a, &h->param_uses,
              ((ParamUse){.param = (unsigned)param, .site = site, .callee = callee, .arg = arg}));
+}
+
+void ex_spread_param_uses(Ex *x, SynNode obj, KeySite site, const char *callee, unsigned arg)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode sp = syn_child(x->syn, obj, i);
+        SynNode v = is(sp, "spread_element") ? unwrap(syn_child(x->syn, sp, 0)) : (SynNode){0};
+        Binding b = is(v, "identifier") ? ex_find_binding(x, v, ex_ntext(x, v), false)
+                                        : (Binding){0};
+        if (b.found && b.param) /* (a parameter: no object to follow further) */
+            ex_param_use(x, v, site, callee, arg);
+    }
 }
 
 static void add_key_expr(Ex *x, SynNode value, KeyExpr *k)

@@ -727,15 +727,49 @@ static bool typed_attribute_map(Ex *x, SynNode obj)
     return pairs > 0;
 }
 
+/* A property whose value a function named for a key returns (a word
+ * `key`, `pk` or `sk` in its name: `auditKey: registrationAuditKey(reg)`,
+ * `orderPk(id)`). */
+static bool helper_keyed(Ex *x, SynNode p)
+{
+    static const char *const words[] = {"key", "pk", "sk", NULL};
+    SynNode v = is(p, "pair") ? unwrap(syn_prop_value(x->syn, p)) : (SynNode){0};
+    if (is(p, "shorthand_property_identifier")) { /* `const auditKey = eventAuditKey(e)` */
+        Binding b = ex_find_binding(x, p, ex_ntext(x, p), false);
+        v = b.found && !b.param ? unwrap(b.value) : (SynNode){0};
+    }
+    SynNode fn = is(v, "call_expression") ? unwrap(field(v, "function")) : (SynNode){0};
+    if (is(fn, "member_expression"))
+        fn = field(fn, "property");
+    if (!is(fn, "identifier") && !is(fn, "property_identifier"))
+        return false;
+    for (const char *const *w = words; *w; w++)
+        if (ex_name_has_word(ex_ntext(x, fn), *w))
+            return true;
+    return false;
+}
+
+static bool keyed_by_helper(Ex *x, SynNode obj)
+{
+    uint32_t cnt = syn_count(x->syn, obj);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (helper_keyed(x, syn_child(x->syn, obj, i)))
+            return true;
+    return false;
+}
+
 /* Such an object handed to a project function (`getItem(table, {
  * attendeeId: { S: ... } })`): every attribute is a key when the function
  * reads or writes the parameter as a Key or an Item (resolution), its
- * role as its table settles it; dropped otherwise. */
-static bool typed_argument_keys(Ex *x, SynNode n)
+ * role as its table settles it; dropped otherwise. So is the property an
+ * object keyed by a helper holds (`audit({ auditKey:
+ * registrationAuditKey(reg), message })`: auditKey, not message). */
+static bool argument_keys(Ex *x, SynNode n, bool typed)
 {
     unsigned arg;
     const char *callee;
-    if (!typed_attribute_map(x, n) || !(callee = argument_of(x, n, &arg)))
+    if (!(typed ? typed_attribute_map(x, n) : keyed_by_helper(x, n)) ||
+        !(callee = argument_of(x, n, &arg)))
         return false;
     size_t first = x->ir->extracted.n;
     KeyNamedBy was = x->named;
@@ -744,9 +778,11 @@ static bool typed_argument_keys(Ex *x, SynNode n)
     uint32_t cnt = syn_count(x->syn, n);
     for (uint32_t i = 0; i < cnt; i++) {
         SynNode p = syn_child(x->syn, n, i);
-        if (is(p, "pair"))
+        if (is(p, "pair") && (typed || helper_keyed(x, p)))
             ex_add_key_branches(x, syn_prop_value(x->syn, p), ROLE_KEY, ex_prop_name(x, p),
                                 SITE_OBJECT, -1, COND_NONE);
+        else if (!typed && helper_keyed(x, p))
+            ex_add_key_branches(x, p, ROLE_KEY, ex_ntext(x, p), SITE_OBJECT, -1, COND_NONE);
     }
     x->candidate = false;
     x->named = was;
@@ -757,12 +793,10 @@ static bool typed_argument_keys(Ex *x, SynNode n)
     return true;
 }
 
-/* An object literal no data operation read: its key attributes, at the
- * site its use says (extract_int.h). */
-void ex_object_keys(Ex *x, SynNode n)
+/* An object literal no data operation read: its key attributes by their
+ * spelling, at the site its use says. */
+static void spelled_object_keys(Ex *x, SynNode n)
 {
-    if (typed_argument_keys(x, n))
-        return;
     /* at least one key attribute whose value is built here, or two */
     int keys = 0, built = 0;
     bool at_call;
@@ -809,6 +843,18 @@ void ex_object_keys(Ex *x, SynNode n)
         x->ir->extracted.v[i].arg_of = callee;
         x->ir->extracted.v[i].arg_index = arg;
     }
+}
+
+/* (extract_int.h) An object handed to a function keyed by a helper is
+ * read so only when its attributes' spelling says no key. */
+void ex_object_keys(Ex *x, SynNode n)
+{
+    if (argument_keys(x, n, true))
+        return;
+    size_t before = x->ir->extracted.n;
+    spelled_object_keys(x, n);
+    if (x->ir->extracted.n == before)
+        argument_keys(x, n, false);
 }
 
 /* `await this.putItem(item as Record<string, unknown>)`, `repo.save(order)`:

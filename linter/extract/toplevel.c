@@ -657,6 +657,13 @@ void ex_module_pass(Ex *x, SynNode root)
             SynNode decl = field(n, "declaration");
             if (!syn_null(decl)) {
                 module_declaration(x, decl, true);
+                /* `export default class Client {}`: default is Client */
+                SynNode name = field(decl, "name");
+                if (ex_text_eq(x, syn_token(x->syn, n, 1), "default") &&
+                    (is(name, "identifier") || is(name, "type_identifier"))) {
+                    Import im = {"default", ex_ntext(x, name), ""};
+                    VEC_PUSH(x->a, &x->ir->reexports, im);
+                }
             } else if (!syn_null(field(n, "source"))) {
                 reexport(x, n);
             } else {

@@ -521,9 +521,13 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
         bool in_key = false;
         for (size_t k = 0; k < file->keys.n && !in_key; k++) {
             const KeyExpr *ke = &file->keys.v[k];
-            in_key = ke->role != ROLE_KEY && ke->site != SITE_HELPER &&
-                     hc->span.start_byte >= ke->span.start_byte &&
-                     hc->span.end_byte <= ke->span.end_byte;
+            /* the key's value, or the variable's it names (`const auditKey
+             * = eventAuditKey(e)` ... `{ auditKey }`) */
+            bool inside = (hc->span.start_byte >= ke->span.start_byte &&
+                           hc->span.end_byte <= ke->span.end_byte) ||
+                          (ke->via && hc->span.start_byte >= ke->via_span.start_byte &&
+                           hc->span.end_byte <= ke->via_span.end_byte);
+            in_key = ke->role != ROLE_KEY && ke->site != SITE_HELPER && inside;
         }
         VEC_PUSH(a, &f->helper_calls,
                  ((HelperCallSite){arena_strdup(a, hc->path), arena_strdup(a, hc->name),
