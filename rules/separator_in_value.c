@@ -78,6 +78,33 @@ static const Kind *kind_of(Arena *a, const Seg *s)
     return NULL;
 }
 
+/* A time read as a number (`Date.now()`, `d.getTime()`, `Math.floor(Date.now()
+ * / 1000)`: any Math function's result): digits, no '-' or ':'. */
+static bool epoch_number(const Seg *s)
+{
+    const char *t = s->text ? s->text : "";
+    size_t n = strlen(t);
+    if (s->kind == SEG_CALL)
+        return !strcmp(t, "Date.now") || !strncmp(t, "Math.", 5) ||
+               (n > 8 && !strcmp(t + n - 8, ".getTime")) ||
+               (n > 8 && !strcmp(t + n - 8, ".valueOf"));
+    return !strcmp(t, "Date.now()") || (n > 10 && !strcmp(t + n - 10, ".getTime()"));
+}
+
+/* The separators beside hole `p` of `key`: the punctuation just before it
+ * and just after it ('\0' where there is none). */
+static void beside(const KfKey *key, size_t p, char out[2])
+{
+    out[0] = out[1] = '\0';
+    const KfPart *before = p > 0 ? &key->parts[p - 1] : NULL;
+    const KfPart *after = p + 1 < key->n ? &key->parts[p + 1] : NULL;
+    if (before && !before->hole && before->len &&
+        ispunct((unsigned char)before->text[before->len - 1]))
+        out[0] = before->text[before->len - 1];
+    if (after && !after->hole && after->len && ispunct((unsigned char)after->text[0]))
+        out[1] = after->text[0];
+}
+
 static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
 {
     const Config *cfg = ctx->config;
@@ -95,20 +122,28 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         const Seg *s = kf_part_seg(&key, p);
         const Kind *kd = kind_of(a, s);
         const char *what = kd ? kd->what : NULL, *chars = kd ? kd->chars : NULL;
-        if (!kd && access_hole_is_date(a, s)) {
+        if (!kd && access_hole_is_date(a, s) && !epoch_number(s)) {
             what = "a date or time";
             chars = "-:.TZ+";
         }
         if (!what)
             continue;
+        /* the separator beside the value that the value can hold; free
+         * text is judged against the project's separator only */
+        char near[2], hit = '\0';
+        beside(&key, p, near);
+        for (int j = 0; j < 2 && !hit; j++)
+            if (near[j] && strchr(chars, near[j]) &&
+                (!(kd && kd->words == text_w) || near[j] == sep))
+                hit = near[j];
         Diagnostic *d = NULL;
-        if (strchr(chars, sep))
+        if (hit)
             d = rule_report(ctx, s->span,
                         "'%s' in %s %s is %s and can contain '%c', the key separator: the key "
                         "can no longer be split back into its parts; key by an id and keep the "
                         "value in an attribute",
                         kf_hole_name(a, s), kf_role_noun(k->role), seglist_label(a, &k->segs),
-                        what, sep);
+                        what, hit);
         else if (versioned_sk && strchr(chars, ver))
             d = rule_report(ctx, s->span,
                         "'%s' in sort key %s is %s and can contain '%c', the version separator: "

@@ -830,13 +830,26 @@ static void test_separator_in_value(void **state)
     RUN(rule_separator_in_value, 2);
     expect_at(0, 0, "'u.email' in sort key USER#{u.email} is an email address and can contain "
                     "'@', the version separator");
-    /* another separator: dates and free text hold ':' */
+    /* another separator: a value is judged against the one beside it;
+     * free text only against the project's (here no longer '#') */
     C->separator = ":";
-    RUN(rule_separator_in_value, 3);
+    KEY(ROLE_SK, "sk", SITE_WRITE, p, COND_NONE, text("POST:"), ref("post.title"));
+    KEY(ROLE_SK, "sk", SITE_WRITE, p, COND_NONE, ref("createdAt"), text(":"), ref("id"));
+    KEY(ROLE_SK, "sk", SITE_WRITE, p, COND_NONE, text("post-"), ref("createdAt"), text("-"),
+        ref("id"));
+    KEY(ROLE_SK, "sk", SITE_WRITE, p, COND_NONE, text("note-"), ref("note.title"));
+    RUN(rule_separator_in_value, 6);
     expect_at(1, 1, "'post.title' in sort key POST#{post.title} is free text and can contain "
+                    "'@', the version separator");
+    expect_at(2, 5, "'post.title' in sort key POST:{post.title} is free text and can contain "
+                    "':', the key separator");
+    expect_at(3, 6, "'createdAt' in sort key {createdAt}:{id} is a date or time and can contain "
                     "':'");
-    expect_at(2, 3, "'createdAt' in sort key {createdAt}#{id} is a date or time and can contain "
-                    "':'");
+    expect_at(4, 7, "'createdAt' in sort key post-{createdAt}-{id} is a date or time and can "
+                    "contain '-'");
+    /* (beside '-', free text is judged only by the version separator) */
+    expect_at(5, 8, "'note.title' in sort key note-{note.title} is free text and can contain "
+                    "'@', the version separator");
 }
 
 static void test_missing_prefix(void **state)
