@@ -324,6 +324,8 @@ bool ex_camel_query_params(Ex *x, SynNode obj)
     SynNode kce = ex_find_prop(x, obj, "keyConditionExpression");
     if (syn_null(kce))
         kce = ex_find_prop(x, obj, "keyCondition");
+    if (syn_null(kce)) /* `{ key: 'PK = :pk', values: {...} }`: held to the same test */
+        kce = ex_find_prop(x, obj, "key");
     if (syn_null(kce))
         return false;
     const char *s = ex_expr_string(x, kce);
