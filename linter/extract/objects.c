@@ -28,8 +28,9 @@ static bool is_returned(Ex *x, SynNode obj)
             return true;
         if (syn_type_is(t, "arrow_function"))
             return true;
+        /* (`return [{ PK: ..., SK: 'new' }, ...]`: each object is returned) */
         if (!syn_type_is(t, "parenthesized_expression") && !syn_type_is(t, "as_expression") &&
-            !syn_type_is(t, "satisfies_expression"))
+            !syn_type_is(t, "satisfies_expression") && !syn_type_is(t, "array"))
             return false;
         p = ex_parent(x, p);
     }
