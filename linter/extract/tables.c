@@ -832,6 +832,36 @@ static bool construct_table(T *t, const char *name, SynNode propsn)
     return !syn_null(type) && strstr(ntext(t, type), "AttributeType");
 }
 
+/* An AWS Solutions Construct that makes its table (`new LambdaToDynamoDB(
+ * this, 'Records', { dynamoTableProps: { partitionKey: ... },
+ * tableEnvironmentVariableName: 'CASE_TABLE' })`): the table, held as
+ * `holder.dynamoTable`, and the environment variable bound to its name. */
+static bool solutions_construct(T *t, SynNode n, const char *name, SynNode id, SynNode propsn)
+{
+    if (!strstr(name, "DynamoDB"))
+        return false;
+    SynNode props = follow(t, propsn);
+    SynNode table = is(props, "object") ? follow(t, find_prop(t, props, "dynamoTableProps"))
+                                        : (SynNode){0};
+    if (!is(table, "object") || syn_null(find_prop(t, table, "partitionKey")))
+        return false;
+    size_t before = t->ft->set.tables.n;
+    cdk_table(t, n, id, table, false);
+    const char *holder = holder_of(t, n);
+    if (t->ft->set.tables.n != before + 1 || !holder)
+        return true;
+    TableDef *tb = &t->ft->set.tables.v[before];
+    tb->var = arena_printf(t->a, "%s.dynamoTable", holder);
+    const char *var;
+    SynNode env = find_prop(t, props, "tableEnvironmentVariableName");
+    if (string_value(t, env, &var)) {
+        EnvBinding b = {.var = var, .path = path_of(t), .span = syn_span(env),
+                        .table_id = tb->var};
+        VEC_PUSH(t->a, &t->ft->set.env, b);
+    }
+    return true;
+}
+
 static void visit_new(T *t, SynNode n)
 {
     SynNode ctor = field(n, "constructor");
@@ -863,6 +893,9 @@ static void visit_new(T *t, SynNode n)
             if (is(def, "object") && !syn_null(find_prop(t, def, "partitionKey")))
                 library_table(t, n, def, TSRC_TOOLBOX);
         }
+    } else if (nargs >= 3 &&
+               solutions_construct(t, n, name, arg_at(t, args, 1), arg_at(t, args, 2))) {
+        /* read there */
     } else if (nargs >= 3 && construct_table(t, name, arg_at(t, args, 2))) {
         /* a construct of the project's own that wraps a table */
         cdk_table(t, n, arg_at(t, args, 1), follow(t, arg_at(t, args, 2)), false);
