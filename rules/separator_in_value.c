@@ -79,11 +79,19 @@ static const Kind *kind_of(Arena *a, const Seg *s)
 }
 
 /* A time read as a number (`Date.now()`, `d.getTime()`, `Math.floor(Date.now()
- * / 1000)`: any Math function's result): digits, no '-' or ':'. */
-static bool epoch_number(const Seg *s)
+ * / 1000)`: any Math function's result; a year, a month, a day): digits, no
+ * '-' or ':'. */
+static bool epoch_number(Arena *a, const Seg *s)
 {
     const char *t = s->text ? s->text : "";
     size_t n = strlen(t);
+    /* a year, a month, a day, ... by its name (`fiscalYear`, `d.getFullYear()`) */
+    static const char *const parts[] = {"year", "month", "day", "week", "quarter", "hour",
+                                        "FullYear", NULL};
+    const char *last = kf_last_component(a, t);
+    for (const char *const *w = parts; last && *w; w++)
+        if (kf_name_ends_with_word(last, *w) || strstr(t, "getFullYear"))
+            return true;
     if (s->kind == SEG_CALL)
         return !strcmp(t, "Date.now") || !strncmp(t, "Math.", 5) ||
                (n > 8 && !strcmp(t + n - 8, ".getTime")) ||
@@ -122,7 +130,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
         const Seg *s = kf_part_seg(&key, p);
         const Kind *kd = kind_of(a, s);
         const char *what = kd ? kd->what : NULL, *chars = kd ? kd->chars : NULL;
-        if (!kd && access_hole_is_date(a, s) && !epoch_number(s)) {
+        if (!kd && access_hole_is_date(a, s) && !epoch_number(a, s)) {
             what = "a date or time";
             chars = "-:.TZ+";
         }
