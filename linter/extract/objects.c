@@ -63,6 +63,12 @@ static SynNode key_argument(Ex *x, SynNode n)
     SynNode p = ex_parent(x, n);
     if (is(p, "arguments"))
         return n;
+    /* `putItem({ Item })`: the variable as the item of the call's object */
+    if (is(n, "shorthand_property_identifier") && is(p, "object") &&
+        is(ex_parent(x, p), "arguments") &&
+        (ex_text_eq(x, n, "Item") || ex_text_eq(x, n, "item") ||
+         ex_name_has_word(ex_ntext(x, n), "key")))
+        return p;
     const char *name = is(p, "pair") ? ex_prop_name(x, p) : NULL;
     if (!name || (!ex_name_has_word(name, "key") && !ex_name_has_word(name, "keys")) ||
         !syn_eq(field(p, "value"), n))
@@ -239,7 +245,9 @@ static SynNode later_use_next(LaterUses *it)
     while (it->next < syn_node_count(x->syn)) {
         SynNode n = syn_node_at(x->syn, it->next++);
         uint32_t b = syn_start(n);
-        if (b >= it->from && b < it->to && is(n, "identifier") && ex_text_eq(x, n, it->var))
+        if (b >= it->from && b < it->to &&
+            (is(n, "identifier") || is(n, "shorthand_property_identifier")) &&
+            ex_text_eq(x, n, it->var))
             return n;
     }
     return syn_node_at(x->syn, SIZE_MAX);
@@ -258,20 +266,24 @@ static VarUse variable_use(Ex *x, SynNode obj, KeySite *site)
     LaterUses it;
     if (!later_uses(x, obj, &it))
         return USE_OTHER;
-    bool response = false;
+    /* the first data use's site, or a write among the later ones: an
+     * item read to see whether it exists, then put, is written */
+    bool response = false, data = false;
     for (SynNode n = later_use_next(&it); !syn_null(n); n = later_use_next(&it)) {
         if (syn_null(key_argument(x, n)))
             continue;
         bool found;
         KeySite s = call_site_of(x, n, &found);
-        if (found) {
+        if (found && (!data || s == SITE_WRITE)) {
             *site = s;
-            return USE_DATA;
-        }
-        if (passed_to_non_data_call(x, n))
+            data = true;
+            if (s == SITE_WRITE)
+                break;
+        } else if (!found && passed_to_non_data_call(x, n)) {
             response = true;
+        }
     }
-    return response ? USE_RESPONSE : USE_OTHER;
+    return data ? USE_DATA : response ? USE_RESPONSE : USE_OTHER;
 }
 
 /* Whether `n` is an object literal of placeholders (`{ ':pk': v }`,
