@@ -175,6 +175,14 @@ size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name,
  * top level returns (`[emailKey(e), phoneKey(p)].filter(Boolean)`). At
  * most `max` into out; their count (0: none, or more than max). */
 size_t ex_element_values(Ex *x, SynNode id, SynNode *out, size_t max);
+/* The `return` statements of a function's body (a statement_block), in
+ * source order, not those of functions or classes nested in it.
+ * ex_return_walk_next gives a null node at the end. */
+typedef struct ReturnWalk {
+    size_t i, to;
+} ReturnWalk;
+ReturnWalk ex_return_walk(Ex *x, SynNode body);
+SynNode ex_return_walk_next(Ex *x, ReturnWalk *w);
 bool ex_lower_contains(const char *s, const char *needle);
 /* A framework's exported name as imported here ("KEY_SEPARATOR"), NULL. */
 const char *ex_framework_name(Ex *x, const char *local);

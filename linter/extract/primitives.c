@@ -559,20 +559,35 @@ static SynNode local_function_return(Ex *x, const char *name)
     SynNode body = field(fn, "body");
     if (syn_null(body) || !is(body, "statement_block"))
         return body;
-    SynNode ret = {0};
-    size_t i, to;
-    bool ok = syn_subtree(x->syn, body, &i, &to);
-    for (; ok && i < to; i++) {
-        SynNode cur = syn_node_at(x->syn, i);
-        if (syn_is_function(cur)) {
-            i = syn_end_of(x->syn, i) - 1;
+    ReturnWalk w = ex_return_walk(x, body);
+    SynNode st = ex_return_walk_next(x, &w);
+    if (!syn_null(ex_return_walk_next(x, &w)))
+        return (SynNode){0};
+    return syn_null(st) ? st : syn_child(x->syn, st, 0);
+}
+
+ReturnWalk ex_return_walk(Ex *x, SynNode body)
+{
+    ReturnWalk w = {0};
+    if (!syn_subtree(x->syn, body, &w.i, &w.to))
+        w.i = w.to = 0;
+    return w;
+}
+
+SynNode ex_return_walk_next(Ex *x, ReturnWalk *w)
+{
+    while (w->i < w->to) {
+        SynNode cur = syn_node_at(x->syn, w->i);
+        if (syn_is_function(cur) || is(cur, "class_declaration")) {
+            w->i = syn_end_of(x->syn, w->i);
         } else if (is(cur, "return_statement")) {
-            if (!syn_null(ret))
-                return (SynNode){0};
-            ret = syn_child(x->syn, cur, 0);
+            w->i = syn_end_of(x->syn, w->i);
+            return cur;
+        } else {
+            w->i++;
         }
     }
-    return ret;
+    return (SynNode){0};
 }
 
 size_t ex_element_values(Ex *x, SynNode id, SynNode *out, size_t max)

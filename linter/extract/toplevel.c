@@ -294,35 +294,24 @@ static void helper_function(Ex *x, const char *name, SynNode fn, bool exported)
     if (!is(body, "statement_block")) {
         ret = guarded_value(x, body);
     } else {
-        /* the returns of this function (not of nested ones), in order */
-        size_t i, to;
-        bool ok = syn_subtree(x->syn, body, &i, &to);
-        while (ok && i < to) {
-            SynNode cur = syn_node_at(x->syn, i);
-            if (syn_is_function(cur) || is(cur, "class_declaration")) {
-                i = syn_end_of(x->syn, i);
+        /* the first key-shaped return (an object or text), else the first call */
+        ReturnWalk w = ex_return_walk(x, body);
+        for (SynNode st = ex_return_walk_next(x, &w); !syn_null(st);
+             st = ex_return_walk_next(x, &w)) {
+            SynNode e = syn_child(x->syn, st, 0);
+            if (syn_null(e))
                 continue;
-            }
-            if (is(cur, "return_statement")) {
-                SynNode e = syn_child(x->syn, cur, 0);
-                if (!syn_null(e))
-                    e = guarded_value(x, e);
-                const char *text;
-                /* `if (!data) return ''`: a guard's empty text, not the key */
-                if (!syn_null(e) && ex_string_value(x, unwrap(e), &text) && !text[0]) {
-                    i = syn_end_of(x->syn, i);
-                    continue;
-                }
-                if (!syn_null(e) && (ex_is_string_like(x, e) || is(unwrap(e), "object"))) {
-                    ret = e;
-                    break;
-                }
-                if (!syn_null(e) && is(unwrap(e), "call_expression") && syn_null(ret))
-                    ret = e;
-                i = syn_end_of(x->syn, i);
+            e = guarded_value(x, e);
+            const char *text;
+            /* `if (!data) return ''`: a guard's empty text, not the key */
+            if (!syn_null(e) && ex_string_value(x, unwrap(e), &text) && !text[0])
                 continue;
+            if (!syn_null(e) && (ex_is_string_like(x, e) || is(unwrap(e), "object"))) {
+                ret = e;
+                break;
             }
-            i++;
+            if (!syn_null(e) && is(unwrap(e), "call_expression") && syn_null(ret))
+                ret = e;
         }
     }
     if (syn_null(ret))
