@@ -118,15 +118,42 @@ static int fold_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->token, b->token);
 }
 
-/* Whether the file puts whole items (a put, a batch or transaction write),
- * itself or through a project function it hands them to (puts_by_call). */
-static bool puts_items(const FileIR *f)
+/* The name an operation gives its table: what a constant holds, when
+ * resolution found it, else the text, a batch's computed `[name]` as
+ * `name` (*len: its length). NULL: none. */
+static const char *table_named(const DataOp *op, size_t *len)
+{
+    const char *t = op->table_value ? op->table_value : op->table;
+    if (!t)
+        return NULL;
+    *len = strlen(t);
+    if (!op->table_value && *len >= 2 && t[0] == '[' && t[*len - 1] == ']') {
+        *len -= 2;
+        return t + 1;
+    }
+    return t;
+}
+
+/* Whether two operations of one file may be on one table: unless both
+ * name theirs and the names differ. */
+static bool same_table(const DataOp *a, const DataOp *b)
+{
+    size_t la, lb;
+    const char *ta = table_named(a, &la), *tb = table_named(b, &lb);
+    return !ta || !tb || (la == lb && !memcmp(ta, tb, la));
+}
+
+/* Whether the file puts whole items (a put, a batch or transaction write)
+ * into the table of `op`, itself or through a project function it hands
+ * them to (puts_by_call). */
+static bool puts_items(const FileIR *f, const DataOp *op)
 {
     if (f->puts_by_call)
         return true;
     for (size_t i = 0; i < f->ops.n; i++) {
         OpKind kind = f->ops.v[i].kind;
-        if (kind == OP_PUT || kind == OP_BATCH_WRITE || kind == OP_TRANSACT_WRITE)
+        if ((kind == OP_PUT || kind == OP_BATCH_WRITE || kind == OP_TRANSACT_WRITE) &&
+            same_table(&f->ops.v[i], op))
             return true;
     }
     return false;
@@ -142,9 +169,10 @@ static bool writes_key(const FileIR *f, const KeyExpr *k)
         return true;
     case SITE_READ:
         /* an update creates the item when it is missing; but in a file
-         * that puts items, its updates address the items those create */
+         * that puts items into its table, its updates address the items
+         * those create */
         return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE &&
-               !puts_items(f);
+               !puts_items(f, &f->ops.v[k->op]);
     case SITE_CONDITION:
     case KEY_SITE_COUNT:
         break;
@@ -1376,112 +1404,4 @@ void access_index_only(AccessFacts *af, Arena *a, FileIR *const *files, size_t n
 {
     access_facts_over(af, a, files, n);
     access_index(af, a);
-}
-
-/* ---- key conditions ---------------------------------------------------------- */
-
-/* Add a condition on an attribute not seen yet. */
-static void add_cond(Arena *a, OpConds *v, NameMap *seen, OpCond c)
-{
-    size_t at;
-    if (namemap_get(seen, c.attr, &at))
-        return;
-    namemap_put(a, seen, c.attr, v->n);
-    VEC_PUSH(a, v, c);
-}
-
-Span access_clause_at(const DataOp *op, const KeyCond *c)
-{
-    if (!op->key_condition_exact)
-        return op->key_condition_span;
-    /* the literal's text is the expression: count lines up to the clause */
-    Span s = op->key_condition_span;
-    uint32_t row = s.start_row, col = s.start_col + 1;
-    for (uint32_t j = 0; j < c->offset + c->len && op->key_condition[j]; j++) {
-        if (j == c->offset) {
-            s.start_row = row;
-            s.start_col = col;
-        }
-        if (op->key_condition[j] == '\n') {
-            row++;
-            col = 0;
-        } else {
-            col++;
-        }
-    }
-    s.start_byte = op->key_condition_span.start_byte + 1 + c->offset;
-    s.end_byte = s.start_byte + c->len;
-    s.end_row = row;
-    s.end_col = col;
-    return s;
-}
-
-/* Where the clause on `attr` is written (OpCond.clause). */
-static Span clause_span(const DataOp *op, const KeyConds *kc, const OpParams *ex,
-                        const char *attr, Span fallback)
-{
-    if (!op->key_condition)
-        return fallback;
-    for (size_t i = 0; i < kc->items.n; i++) {
-        const char *name = op_param_name(ex, kc->items.v[i].attr);
-        if (name && !strcmp(name, attr))
-            return access_clause_at(op, &kc->items.v[i]);
-    }
-    return op->key_condition_span;
-}
-
-size_t access_conditions(Arena *a, const FileIR *f, const KfOpKeys *keys, size_t opi,
-                         OpCond **out, bool *complete)
-{
-    OpConds v = {0};
-    NameMap seen = {0};
-    *complete = true;
-    KfOpKeys own;
-    if (!keys) {
-        kf_op_keys(a, f, &own);
-        keys = &own;
-    }
-    const DataOp *op = &f->ops.v[opi];
-    const OpParams *ex = op_params(op);
-    KeyConds kc = {0};
-    bool parsed = op->key_condition && ddb_parse_key_condition(a, op->key_condition, &kc);
-    for (size_t i = keys->first[opi]; i != KF_NO_KEY; i = keys->next[i]) {
-        const KeyExpr *k = &f->keys.v[i];
-        if (k->site != SITE_CONDITION || !k->attr)
-            continue;
-        if (attr_is_deferred(k->attr) || k->attr[0] == '#') {
-            *complete = false;
-            continue;
-        }
-        add_cond(a, &v, &seen,
-                 (OpCond){.attr = k->attr, .op = k->cond, .key = k, .span = k->span,
-                          .clause = clause_span(op, &kc, ex, k->attr, k->span)});
-    }
-    if (op->key_condition) {
-        if (!parsed)
-            *complete = false;
-        for (size_t i = 0; i < kc.items.n; i++) {
-            const char *attr = op_param_name(ex, kc.items.v[i].attr);
-            if (!attr || attr[0] == '#') {
-                *complete = false;
-                continue;
-            }
-            add_cond(a, &v, &seen,
-                     (OpCond){.attr = attr, .op = kc.items.v[i].op, .span = op->span,
-                              .clause = clause_span(op, &kc, ex, attr, op->span)});
-        }
-    }
-    if (ex && ex->library) {
-        for (size_t i = 0; i < ex->lib_attrs.n; i++) {
-            const char *attr = ex->lib_attrs.v[i];
-            if (!strcmp(attr, "?")) {
-                *complete = false;
-                continue;
-            }
-            add_cond(a, &v, &seen, (OpCond){.attr = attr, .op = COND_NONE, .span = op->span,
-                                              .clause = op->span});
-        }
-    }
-    *out = v.v;
-    return v.n;
 }
