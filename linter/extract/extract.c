@@ -38,6 +38,8 @@ static void call_expression(Ex *x, SynNode n)
 {
     if (ex_lib_call(x, n))
         return;
+    if (ex_sdk_paginator(x, n))
+        return;
     size_t ops = x->ir->ops.n;
     data_call(x, n);
     if (x->ir->ops.n == ops && !ex_positional_query(x, n) && !ex_positional_update(x, n))

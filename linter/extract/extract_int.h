@@ -302,6 +302,9 @@ void ex_key_conditions(Ex *x, const char *kce, SynNode names, SynNode values, in
  * ex_params_op reads it as a data operation's parameters). */
 void ex_sdk_command(Ex *x, SynNode newexpr);
 void ex_sdk_v2_call(Ex *x, SynNode call, const char *recv, const char *method, SynNode args);
+/* `paginateQuery({ client }, params)`, `paginateScan(...)` of the SDK v3:
+ * a Query or Scan of `params` (sdk.c). */
+bool ex_sdk_paginator(Ex *x, SynNode call);
 bool ex_params_shaped(Ex *x, SynNode obj);
 void ex_params_op(Ex *x, SynNode obj);
 /* An UpdateExpression `ue` of data operation `op`, its `#names` and

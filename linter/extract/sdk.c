@@ -96,10 +96,18 @@ static bool keeps_elements(Ex *x, SynNode call, SynNode *array)
 }
 
 /* The values an array holds, as extraction can see them: an array
- * literal's elements, or what `xs.map(x => value)` makes of each element;
- * through variables and slices of it. Fills out[0..max), returns how
- * many. */
+ * literal's elements (and those of an array spread in it: `[item,
+ * ...pages.map((p) => ({...}))]`), or what `xs.map(x => value)` makes of
+ * each element; through variables and slices of it. Fills out[0..max),
+ * returns how many. */
+static size_t elements_in(Ex *x, SynNode n, SynNode *out, size_t max, int depth);
+
 static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
+{
+    return elements_in(x, n, out, max, 0);
+}
+
+static size_t elements_in(Ex *x, SynNode n, SynNode *out, size_t max, int depth)
 {
     n = ex_follow(x, n, NULL, NULL);
     SynNode from;
@@ -108,8 +116,15 @@ static size_t elements_of(Ex *x, SynNode n, SynNode *out, size_t max)
     size_t got = 0;
     if (is(n, "array")) {
         uint32_t cnt = syn_count(x->syn, n);
-        for (uint32_t i = 0; i < cnt && got < max; i++)
-            out[got++] = syn_child(x->syn, n, i);
+        for (uint32_t i = 0; i < cnt && got < max; i++) {
+            SynNode el = syn_child(x->syn, n, i);
+            if (is(el, "spread_element"))
+                got += depth < 2 ? elements_in(x, syn_child(x->syn, el, 0), out + got,
+                                               max - got, depth + 1)
+                                 : 0;
+            else
+                out[got++] = el;
+        }
         return got;
     }
     SynNode arrow = map_arrow(x, n);
@@ -508,6 +523,35 @@ void ex_sdk_command(Ex *x, SynNode n)
     int op = ex_add_op(x, kind, API_SDK_V3, n, dot ? dot + 1 : name);
     if (!syn_null(a0))
         params_object(x, a0, op);
+}
+
+/* The SDK v3 paginators, `paginateQuery({ client }, params)` and
+ * `paginateScan(...)` (from @aws-sdk/client-dynamodb or lib-dynamodb):
+ * each a Query or Scan of its second argument's parameters. */
+bool ex_sdk_paginator(Ex *x, SynNode n)
+{
+    SynNode fn = unwrap(field(n, "function"));
+    SynNode id = is(fn, "member_expression") ? field(fn, "property") : fn;
+    if (!is(id, "identifier") && !is(id, "property_identifier"))
+        return false;
+    OpKind kind;
+    if (ex_text_eq(x, id, "paginateQuery"))
+        kind = OP_QUERY;
+    else if (ex_text_eq(x, id, "paginateScan"))
+        kind = OP_SCAN;
+    else
+        return false;
+    /* the SDK's: imported from it by name, or a member of what it imports */
+    SynNode head = is(fn, "member_expression") ? unwrap(field(fn, "object")) : fn;
+    const Import *im = is(head, "identifier") ? ex_find_import(x, ex_ntext(x, head)) : NULL;
+    if (!im || strncmp(im->source, "@aws-sdk/", 9))
+        return false;
+    SynNode params = ex_arg(x, n, 1);
+    if (syn_null(params))
+        return false;
+    int op = ex_add_op(x, kind, API_SDK_V3, n, ex_ntext(x, id));
+    params_object(x, params, op);
+    return true;
 }
 
 /* A DynamoDB client made here: `new DynamoDB(...)`, `new DynamoDBClient()`,
