@@ -53,9 +53,20 @@ static void push_text(Ex *x, SegList *l, const char *text, uint32_t flags,
 
 void ex_expr_segs(Ex *x, SynNode n, SegList *out, int depth);
 
+/* A parameter or variable declared with the type `number` or `bigint`
+ * (`timestamp: number`). */
+static bool declared_number(Ex *x, SynNode decl)
+{
+    SynNode ty = field(decl, "type");
+    if (!is(ty, "type_annotation"))
+        return false;
+    SynNode t = syn_child(x->syn, ty, 0);
+    return is(t, "predefined_type") && (ex_text_eq(x, t, "number") || ex_text_eq(x, t, "bigint"));
+}
+
 /* An operand that is evidently a number: a numeric literal, arithmetic
- * (`a * 60`), Math.*(), Number(), parseInt/parseFloat(), Date.now(), or a
- * name bound to one of these. `+` with such an operand and no string on
+ * (`a * 60`), Math.*(), Number(), parseInt/parseFloat(), Date.now(), a
+ * name declared `: number`, or a name bound to one of these. `+` with such an operand and no string on
  * either side is a sum, not a key being joined (`now + TTL_SECONDS`). */
 static bool numeric_evident(Ex *x, SynNode n, int hops)
 {
@@ -75,6 +86,8 @@ static bool numeric_evident(Ex *x, SynNode n, int hops)
     }
     if (is(n, "identifier") && hops < 3) {
         Binding b = ex_find_binding(x, n, ex_ntext(x, n), true);
+        if (b.found && declared_number(x, b.decl))
+            return true;
         return b.found && !b.param && !syn_null(b.value) && numeric_evident(x, b.value, hops + 1);
     }
     return false;

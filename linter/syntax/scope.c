@@ -195,7 +195,7 @@ static void parameters(Scopes *s, Arena *a, uint32_t scope, SynNode fn)
             pat = p;
         if (syn_is(pat, "assignment_pattern"))
             pat = syn_field(t, pat, "left");
-        add_bind(s, a, scope, B_PARAM, pat, 0, none, none);
+        add_bind(s, a, scope, B_PARAM, pat, 0, none, p);
     }
 }
 
@@ -291,9 +291,11 @@ static bool look_in(const Scopes *s, uint32_t sc, const char *name, uint64_t nh,
 {
     ScopeKind k = (ScopeKind)s->kind[sc];
     if (k == SC_FUNCTION) {
-        if (!last_before(s, sc, B_PARAM, name, nh, UINT32_MAX))
+        const Bind *b = last_before(s, sc, B_PARAM, name, nh, UINT32_MAX);
+        if (!b)
             return false;
         hit->found = hit->param = true;
+        hit->decl = b->decl;
         return true;
     }
     if (k == SC_PROGRAM && !(flags & SCOPE_MODULE))

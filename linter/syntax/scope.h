@@ -36,7 +36,8 @@ typedef struct ScopeHit {
     bool param;    /* a parameter of an enclosing function */
     SynNode value; /* what it was last given before the use; null for a
                     * parameter or a declaration without a value */
-    SynNode decl;  /* the declarator or the assignment */
+    SynNode decl;  /* the declarator or the assignment; a parameter's node
+                    * (`ts: number`, `{ id }: Dto`), null for an arrow's one */
 } ScopeHit;
 
 /* The binding of `name` that `use` sees: in the innermost enclosing
