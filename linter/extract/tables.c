@@ -7,6 +7,7 @@
  * bindings at most MAX_HOPS steps. */
 #include "tables_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -93,6 +94,26 @@ static void add_params(T *t, uint32_t at, OpParams e)
     nummap_put(t->a, &t->params_at, at, t->params.n - 1);
 }
 
+
+/* Whether `s` holds the word `w` (any case), not as part of a name. */
+static bool has_word(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = s; *p; p++)
+        if (!strncasecmp(p, w, n) && (p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return true;
+    return false;
+}
+
+/* A ConditionExpression that holds only for an item that exists:
+ * `attribute_exists(...)`, with no OR or NOT that could let a missing
+ * item through. */
+static bool requires_item(const char *cond)
+{
+    return strstr(cond, "attribute_exists(") && !has_word(cond, "OR") && !has_word(cond, "NOT");
+}
+
 static void record_params(T *t, uint32_t at, SynNode obj)
 {
     if (nummap_get(&t->params_at, at, NULL))
@@ -133,6 +154,9 @@ static void record_params(T *t, uint32_t at, SynNode obj)
     const char *s;
     if (!syn_null(fe) && string_value(t, follow(t, fe), &s))
         e.filter = s;
+    SynNode ce = find_prop(t, obj, "ConditionExpression");
+    if (!syn_null(ce) && string_value(t, follow(t, ce), &s))
+        e.must_exist = requires_item(s);
     e.scan_index_forward = !syn_null(find_prop(t, obj, "ScanIndexForward"));
     add_params(t, at, e);
 }

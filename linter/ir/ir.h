@@ -257,6 +257,10 @@ typedef struct OpParams {
     Span table_span, index_span; /* their values in the source */
     StrList names;          /* ExpressionAttributeNames, flat: "#n", "attr", ... */
     const char *filter;     /* FilterExpression as written, NULL */
+    /* The ConditionExpression holds only when the item exists: it asks
+     * `attribute_exists(...)` with no OR or NOT beside it. An update so
+     * conditioned never creates its item. */
+    bool must_exist;
     bool scan_index_forward;
     /* Library queries (Turbine `query({ index, pk, type })`, ddb-lib
      * `query({ keyCondition: { pk, sk } })`): every attribute the key

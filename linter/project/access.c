@@ -143,9 +143,19 @@ static bool same_table(const DataOp *a, const DataOp *b)
     return !ta || !tb || (la == lb && !memcmp(ta, tb, la));
 }
 
+/* Whether operation `i` of the file writes keys it spells out (a copy of
+ * items read elsewhere writes none). */
+static bool writes_keys(const FileIR *f, size_t i)
+{
+    for (size_t k = 0; k < f->keys.n; k++)
+        if (f->keys.v[k].site == SITE_WRITE && f->keys.v[k].op == (int)i)
+            return true;
+    return false;
+}
+
 /* Whether the file puts whole items (a put, a batch or transaction write)
- * into the table of `op`, itself or through a project function it hands
- * them to (puts_by_call). */
+ * into the table of `op`, itself with their keys spelled out or through a
+ * project function it hands them to (puts_by_call). */
 static bool puts_items(const FileIR *f, const DataOp *op)
 {
     if (f->puts_by_call)
@@ -153,7 +163,7 @@ static bool puts_items(const FileIR *f, const DataOp *op)
     for (size_t i = 0; i < f->ops.n; i++) {
         OpKind kind = f->ops.v[i].kind;
         if ((kind == OP_PUT || kind == OP_BATCH_WRITE || kind == OP_TRANSACT_WRITE) &&
-            same_table(&f->ops.v[i], op))
+            same_table(&f->ops.v[i], op) && writes_keys(f, i))
             return true;
     }
     return false;
@@ -169,10 +179,10 @@ static bool writes_key(const FileIR *f, const KeyExpr *k)
         return true;
     case SITE_READ:
         /* an update creates the item when it is missing; but in a file
-         * that puts items into its table, its updates address the items
-         * those create */
+         * that puts items into its table, keys spelled out, its updates
+         * address the items those create */
         return k->op >= 0 && (size_t)k->op < f->ops.n && f->ops.v[k->op].kind == OP_UPDATE &&
-               !puts_items(f, &f->ops.v[k->op]);
+               !f->ops.v[k->op].params.must_exist && !puts_items(f, &f->ops.v[k->op]);
     case SITE_CONDITION:
     case KEY_SITE_COUNT:
         break;

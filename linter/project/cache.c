@@ -19,7 +19,7 @@
 #include "walk.h"
 
 enum {
-    CACHE_FORMAT = 5,
+    CACHE_FORMAT = 6,
     /* entries ignored that get a note each; the rest are counted */
     NOTES_NAMED = 10,
     /* a record: its name (hex), the length and hash of its entry, the

@@ -114,6 +114,7 @@ static void w_params(BinOut *o, const OpParams *p)
     bin_put_span(o, p->index_span);
     w_list(o, &p->names);
     bin_put_str(o, p->filter);
+    w_bool(o, p->must_exist);
     w_bool(o, p->scan_index_forward);
     w_bool(o, p->library);
     w_list(o, &p->lib_attrs);
@@ -512,6 +513,7 @@ static OpParams r_params(Rd *r)
     p.index_span = r_span(r);
     p.names = r_strlist(r);
     p.filter = r_str(r);
+    p.must_exist = r_bool(r);
     p.scan_index_forward = r_bool(r);
     p.library = r_bool(r);
     p.lib_attrs = r_strlist(r);
