@@ -1129,5 +1129,28 @@ for r in json.load(sys.stdin)["runs"][0]["results"]:
 has evidence-sarif "$related" "error src/plans.ts 7 23 the update that sets plan on this key's entity."
 cd "$proj" || exit 1
 
+# --- a folder of checkouts: each git work tree is its own project --------------
+# a's keys carry a tenant; b's, a project of its own, need none. Linted
+# together through their parent, b is judged as when linted alone; a file
+# in no work tree is linted with the rest of the folder.
+m="$tmp/checkouts"
+mkdir -p "$m/a" "$m/b" "$m/loose"
+git -C "$m/a" init -q && git -C "$m/b" init -q
+cat >"$m/a/orders.ts" <<'EOF'
+export const ORDER = (tenantCode: string, id: string) => ({ PK: `ORDER#${tenantCode}`, SK: `ORDER#${id}` });
+export const ITEM = (tenantCode: string, id: string) => ({ PK: `ITEM#${tenantCode}`, SK: `ITEM#${id}` });
+EOF
+cat >"$m/b/users.ts" <<'EOF'
+export const USER = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
+export const TEAM = (id: string) => ({ PK: `TEAM#${id}`, SK: 'META' });
+EOF
+printf '%s\n' 'export const k = { PK: `ORDER#${id}`, SK: "A" };' >"$m/loose/k.ts"
+run checkouts-alone 0 sh -c "cd '$m/b' && '$keylint' --no-cache -f concise ."
+has checkouts-alone "$out" "0 errors, 0 warnings in 1 file (4 keys)"
+run checkouts-together 0 sh -c "cd '$m' && '$keylint' --no-cache -f concise ."
+lacks checkouts-together "$out" "[missing-tenant]"
+has checkouts-together "$out" "in 3 files (10 keys)"
+has checkouts-loose "$out" "loose/k.ts:1:25: warning: inline key prefix 'ORDER#'"
+
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -43,7 +43,8 @@ static const char usage_text[] =
     "A file named is linted in its project (the git work tree around it, else\n"
     "the directory of its .keylint.yml, else of its package.json), read so\n"
     "that imports and project-wide rules resolve as in a run over it; only\n"
-    "the paths named are reported.\n"
+    "the paths named are reported. A directory in no git work tree that\n"
+    "holds some is linted as each work tree apart and the rest together.\n"
     "\n"
     "options:\n"
     "  -c, --config FILE     use FILE instead of the nearest .keylint.yml\n"
@@ -376,10 +377,13 @@ static void require_reasons(Project *p)
  * are named); the rest of each project is read with `precheck`. A file
  * outside any project (project_root_of) is linted alone. A path not on
  * disk is a problem when `named` (the command line's paths), and is
- * skipped otherwise (--changed: a deleted file). `*check` gets the
- * files of `p` to report; returns the number of files reported in all. */
+ * skipped otherwise (--changed: a deleted file). The `nested` work trees
+ * (walk_git_roots) under a project's root are left to their own. `*check`
+ * gets the files of `p` to report; returns the number of files reported
+ * in all. */
 static size_t scopes_setup(Project *p, const char *config, bool precheck, bool named,
-                           const char *const *paths, size_t n, Scopes *sc, StrList *check)
+                           const char *const *paths, size_t n, const StrList *nested,
+                           Scopes *sc, StrList *check)
 {
     Arena *a = p->arena;
     for (size_t i = 0; i < n; i++) {
@@ -407,6 +411,11 @@ static size_t scopes_setup(Project *p, const char *config, bool precheck, bool n
             q->cache = p->cache;
         }
         s->p = q;
+        /* the work trees below its root are projects of their own */
+        size_t rl = s->root ? strlen(s->root) : 0;
+        for (size_t k = 0; s->root && k < nested->n; k++)
+            if (!strncmp(nested->v[k], s->root, rl) && nested->v[k][rl] == '/')
+                strlist_push(a, &q->exclude, nested->v[k]);
         q->precheck = false;
         if (s->files.n)
             project_add_paths(q, s->files.v, s->files.n);
@@ -1276,18 +1285,39 @@ relint:;
     Problems kept = {0}; /* the record's problems */
     StrList check = {0}; /* --changed, named files: the files reported on */
     Scopes scopes = {0}; /* the projects they are in */
-    if (changed || named) {
+    /* a directory in no git work tree that holds some (a folder of
+     * checkouts): each work tree is a project of its own, linted as if
+     * named alone, and the rest of the directory another */
+    StrList nested = {0}, spread = {0};
+    if (!changed && !named && !from_stdin && !dump) {
+        const char *const here[] = {"."};
+        size_t np = (size_t)(argc - optind);
+        const char *const *ps = np ? (const char *const *)argv + optind : here;
+        np = np ? np : 1;
+        for (size_t i = 0; i < np; i++) {
+            struct stat st;
+            if (stat(ps[i], &st) == 0 && S_ISDIR(st.st_mode))
+                walk_git_roots(ps[i], p->arena, &nested);
+        }
+        for (size_t i = 0; nested.n && i < np; i++)
+            strlist_push(p->arena, &spread, ps[i]);
+        for (size_t i = 0; i < nested.n; i++)
+            strlist_push(p->arena, &spread, nested.v[i]);
+    }
+    if (changed || named || nested.n) {
         /* report on what changed (nothing relevant changed: on nothing),
          * or on the paths named, reading the projects around them */
         StrList targets = {0};
         if (changed)
             changed_paths(p->arena, config, argv + optind, (size_t)(argc - optind), &targets);
-        run.files_checked = changed ? scopes_setup(p, config, precheck && !dump, false,
-                                                   targets.v, targets.n, &scopes, &check)
-                                    : scopes_setup(p, config, precheck && !dump, true,
-                                                   (const char *const *)argv + optind,
-                                                   (size_t)(argc - optind),
-                                                   &scopes, &check);
+        run.files_checked =
+            changed ? scopes_setup(p, config, precheck && !dump, false, targets.v, targets.n,
+                                   &nested, &scopes, &check)
+            : nested.n ? scopes_setup(p, config, precheck, true, spread.v, spread.n, &nested,
+                                      &scopes, &check)
+                       : scopes_setup(p, config, precheck && !dump, true,
+                                      (const char *const *)argv + optind,
+                                      (size_t)(argc - optind), &nested, &scopes, &check);
         run.changed = true; /* report on them alone */
     } else if (from_stdin) {
         /* the buffer, in the project around where it would be */

@@ -471,6 +471,17 @@ static const Config *dir_cache_lookup(Project *p, DirCache *dc, const char *path
     return e->config;
 }
 
+/* Is `abspath` under one of p->exclude? */
+static bool excluded(const Project *p, const char *abspath)
+{
+    for (size_t i = 0; i < p->exclude.n; i++) {
+        size_t l = strlen(p->exclude.v[i]);
+        if (!strncmp(abspath, p->exclude.v[i], l) && abspath[l] == '/')
+            return true;
+    }
+    return false;
+}
+
 size_t project_list_paths(Project *p, const char *const *paths, size_t n)
 {
     static const char *const here[] = {"."};
@@ -500,6 +511,8 @@ size_t project_list_paths(Project *p, const char *const *paths, size_t n)
         const Config *cfg = dir_cache_lookup(p, &dirs, list.v[i], &abspath, &resolved);
         if (project_file(p, abspath))
             continue; /* named before under another spelling */
+        if (excluded(p, abspath))
+            continue; /* another project's */
         cfg = with_overrides(p, cfg, abspath);
         if (resolved ? config_ignores_resolved(cfg, abspath) : config_ignores(cfg, list.v[i]))
             continue;

@@ -107,6 +107,10 @@ typedef struct Project {
     VEC(ModelEntry) models;
     struct TemplateCache *templates; /* found once per configuration (access.h) */
     const char *first_dir; /* the first directory given to project_add_paths */
+    /* Directories whose files are another project's (the git work trees
+     * below a directory linted that is in none: walk_git_roots), absolute;
+     * project_list_paths passes over their files. */
+    StrList exclude;
     struct AccessFacts *access;
     Problems schema_problems;
     /* What module resolution read of the file system (tsconfig and

@@ -535,6 +535,58 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
     arena_free(w.tmp);
 }
 
+void walk_git_roots(const char *dir, Arena *arena, StrList *out)
+{
+    Arena *tmp = arena_new();
+    char *got;
+    size_t n;
+    char *check[] = {"git", "-C", (char *)dir, "rev-parse", "--is-inside-work-tree", NULL};
+    if (run_capture(tmp, check, &got, &n) == 0 && !strncmp(got, "true", 4)) {
+        arena_free(tmp);
+        return;
+    }
+    char *root = realpath(dir, NULL);
+    if (!root) {
+        arena_free(tmp);
+        return;
+    }
+    VEC(const char *) stack = {0};
+    VEC(const char *) found = {0};
+    VEC_PUSH(tmp, &stack, arena_strdup(tmp, root));
+    free(root);
+    /* a bound on the directories entered: a tree too big to look through
+     * is linted as one project, as before */
+    for (size_t entered = 0; stack.n && entered < 100000; entered++) {
+        const char *d = stack.v[--stack.n];
+        struct stat st;
+        if (entered && lstat(join_path(tmp, d, ".git"), &st) == 0) {
+            VEC_PUSH(tmp, &found, d);
+            continue;
+        }
+        DIR *dp = opendir(d);
+        if (!dp)
+            continue;
+        for (struct dirent *e; (e = readdir(dp));) {
+            const char *name = e->d_name;
+            if ((name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) ||
+                is_skipped_name(name, strlen(name)))
+                continue;
+            const char *sub = join_path(tmp, d, name);
+            bool is_dir = e->d_type == DT_DIR;
+            if (e->d_type == DT_UNKNOWN)
+                is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+            if (is_dir)
+                VEC_PUSH(tmp, &stack, sub);
+        }
+        closedir(dp);
+    }
+    if (found.n > 1)
+        qsort(found.v, found.n, sizeof *found.v, cmp_str);
+    for (size_t i = 0; i < found.n; i++)
+        strlist_push(arena, out, arena_strdup(arena, found.v[i]));
+    arena_free(tmp);
+}
+
 void walk_dir_files(const char *dir, bool (*want)(const char *path), Arena *arena,
                     StrList *out)
 {

@@ -35,6 +35,14 @@ void walk_paths(const char *const *paths, size_t npaths, Arena *arena,
 void walk_dir_files(const char *dir, bool (*want)(const char *path), Arena *arena,
                     StrList *out);
 
+/* The git work trees below the directory `dir`, when `dir` is in none:
+ * each directory under it (not `dir` itself) that holds a `.git` entry,
+ * not looked into further, the folders walk_paths skips passed over,
+ * symlinks not followed. Each is another project. Absolute paths, sorted,
+ * pushed into `out` (strings in `arena`); none when `dir` is inside a
+ * work tree (git lists its files; a repository nested in it is not). */
+void walk_git_roots(const char *dir, Arena *arena, StrList *out);
+
 /* Run argv (searched on PATH, no shell) with stdin and stderr on /dev/null
  * and capture stdout into `*out` (in `a`, NUL-terminated). Returns -1 when
  * the program could not be started, else its exit status (or 256 + signal
