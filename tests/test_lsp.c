@@ -982,6 +982,47 @@ static void cross_file(void **state)
     ws_free(&w);
 }
 
+/* A workspace folder that is a folder of checkouts (no git work tree of
+ * its own, two below it): a document is linted in its checkout, as the
+ * command line lints the folder. a's keys carry a tenant; b's, another
+ * project, need none, and get no missing-tenant from a. */
+static void folder_of_checkouts(void **state)
+{
+    (void)state;
+    Workspace w;
+    snprintf(w.dir, sizeof w.dir, "/tmp/keylint-lsp-XXXXXX");
+    assert_non_null(mkdtemp(w.dir));
+    char p[320];
+    static const char *const dirs[] = {"a", "a/.git", "b", "b/.git"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(p, sizeof p, "%s/%s", w.dir, dirs[i]);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    snprintf(p, sizeof p, "%s/a/orders.ts", w.dir);
+    write_file(p, "export const ORDER = (tenantCode: string, id: string) => "
+                  "({ PK: `ORDER#${tenantCode}`, SK: `ORDER#${id}` });\n"
+                  "export const ITEM = (tenantCode: string, id: string) => "
+                  "({ PK: `ITEM#${tenantCode}`, SK: `ITEM#${id}` });\n");
+    static const char users[] =
+        "export const USER = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });\n"
+        "export const TEAM = (id: string) => ({ PK: `TEAM#${id}`, SK: 'META' });\n";
+    snprintf(p, sizeof p, "%s/b/users.ts", w.dir);
+    write_file(p, users);
+    char *uri = path_to_uri(p);
+    Client c;
+    client_start(&c);
+    initialize(&c, &w, false);
+    open_doc(&c, uri, users, 1);
+    json_t *d = publication(&c, uri);
+    assert_null(find_code(d, "missing-tenant"));
+    assert_int_equal(json_array_size(d), 0);
+    json_decref(d);
+    shutdown_exit(&c, 2);
+    assert_int_equal(client_stop(&c), 0);
+    free(uri);
+    ws_free(&w);
+}
+
 /* An editor started without a workspace folder (one file opened): the
  * project around the file is read, as `keylint FILE` reads it, so that
  * other.ts's helper from keys.ts (on disk, not open) resolves. */
@@ -1504,6 +1545,7 @@ int main(void)
         cmocka_unit_test(diagnostics_utf8),
         cmocka_unit_test(cross_file),
         cmocka_unit_test(no_workspace),
+        cmocka_unit_test(folder_of_checkouts),
         cmocka_unit_test(configuration),
         cmocka_unit_test(actions_and_hover),
         cmocka_unit_test(fast_path),

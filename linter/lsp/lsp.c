@@ -282,15 +282,72 @@ static void clear_changed(Server *s)
     s->nchanged = 0;
 }
 
+static bool under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return !strncmp(path, dir, n) &&
+           (path[n] == '/' || path[n] == '\0' || (n && dir[n - 1] == '/'));
+}
+
+/* Is `path` in what the project was loaded from (Server.loaded)? */
 static bool under_roots(const Server *s, const char *path)
 {
-    for (size_t i = 0; i < s->nroots; i++) {
-        size_t n = strlen(s->roots[i]);
-        if (!strncmp(path, s->roots[i], n) &&
-            (path[n] == '/' || path[n] == '\0' || (n && s->roots[i][n - 1] == '/')))
+    for (size_t i = 0; s->p && i < s->p->exclude.n; i++)
+        if (under(path, s->p->exclude.v[i]))
+            return false;
+    for (size_t i = 0; i < s->nloaded; i++)
+        if (under(path, s->loaded[i]))
             return true;
-    }
     return false;
+}
+
+/* Would `path`, opened, need another load: it is in a workspace folder
+ * but not in what the project was loaded from (a checkout of a folder of
+ * checkouts not loaded yet)? */
+static bool needs_load(const Server *s, const char *path)
+{
+    if (!s->p || under_roots(s, path))
+        return false;
+    for (size_t i = 0; i < s->nroots; i++)
+        if (under(path, s->roots[i]))
+            return true;
+    return false;
+}
+
+/* Server.loaded and p->exclude for the workspace folders and the open
+ * documents. */
+static void choose_loaded(Server *s)
+{
+    Arena *a = s->p->arena;
+    StrList paths = {0};
+    for (size_t r = 0; r < s->nroots; r++) {
+        StrList nested = {0};
+        walk_git_roots(s->roots[r], a, &nested);
+        if (!nested.n) {
+            strlist_push(a, &paths, s->roots[r]);
+            continue;
+        }
+        bool rest = false;
+        for (size_t d = 0; d < s->ndocs; d++) {
+            const char *dp = s->docs[d]->path;
+            if (!dp || !under(dp, s->roots[r]))
+                continue;
+            size_t k = 0;
+            while (k < nested.n && !under(dp, nested.v[k]))
+                k++;
+            if (k == nested.n)
+                rest = true;
+            else if (!strlist_has(&paths, nested.v[k]))
+                strlist_push(a, &paths, nested.v[k]);
+        }
+        if (rest) {
+            strlist_push(a, &paths, s->roots[r]);
+            for (size_t k = 0; k < nested.n; k++)
+                strlist_push(a, &s->p->exclude, nested.v[k]);
+        }
+    }
+    s->loaded = (const char **)paths.v;
+    s->nloaded = paths.n;
 }
 
 /* A whole file (a .keylint.yml, a schema), malloc'd; NULL when it cannot
@@ -465,6 +522,8 @@ static void load_project(Server *s)
 {
     close_cache(s, false);
     project_free(s->p);
+    s->loaded = NULL; /* in the project's arena */
+    s->nloaded = 0;
     s->p = project_new(s->config);
     /* as the command line's run over the workspace: files with nothing
      * for keylint are read, not parsed, until a file needs them
@@ -474,8 +533,9 @@ static void load_project(Server *s)
      * related places); documents keep theirs */
     s->p->drop_texts = true;
     open_cache(s);
-    if (s->nroots)
-        project_add_paths(s->p, (const char *const *)s->roots, s->nroots);
+    choose_loaded(s);
+    if (s->nloaded)
+        project_add_paths(s->p, s->loaded, s->nloaded);
     for (size_t i = 0; i < s->ndocs; i++)
         if (s->docs[i]->path) {
             s->docs[i]->lint = false;
@@ -940,7 +1000,10 @@ static void on_did_open(Server *s, json_t *params)
     d->published = NULL;
     if (d->path)
         add_project_of(s, d->path);
-    doc_sync(s, d);
+    if (d->path && needs_load(s, d->path))
+        load_project(s); /* a checkout of a folder of checkouts: loaded now */
+    else
+        doc_sync(s, d);
 }
 
 /* One TextDocumentContentChangeEvent: a range edit or the whole text. */

@@ -57,6 +57,13 @@ typedef struct Server {
     size_t ndocs, capdocs;
     char **roots;          /* workspace folders (absolute paths) */
     size_t nroots;
+    /* What the project was loaded from (in p's arena): the workspace
+     * folders, but of a folder in no git work tree that holds some (a
+     * folder of checkouts) the work trees with an open document, each
+     * linted as the command line lints it, and the rest of the folder
+     * when a document is open there (p->exclude: the other work trees). */
+    const char **loaded;
+    size_t nloaded;
     char *config;          /* initializationOptions/settings "config" */
     char *docs_url;        /* initializationOptions "docsUrl" */
     /* The cache between runs (project/cache.h): initializationOptions
