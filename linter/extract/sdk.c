@@ -611,7 +611,11 @@ void ex_sdk_v2_call(Ex *x, SynNode n, const char *recv, const char *method, SynN
         static const char *const shape[] = {
             "TableName", "Key", "Item", "KeyConditionExpression", "RequestItems",
             "TransactItems", NULL};
-        if (v2[i].kind == OP_SCAN && !is(obj, "object") && receiver_is_client(x, n)) {
+        /* a scan of parameters not written here, or of ones an earlier
+         * call read (the next page of a loop: `params.ExclusiveStartKey =
+         * ...; await db.scan(params)`) */
+        if (v2[i].kind == OP_SCAN && (!is(obj, "object") || ex_consumed(x, obj)) &&
+            receiver_is_client(x, n)) {
             ex_add_op(x, OP_SCAN, API_SDK_V2, n, arena_dot(x->a, recv, method));
             return;
         }
