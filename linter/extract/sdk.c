@@ -232,6 +232,9 @@ static void request_items(Ex *x, SynNode objn, int op)
             continue;
         if (!x->ir->ops.v[op].table) {
             SynNode k = field(p, "key");
+            /* `[TABLE]: ...`: the table is the name inside the brackets */
+            if (is(k, "computed_property_name"))
+                k = unwrap(syn_child(x->syn, k, 0));
             const char *s;
             x->ir->ops.v[op].table_literal = ex_string_value(x, k, &s);
             x->ir->ops.v[op].table = x->ir->ops.v[op].table_literal ? s : ex_ntext(x, k);

@@ -118,29 +118,14 @@ static int fold_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->token, b->token);
 }
 
-/* The name an operation gives its table: what a constant holds, when
- * resolution found it, else the text, a batch's computed `[name]` as
- * `name` (*len: its length). NULL: none. */
-static const char *table_named(const DataOp *op, size_t *len)
-{
-    const char *t = op->table_value ? op->table_value : op->table;
-    if (!t)
-        return NULL;
-    *len = strlen(t);
-    if (!op->table_value && *len >= 2 && t[0] == '[' && t[*len - 1] == ']') {
-        *len -= 2;
-        return t + 1;
-    }
-    return t;
-}
-
 /* Whether two operations of one file may be on one table: unless both
- * name theirs and the names differ. */
+ * name theirs and the names differ (through what a constant holds, when
+ * resolution found it). */
 static bool same_table(const DataOp *a, const DataOp *b)
 {
-    size_t la, lb;
-    const char *ta = table_named(a, &la), *tb = table_named(b, &lb);
-    return !ta || !tb || (la == lb && !memcmp(ta, tb, la));
+    const char *ta = a->table_value ? a->table_value : a->table;
+    const char *tb = b->table_value ? b->table_value : b->table;
+    return !ta || !tb || !strcmp(ta, tb);
 }
 
 /* Whether operation `i` of the file writes keys it spells out (a copy of
