@@ -941,6 +941,27 @@ rm -f "$st/src/huge.ts"
 # file, which is parsed whatever the pre-check says
 run stats-changed 0 "$keylint" --stats --changed "$st/src/button.tsx"
 has stats-changed "$err" "keylint: stats: 5 files (479 bytes) found: 3 files (449 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define, 1 (94 bytes) with nothing for keylint; 0 files (0 bytes) read, not parsed;"
+# an import is followed when what keylint reads of the file names it: the
+# constant in the key is, the clock the function also uses is not (its
+# module holds no key text, so it is read, not parsed)
+pn="$tmp/pername"
+mkdir -p "$pn/src"
+cat >"$pn/src/orders.ts" <<'EOF'
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { orderTag } from './names';
+import { now } from './clock';
+
+const client = DynamoDBDocumentClient.from({} as any);
+
+export async function getOrder(id: string) {
+  const started = now();
+  return client.send(new GetCommand({ TableName: 'app', Key: { PK: `${orderTag}#${id}`, SK: 'META' } }));
+}
+EOF
+printf "export const orderTag = 'ORDER';\n" >"$pn/src/names.ts"
+printf "export const now = () => Date.now();\n" >"$pn/src/clock.ts"
+run stats-per-name 0 "$keylint" --stats "$pn"
+has stats-per-name "$err" "found: 2 files (411 bytes) parsed, 1 of them (33 bytes) because a parsed file needs a name they define, 0 (0 bytes) with nothing for keylint; 1 file (37 bytes) read, not parsed;"
 
 # --- what ESLint and ruff users reach for --------------------------------------
 cd "$proj" || exit 1

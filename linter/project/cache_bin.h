@@ -22,10 +22,16 @@
 typedef struct BinOut {
     char *v;
     size_t n, cap;
+    /* When set, nothing is written: each string put is handed to `seen`
+     * instead (cache_ir_each_str). */
+    void (*seen)(void *ctx, const char *s);
+    void *ctx;
 } BinOut;
 
 static inline void bin_put(BinOut *o, const void *s, size_t n)
 {
+    if (o->seen)
+        return;
     if (o->cap - o->n < n) {
         size_t cap = o->cap ? o->cap * 2 : 4096;
         while (cap - o->n < n)
@@ -63,6 +69,8 @@ static inline void bin_put_str(BinOut *o, const char *s)
         bin_put_u32(o, BIN_NO_STR);
         return;
     }
+    if (o->seen)
+        o->seen(o->ctx, s);
     size_t n = strlen(s);
     bin_put_u32(o, (uint32_t)n);
     bin_put(o, s, n);

@@ -313,6 +313,14 @@ void cache_ir_put(BinOut *o, const FileIR *ir)
     w_tables(o, ir->tables, ir->path);
 }
 
+void cache_ir_each_str(const FileIR *ir, void (*seen)(void *ctx, const char *s), void *ctx)
+{
+    BinOut o = {.seen = seen, .ctx = ctx};
+    FileIR view = *ir;
+    view.imports = (ImportList){0};
+    cache_ir_put(&o, &view);
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 typedef struct Rd {

@@ -20,6 +20,13 @@
 /* `ir` appended to `o`. */
 void cache_ir_put(BinOut *o, const FileIR *ir);
 
+/* Each string `ir` holds, handed to `seen` in the order cache_ir_put
+ * writes them, but the names and sources of its imports (ir->imports):
+ * every name the file's code may look up, since what extraction keeps of
+ * a file is what the cache keeps (defer.c follows an import only when one
+ * of these strings names it). */
+void cache_ir_each_str(const FileIR *ir, void (*seen)(void *ctx, const char *s), void *ctx);
+
 /* The IR read from `in`, in an arena of its own (fileir_free), with
  * `path` as its display path; NULL when it is not what cache_ir_put
  * writes (cut short, a value out of range, lists nested too deep), with

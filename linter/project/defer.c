@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_ir.h"
 #include "facts.h"
 #include "modules.h"
 #include "tables.h"
@@ -648,6 +649,51 @@ static bool imports_read(const FileIR *ir)
     return false;
 }
 
+typedef struct Named {
+    const ImportList *ims;
+    bool *named;
+} Named;
+
+/* The identifier tokens of `s` (letters, digits, '_', '$', not starting
+ * with a digit: `KEYS.USER`, `${tenantId}`, `keys.order(id)` give each
+ * name) that an import binds. */
+static void name_seen(void *ctx, const char *s)
+{
+    Named *nd = ctx;
+    for (size_t i = 0; s[i];) {
+        if (!text_ident_char(s[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (s[j] && text_ident_char(s[j]))
+            j++;
+        if (!isdigit((unsigned char)s[i]))
+            for (size_t k = 0; k < nd->ims->n; k++) {
+                const char *l = nd->ims->v[k].local;
+                if (l && !strncmp(l, s + i, j - i) && !l[j - i])
+                    nd->named[k] = true;
+            }
+        i = j;
+    }
+}
+
+/* named[k]: the file's import k binds a name that something resolution
+ * reads of the file names (cache_ir_each_str: every string of its IR but
+ * its imports'), so the module it comes from may define what is looked
+ * up; an import nothing names is not followed (a component's imports, a
+ * type, a logger). None when resolution reads nothing of the file
+ * (imports_read). Allocated in `a`. */
+static bool *imports_named(Arena *a, const FileIR *ir)
+{
+    size_t n = ir->imports.n;
+    bool *named = arena_alloc(a, (n ? n : 1) * sizeof *named);
+    memset(named, 0, (n ? n : 1) * sizeof *named);
+    if (n && imports_read(ir))
+        cache_ir_each_str(ir, name_seen, &(Named){&ir->imports, named});
+    return named;
+}
+
 void defer_extract_reached(Project *p, DeferExtract extract)
 {
     defer_extract_reached_from(p, extract, NULL);
@@ -680,15 +726,18 @@ void defer_extract_reached_from(Project *p, DeferExtract extract, const bool *se
                 continue;
             read[i] = true;
             reach_file(&r, f->ir);
-            const ImportList *lists[2] = {&f->ir->reexports, &f->ir->imports};
-            for (int l = 0; l < (imports_read(f->ir) ? 2 : 1); l++)
-                for (size_t k = 0; k < lists[l]->n; k++) {
-                    long t = modmap_resolve(mods, i, lists[l]->v[k].source);
-                    if (t >= 0 && p->files.v[t].deferred) {
-                        p->files.v[t].deferred = false;
-                        todo[ntodo++] = (size_t)t;
-                    }
+            const ImportList *ims = &f->ir->imports, *res = &f->ir->reexports;
+            bool *named = imports_named(a, f->ir);
+            for (size_t k = 0; k < res->n + ims->n; k++) {
+                if (k >= res->n && !named[k - res->n])
+                    continue;
+                const Import *im = k < res->n ? &res->v[k] : &ims->v[k - res->n];
+                long t = modmap_resolve(mods, i, im->source);
+                if (t >= 0 && p->files.v[t].deferred) {
+                    p->files.v[t].deferred = false;
+                    todo[ntodo++] = (size_t)t;
                 }
+            }
         }
         settle_forwards(&r);
         settle_calls(&r);

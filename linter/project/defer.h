@@ -5,10 +5,11 @@
  * what it defines may still be read:
  *   - through an import: resolution looks up the constants and helpers an
  *     extracted file imports, and access.c follows index-name constants by
- *     the module name of their import (the imports of an extracted file
- *     that holds nothing resolution reads, no key, operation, constant,
- *     helper or table, nor exports a local name, are not followed; its
- *     re-exports are);
+ *     the module name of their import. An import is followed when a string
+ *     of what extraction kept of the file (its IR, as the cache writes it)
+ *     names the local name it binds: `import { now } from './clock'` is
+ *     not, when `now()` is in no key, operation, constant, helper or
+ *     table; an extracted file's re-exports always are;
  *   - by the project facts, which count every constant holding a text that
  *     some key writes inline (magic-string: "the constant X holds the same
  *     text", and the fix it offers only when one constant holds it);
