@@ -172,6 +172,10 @@ static OpKind op_kind_of_command(const char *name, bool *ok)
     return OP_GET;
 }
 
+static const struct { const char *name; OpKind kind; } transact_kinds[] = {
+    {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
+    {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
+
 /* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
 static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
 {
@@ -183,18 +187,59 @@ static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
         SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
         if (!is(el, "object"))
             continue;
-        static const struct { const char *name; OpKind kind; } kinds[] = {
-            {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
-            {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
-        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-            SynNode inner = ex_find_prop(x, el, kinds[k].name);
+        for (size_t k = 0; k < sizeof transact_kinds / sizeof *transact_kinds; k++) {
+            SynNode inner = ex_find_prop(x, el, transact_kinds[k].name);
             if (syn_null(inner))
                 continue;
-            int op = ex_add_op(x, kinds[k].kind, api, el,
-                            arena_dot(x->a, callee, kinds[k].name));
+            int op = ex_add_op(x, transact_kinds[k].kind, api, el,
+                            arena_dot(x->a, callee, transact_kinds[k].name));
             params_object(x, inner, op);
         }
     }
+}
+
+/* Does the array literal `arr` hold transaction items: an element that
+ * is an object with a `Put`, `Update`, `Delete`, `ConditionCheck` or
+ * `Get` member? *write: one of them writes. */
+static bool transact_array(Ex *x, SynNode arr, bool *write)
+{
+    bool any = false;
+    *write = false;
+    uint32_t cnt = is(arr, "array") ? syn_count(x->syn, arr) : 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
+        for (size_t k = 0; is(el, "object") && k < sizeof transact_kinds / sizeof *transact_kinds; k++)
+            if (!syn_null(ex_find_prop(x, el, transact_kinds[k].name))) {
+                any = true;
+                *write |= k < 4;
+            }
+    }
+    return any;
+}
+
+/* A project's wrapper of a transaction that takes its TransactItems
+ * (`db.transactWrite([{ Put: { Item } }, ...])`, `transactWriteItems(ops)`):
+ * a call whose callee's last name says transact and whose first argument
+ * is an array of transaction items. Its table is the wrapper's business
+ * (API_SDK_PART: no table rule judges it). */
+bool ex_sdk_transact_call(Ex *x, SynNode n)
+{
+    SynNode fn = unwrap(field(n, "function"));
+    if (is(fn, "member_expression"))
+        fn = field(fn, "property");
+    if (!is(fn, "identifier") && !is(fn, "property_identifier"))
+        return false;
+    const char *name = ex_ntext(x, fn);
+    if (!name || !strcasestr(name, "transact"))
+        return false;
+    SynNode arr = ex_follow(x, syn_child(x->syn, field(n, "arguments"), 0), NULL, NULL);
+    bool write;
+    if (!transact_array(x, arr, &write))
+        return false;
+    const char *callee = ex_ntext(x, unwrap(field(n, "function")));
+    ex_add_op(x, write ? OP_TRANSACT_WRITE : OP_TRANSACT_GET, API_SDK_PART, n, callee);
+    transact_items(x, arr, API_SDK_PART, callee);
+    return true;
 }
 
 /* One request of a batch write ({ Item } of a PutRequest, { Key } of a
