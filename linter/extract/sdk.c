@@ -176,52 +176,81 @@ static const struct { const char *name; OpKind kind; } transact_kinds[] = {
     {"Put", OP_PUT}, {"Update", OP_UPDATE}, {"Delete", OP_DELETE},
     {"ConditionCheck", OP_GET}, {"Get", OP_GET}};
 
-/* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
-static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
+/* One op for each member of a transaction item (`{ Put: {...} }`, `{
+ * Update: {...} }`, ...) among the `n` nodes of `els`; true when there
+ * was one. */
+static bool transact_ops(Ex *x, const SynNode *els, size_t n, OpApi api, const char *callee)
 {
-    arr = ex_follow(x, arr, NULL, NULL);
-    if (!is(arr, "array"))
-        return;
-    uint32_t cnt = syn_count(x->syn, arr);
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
-        if (!is(el, "object"))
-            continue;
-        for (size_t k = 0; k < sizeof transact_kinds / sizeof *transact_kinds; k++) {
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        SynNode el = ex_follow(x, els[i], NULL, NULL);
+        for (size_t k = 0; is(el, "object") && k < sizeof transact_kinds / sizeof *transact_kinds;
+             k++) {
             SynNode inner = ex_find_prop(x, el, transact_kinds[k].name);
             if (syn_null(inner))
                 continue;
             int op = ex_add_op(x, transact_kinds[k].kind, api, el,
                             arena_dot(x->a, callee, transact_kinds[k].name));
             params_object(x, inner, op);
+            any = true;
         }
-    }
-}
-
-/* Does the array literal `arr` hold transaction items: an element that
- * is an object with a `Put`, `Update`, `Delete`, `ConditionCheck` or
- * `Get` member? *write: one of them writes. */
-static bool transact_array(Ex *x, SynNode arr, bool *write)
-{
-    bool any = false;
-    *write = false;
-    uint32_t cnt = is(arr, "array") ? syn_count(x->syn, arr) : 0;
-    for (uint32_t i = 0; i < cnt; i++) {
-        SynNode el = ex_follow(x, syn_child(x->syn, arr, i), NULL, NULL);
-        for (size_t k = 0; is(el, "object") && k < sizeof transact_kinds / sizeof *transact_kinds; k++)
-            if (!syn_null(ex_find_prop(x, el, transact_kinds[k].name))) {
-                any = true;
-                *write |= k < 4;
-            }
     }
     return any;
 }
 
+/* The elements of the array literal `arr`, at most max. */
+static size_t array_elements(Ex *x, SynNode arr, SynNode *out, size_t max)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; is(arr, "array") && i < syn_count(x->syn, arr) && n < max; i++)
+        out[n++] = syn_child(x->syn, arr, i);
+    return n;
+}
+
+/* TransactItems: [{ Put: {...} }, { Update: {...} }, ...] */
+static void transact_items(Ex *x, SynNode arr, OpApi api, const char *callee)
+{
+    SynNode el[MAX_BATCH_ELEMENTS];
+    size_t n = array_elements(x, ex_follow(x, arr, NULL, NULL), el, MAX_BATCH_ELEMENTS);
+    transact_ops(x, el, n, api, callee);
+}
+
+/* What a local array `arg` (a name declared with an array literal) is
+ * given before `call`: its elements, then the arguments of each
+ * `arg.push(...)` between its declaration and the call (conditional
+ * pushes too: each may be an element). An array literal written in the
+ * call: its elements. */
+static size_t pushed_elements(Ex *x, SynNode arg, SynNode call, SynNode *out, size_t max)
+{
+    arg = unwrap(arg);
+    if (!is(arg, "identifier"))
+        return array_elements(x, arg, out, max);
+    const char *name = ex_ntext(x, arg);
+    Binding b = ex_find_binding(x, arg, name, false);
+    SynNode init = b.found && !b.param ? unwrap(b.value) : (SynNode){0};
+    size_t n = array_elements(x, init, out, max);
+    if (!is(init, "array"))
+        return n;
+    BlockWalk w = ex_block_walk(x, b.decl, call, &x->string_steps_left);
+    for (SynNode m; n < max && !syn_null(m = ex_block_walk_next(x, &w));) {
+        SynNode mf = unwrap(field(m, "function"));
+        if (!is(m, "call_expression") || !is(mf, "member_expression") ||
+            !ex_text_eq(x, unwrap(field(mf, "object")), name) ||
+            !ex_text_eq(x, field(mf, "property"), "push"))
+            continue;
+        SynNode margs = field(m, "arguments");
+        for (uint32_t i = 0; i < syn_count(x->syn, margs) && n < max; i++)
+            out[n++] = syn_child(x->syn, margs, i);
+    }
+    return n;
+}
+
 /* A project's wrapper of a transaction that takes its TransactItems
- * (`db.transactWrite([{ Put: { Item } }, ...])`, `transactWriteItems(ops)`):
- * a call whose callee's last name says transact and whose first argument
- * is an array of transaction items. Its table is the wrapper's business
- * (API_SDK_PART: no table rule judges it). */
+ * (`db.transactWrite([{ Put: { Item } }, ...])`, `transactWriteItems(ops)`
+ * with `ops.push({ Put: ... })` before): a call whose callee's last name
+ * says transact and whose first argument is an array of transaction
+ * items. Its table is the wrapper's business (API_SDK_PART: no table rule
+ * judges it). */
 bool ex_sdk_transact_call(Ex *x, SynNode n)
 {
     SynNode fn = unwrap(field(n, "function"));
@@ -232,13 +261,21 @@ bool ex_sdk_transact_call(Ex *x, SynNode n)
     const char *name = ex_ntext(x, fn);
     if (!name || !strcasestr(name, "transact"))
         return false;
-    SynNode arr = ex_follow(x, syn_child(x->syn, field(n, "arguments"), 0), NULL, NULL);
-    bool write;
-    if (!transact_array(x, arr, &write))
-        return false;
+    SynNode el[MAX_BATCH_ELEMENTS];
+    size_t cnt = pushed_elements(x, syn_child(x->syn, field(n, "arguments"), 0), n, el,
+                                 MAX_BATCH_ELEMENTS);
     const char *callee = ex_ntext(x, unwrap(field(n, "function")));
-    ex_add_op(x, write ? OP_TRANSACT_WRITE : OP_TRANSACT_GET, API_SDK_PART, n, callee);
-    transact_items(x, arr, API_SDK_PART, callee);
+    size_t first = x->ir->ops.n;
+    int op = ex_add_op(x, OP_TRANSACT_WRITE, API_SDK_PART, n, callee);
+    if (!transact_ops(x, el, cnt, API_SDK_PART, callee)) {
+        x->ir->ops.n = first; /* no transaction items: not a transaction */
+        return false;
+    }
+    bool write = false;
+    for (size_t i = (size_t)op + 1; i < x->ir->ops.n; i++)
+        write |= x->ir->ops.v[i].kind != OP_GET;
+    if (!write)
+        x->ir->ops.v[op].kind = OP_TRANSACT_GET;
     return true;
 }
 
