@@ -578,7 +578,8 @@ SynNode ex_return_walk_next(Ex *x, ReturnWalk *w)
 {
     while (w->i < w->to) {
         SynNode cur = syn_node_at(x->syn, w->i);
-        if (syn_is_function(cur) || is(cur, "class_declaration")) {
+        if (syn_is_function(cur) || is(cur, "class_declaration") ||
+            is(cur, "abstract_class_declaration")) {
             w->i = syn_end_of(x->syn, w->i);
         } else if (is(cur, "return_statement")) {
             w->i = syn_end_of(x->syn, w->i);

@@ -315,6 +315,10 @@ static void call_segs(Ex *x, SynNode n, SegList *out, int depth)
     }
     if (is_date_call(callee))
         flags |= SEGF_DATE;
+    /* `this.typedKey(...)` in a class that inherits typedKey: the base
+     * class's helper, as resolution looks it up */
+    if (!strncmp(callee, "this.", 5))
+        callee = ex_inherited_callee(x, n, callee);
     Seg *s = ex_push_seg(x, out, SEG_CALL, flags, callee, syn_span(n));
     uint32_t cnt = syn_null(args) ? 0 : syn_count(x->syn, args);
     if (cnt) {

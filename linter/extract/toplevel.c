@@ -434,7 +434,7 @@ static void module_declaration(Ex *x, SynNode n, bool exported)
         }
     } else if (is(n, "function_declaration")) {
         helper_function(x, ex_ntext(x, field(n, "name")), n, exported);
-    } else if (is(n, "class_declaration")) {
+    } else if (is(n, "class_declaration") || is(n, "abstract_class_declaration")) {
         /* methods that return keys: Class.method from outside, this.method
          * from inside */
         const char *cname = ex_ntext(x, field(n, "name"));
