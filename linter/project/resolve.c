@@ -854,15 +854,42 @@ void resolve_drop_unused_helpers(ResolveFile *files, size_t n, FileIR *const *al
     free(uses);
 }
 
+/* `SET #space = :space` with `:space` being `parameters.space` while the
+ * whole Key is the record's (`{ pk: parameters.pk, sk: parameters.sk }`):
+ * the value is the attribute of that name of the record the key is read
+ * from, which the key was made of (an upsert of a record: `encode(input)`
+ * gave its keys and its attributes). */
+static bool same_record(const FileIR *ir, const char *attr, const Seg *val, size_t op)
+{
+    const char *dot = val->kind == SEG_REF && val->text ? strchr(val->text, '.') : NULL;
+    if (!dot || strchr(dot + 1, '.') || strcmp(dot + 1, attr))
+        return false;
+    size_t obj = (size_t)(dot - val->text), nkeys = 0;
+    for (size_t k = 0; k < ir->keys.n; k++) {
+        const KeyExpr *key = &ir->keys.v[k];
+        if (key->op < 0 || (size_t)key->op != op ||
+            (key->role != ROLE_PK && key->role != ROLE_SK))
+            continue;
+        const Seg *s = key->segs.n == 1 ? &key->segs.v[0] : NULL;
+        if (!s || s->kind != SEG_REF || !s->text || strncmp(s->text, val->text, obj + 1) ||
+            strchr(s->text + obj + 1, '.'))
+            return false;
+        nkeys++;
+    }
+    return nkeys > 0;
+}
+
 /* Whether the value `val` (one segment, as extraction read it) that
  * operation `op` SETs is one its own key holds once resolved: its
  * partition or sort key, or an attribute of its Key map (`Key:
  * newsSourceKey(symbol, hour, source)` whose helper spells
  * `AGG#NEWS_SOURCE#` with `SET #type = 'NEWS_SOURCE'`). */
-static bool key_holds(Ctx *c, size_t file, const Seg *val, size_t op)
+static bool key_holds(Ctx *c, size_t file, const char *attr, const Seg *val, size_t op)
 {
     if (val->kind == SEG_UNKNOWN)
         return false;
+    if (same_record(c->ir, attr, val, op))
+        return true;
     /* a constant's text is compared with the key's (a call is not
      * inlined: that would count it among the file's helper calls) */
     SegList in = {.v = (Seg *)val, .n = 1, .cap = 1}, out = {0};
@@ -896,7 +923,8 @@ static StrList *op_sets(Ctx *c, size_t file)
     for (size_t o = 0; o < ir->ops.n; o++) {
         const DataOp *op = &ir->ops.v[o];
         for (size_t j = 0; j < op->sets.n; j++)
-            if (j >= op->set_values.n || !key_holds(c, file, &op->set_values.v[j], o))
+            if (j >= op->set_values.n ||
+                !key_holds(c, file, op->sets.v[j], &op->set_values.v[j], o))
                 strlist_push(c->a, &l[o], op->sets.v[j]);
     }
     return l;
