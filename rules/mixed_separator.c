@@ -162,13 +162,41 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k)
     value_guess(ctx, d, k, &key);
 }
 
+/* The parts of `o` and `k` that are arguments handed to a helper are the
+ * same, written at the same places (one local `key` handed to
+ * `getCacheItem(key)` and `setCacheItem(key, v)`), and so is the rest. */
+static bool same_handed_value(const KeyExpr *o, const KeyExpr *k)
+{
+    if (o->segs.n != k->segs.n)
+        return false;
+    bool arg = false;
+    for (size_t i = 0; i < o->segs.n; i++) {
+        const Seg *a = &o->segs.v[i], *b = &k->segs.v[i];
+        if (a->kind != b->kind || (a->flags & SEGF_ARG) != (b->flags & SEGF_ARG) ||
+            !a->text != !b->text || (a->text && strcmp(a->text, b->text)))
+            return false;
+        if (a->flags & SEGF_ARG) {
+            if (a->span.start_byte != b->span.start_byte || !a->span.end_byte)
+                return false;
+            arg = true;
+        }
+    }
+    return arg;
+}
+
 /* Key `k` is the place an earlier key `o` of the file was reported at:
- * the same place read with and without an optional part. (One variable
- * written as two keys of one item is kf_same_value_earlier's.) */
+ * the same place read with and without an optional part; or the same
+ * value handed to another project function (same_handed_value: one key,
+ * reported once). (One variable written as two keys of one item is
+ * kf_same_value_earlier's.) */
 static bool judged_before(const KeyExpr *o, bool o_reported, const KeyExpr *k)
 {
-    return o_reported && o->op == k->op && o->role == k->role &&
-           o->span.start_byte == k->span.start_byte && o->span.end_byte == k->span.end_byte;
+    if (!o_reported || o->role != k->role)
+        return false;
+    if (same_handed_value(o, k))
+        return true;
+    return o->op == k->op && o->span.start_byte == k->span.start_byte &&
+           o->span.end_byte == k->span.end_byte;
 }
 
 static void check(const RuleContext *ctx)

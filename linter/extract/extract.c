@@ -38,7 +38,7 @@ static void call_expression(Ex *x, SynNode n)
 {
     if (ex_lib_call(x, n))
         return;
-    if (ex_sdk_paginator(x, n) || ex_sdk_transact_call(x, n))
+    if (ex_sdk_paginator(x, n) || ex_sdk_items_wrapper(x, n))
         return;
     size_t ops = x->ir->ops.n;
     data_call(x, n);

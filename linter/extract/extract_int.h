@@ -306,9 +306,10 @@ void ex_sdk_v2_call(Ex *x, SynNode call, const char *recv, const char *method, S
  * a Query or Scan of `params` (sdk.c). */
 bool ex_sdk_paginator(Ex *x, SynNode call);
 /* A project's wrapper of a transaction called with its TransactItems
- * (`transactWriteItems([{ Put: { Item } }])`): an op for the call and
- * one for each item. */
-bool ex_sdk_transact_call(Ex *x, SynNode call);
+ * (`transactWriteItems([{ Put: { Item } }])`), or of a batch write with
+ * its requests (`db.batchWrite(batch)`): an op for the call and its
+ * items' keys. */
+bool ex_sdk_items_wrapper(Ex *x, SynNode call);
 bool ex_params_shaped(Ex *x, SynNode obj);
 void ex_params_op(Ex *x, SynNode obj);
 /* An UpdateExpression `ue` of data operation `op`, its `#names` and

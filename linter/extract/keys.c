@@ -377,6 +377,11 @@ static size_t key_object_depth(Ex *x, SynNode objn, KeySite site, int op, int de
                    assigned_keys(x, obj, site, op);
         obj = arg;
     }
+    /* `Key: key` with `const key = isPrivate ? { PK: 'JOB#LIST', ... } :
+     * { PK: `ACCOUNT#${id}`, ... }`: the keys of either object */
+    if (is(obj, "ternary_expression") && depth < 4)
+        return key_object_depth(x, field(obj, "consequence"), site, op, depth + 1) +
+               key_object_depth(x, field(obj, "alternative"), site, op, depth + 1);
     if (!is(obj, "object"))
         return 0;
     size_t added = own_props_keys(x, obj, NULL, site, op, depth);

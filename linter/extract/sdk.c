@@ -245,40 +245,6 @@ static size_t pushed_elements(Ex *x, SynNode arg, SynNode call, SynNode *out, si
     return n;
 }
 
-/* A project's wrapper of a transaction that takes its TransactItems
- * (`db.transactWrite([{ Put: { Item } }, ...])`, `transactWriteItems(ops)`
- * with `ops.push({ Put: ... })` before): a call whose callee's last name
- * says transact and whose first argument is an array of transaction
- * items. Its table is the wrapper's business (API_SDK_PART: no table rule
- * judges it). */
-bool ex_sdk_transact_call(Ex *x, SynNode n)
-{
-    SynNode fn = unwrap(field(n, "function"));
-    if (is(fn, "member_expression"))
-        fn = field(fn, "property");
-    if (!is(fn, "identifier") && !is(fn, "property_identifier"))
-        return false;
-    const char *name = ex_ntext(x, fn);
-    if (!name || !strcasestr(name, "transact"))
-        return false;
-    SynNode el[MAX_BATCH_ELEMENTS];
-    size_t cnt = pushed_elements(x, syn_child(x->syn, field(n, "arguments"), 0), n, el,
-                                 MAX_BATCH_ELEMENTS);
-    const char *callee = ex_ntext(x, unwrap(field(n, "function")));
-    size_t first = x->ir->ops.n;
-    int op = ex_add_op(x, OP_TRANSACT_WRITE, API_SDK_PART, n, callee);
-    if (!transact_ops(x, el, cnt, API_SDK_PART, callee)) {
-        x->ir->ops.n = first; /* no transaction items: not a transaction */
-        return false;
-    }
-    bool write = false;
-    for (size_t i = (size_t)op + 1; i < x->ir->ops.n; i++)
-        write |= x->ir->ops.v[i].kind != OP_GET;
-    if (!write)
-        x->ir->ops.v[op].kind = OP_TRANSACT_GET;
-    return true;
-}
-
 /* One request of a batch write ({ Item } of a PutRequest, { Key } of a
  * DeleteRequest); a value that is the parameter of the `.map` arrow the
  * requests are made by stands for each element of the array mapped. */
@@ -298,6 +264,77 @@ static void batch_request(Ex *x, SynNode reqn, const char *prop, KeySite site, i
         return;
     }
     ex_op_key_object(x, v, site, op, named);
+}
+
+/* A project's wrapper of a batch write that takes its requests
+ * (`db.batchWrite(batch)`, `router.batchWrite(accountId, batch)` with
+ * `batch` a slice of `[{ DeleteRequest: { Key } }, ...rows.map(...)]`): a
+ * call whose callee's last name says batchWrite with an argument whose
+ * elements are PutRequest or DeleteRequest objects. */
+static bool batch_wrapper(Ex *x, SynNode n, const char *callee)
+{
+    SynNode args = field(n, "arguments");
+    for (uint32_t a = 0; a < syn_count(x->syn, args) && a < 4; a++) {
+        SynNode el[MAX_BATCH_ELEMENTS];
+        size_t cnt = elements_of(x, syn_child(x->syn, args, a), el, MAX_BATCH_ELEMENTS);
+        bool any = false;
+        for (size_t j = 0; j < cnt && !any; j++) {
+            SynNode req = ex_follow(x, el[j], NULL, NULL);
+            any = is(req, "object") && (!syn_null(ex_find_prop(x, req, "PutRequest")) ||
+                                        !syn_null(ex_find_prop(x, req, "DeleteRequest")));
+        }
+        if (!any)
+            continue;
+        int op = ex_add_op(x, OP_BATCH_WRITE, API_SDK_PART, n, callee);
+        for (size_t j = 0; j < cnt; j++) {
+            SynNode req = ex_follow(x, el[j], NULL, NULL);
+            if (!is(req, "object"))
+                continue;
+            batch_request(x, ex_find_prop(x, req, "PutRequest"), "Item", SITE_WRITE, op, NULL,
+                          (SynNode){0});
+            batch_request(x, ex_find_prop(x, req, "DeleteRequest"), "Key", SITE_READ, op, NULL,
+                          (SynNode){0});
+        }
+        return true;
+    }
+    return false;
+}
+
+/* A project's wrapper of a transaction that takes its TransactItems
+ * (`db.transactWrite([{ Put: { Item } }, ...])`, `transactWriteItems(ops)`
+ * with `ops.push({ Put: ... })` before): a call whose callee's last name
+ * says transact and whose first argument is an array of transaction
+ * items; or of a batch write that takes its requests (batch_wrapper).
+ * Its table is the wrapper's business (API_SDK_PART: no table rule judges
+ * it). */
+bool ex_sdk_items_wrapper(Ex *x, SynNode n)
+{
+    SynNode fn = unwrap(field(n, "function"));
+    if (is(fn, "member_expression"))
+        fn = field(fn, "property");
+    if (!is(fn, "identifier") && !is(fn, "property_identifier"))
+        return false;
+    const char *name = ex_ntext(x, fn);
+    const char *callee = ex_ntext(x, unwrap(field(n, "function")));
+    if (name && strcasestr(name, "batchWrite"))
+        return batch_wrapper(x, n, callee);
+    if (!name || !strcasestr(name, "transact"))
+        return false;
+    SynNode el[MAX_BATCH_ELEMENTS];
+    size_t cnt = pushed_elements(x, syn_child(x->syn, field(n, "arguments"), 0), n, el,
+                                 MAX_BATCH_ELEMENTS);
+    size_t first = x->ir->ops.n;
+    int op = ex_add_op(x, OP_TRANSACT_WRITE, API_SDK_PART, n, callee);
+    if (!transact_ops(x, el, cnt, API_SDK_PART, callee)) {
+        x->ir->ops.n = first; /* no transaction items: not a transaction */
+        return false;
+    }
+    bool write = false;
+    for (size_t i = (size_t)op + 1; i < x->ir->ops.n; i++)
+        write |= x->ir->ops.v[i].kind != OP_GET;
+    if (!write)
+        x->ir->ops.v[op].kind = OP_TRANSACT_GET;
+    return true;
 }
 
 /* RequestItems: { [table]: [{ PutRequest: { Item } }, { DeleteRequest: { Key } }] }
