@@ -73,11 +73,16 @@ typedef struct Evidence {
     bool same;                 /* on the key's entity, both known */
 } Evidence;
 
-/* An update on another table (both named as environment variables, and
- * not the same one) is not on this key's item. */
-static bool other_table(Arena *a, const UpdatedAttr *u, const char *key_table)
+/* An update on another table (both named as environment variables,
+ * directly or through a constant, and not the same one) is not on this
+ * key's item. */
+static bool other_table(Arena *a, const UpdatedAttr *u, const DataOp *key_op)
 {
-    const char *x = table_name(a, u->table), *y = table_name(a, key_table);
+    if (!key_op)
+        return false;
+    const char *x = u->table_env ? u->table_env : table_name(a, u->table);
+    const char *y = key_op->params.table.env ? key_op->params.table.env
+                                             : table_name(a, key_op->table);
     return x && y && strcmp(x, y) != 0;
 }
 
@@ -85,7 +90,7 @@ static bool other_table(Arena *a, const UpdatedAttr *u, const char *key_table)
  * known entity when it is NULL) that is no key attribute and not on
  * another table. */
 static const UpdatedAttr *first_update(const RuleContext *ctx, Arena *a, const StrList *list,
-                                       const char *entity, const char *key_table)
+                                       const char *entity, const DataOp *key_op)
 {
     const ProjectFacts *f = ctx->facts;
     for (size_t i = 0; i < list->n; i++) {
@@ -97,7 +102,7 @@ static const UpdatedAttr *first_update(const RuleContext *ctx, Arena *a, const S
             if (strcmp(up->attr, list->v[i]) != 0 ||
                 (entity ? !on || strcasecmp(on, entity) != 0 : on != NULL))
                 continue;
-            if (!other_table(a, up, key_table))
+            if (!other_table(a, up, key_op))
                 return up;
         }
     }
@@ -109,7 +114,7 @@ static const UpdatedAttr *first_update(const RuleContext *ctx, Arena *a, const S
  * that names an item of the partition (`RSVP#${userId}` in
  * `SESSION#${id}` -> RSVP), else `entity`. */
 static Evidence updated_field(Arena *a, const char *name, const char *entity,
-                              const char *item, const char *key_table,
+                              const char *item, const DataOp *key_op,
                               const RuleContext *ctx)
 {
     Evidence ev = {0};
@@ -120,7 +125,7 @@ static Evidence updated_field(Arena *a, const char *name, const char *entity,
     if (!fu.all->n)
         return ev;
     /* the same item: an update whose Key names the same entity */
-    if (item && (ev.update = first_update(ctx, a, fu.on_entity, item, key_table)))
+    if (item && (ev.update = first_update(ctx, a, fu.on_entity, item, key_op)))
         ev.same = true;
     /* an update of the partition's own item (SK 'META' setting `plan`)
      * for a key on another item of the partition (`PLAN#${plan}`): the
@@ -129,13 +134,13 @@ static Evidence updated_field(Arena *a, const char *name, const char *entity,
      * COST_SUMMARY item says nothing of its RSVP#${userId} items) */
     else if (entity && item && strcasecmp(entity, item) != 0 && !id_like(name) &&
              (ev.update = first_update(ctx, a, facts_field_updates(f, name, entity).on_entity,
-                                       entity, key_table)))
+                                       entity, key_op)))
         ev.same = true;
     /* otherwise only updates of items whose entity is not known either: an
      * update of another entity's item (a USER item's entityType) says
      * nothing about a key whose entity is not known */
     if (!ev.update && !id_like(name))
-        ev.update = first_update(ctx, a, fu.unscoped, NULL, key_table);
+        ev.update = first_update(ctx, a, fu.unscoped, NULL, key_op);
     return ev;
 }
 
@@ -174,10 +179,10 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
     rule_key_flat(ctx, a, k, &key);
     const char *entity = kf_key_entity(a, ctx->file, k, op_entities);
     const char *sk_entity = NULL; /* the sort key's entity, when it names an item */
-    const char *key_table = NULL;
+    const DataOp *key_op = NULL; /* the key's operation: its table */
     if (k->op >= 0 && (size_t)k->op < ctx->file->ops.n) {
         sk_entity = op_sk_entities[k->op];
-        key_table = ctx->file->ops.v[k->op].table;
+        key_op = &ctx->file->ops.v[k->op];
     } else if (k->role == ROLE_SK && kf_hole_count(&key) > 0) {
         sk_entity = kf_leading_prefix(a, &key);
     }
@@ -206,7 +211,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
             continue;
         const char *last = kf_last_component(a, s->text);
         const char *field = configured_field(a, s->text, ctx->config);
-        Evidence ev = updated_field(a, last, entity, item, key_table, ctx);
+        Evidence ev = updated_field(a, last, entity, item, key_op, ctx);
         const char *via = NULL; /* the name judged, when not the value's own */
         if (!field && !ev.update && s->name && !strchr(s->text, '.')) {
             /* the variable a bare value flowed through; a member
@@ -214,7 +219,7 @@ static void check_key(const RuleContext *ctx, Arena *a, const KeyExpr *k,
              * variable holds it on the way */
             last = kf_last_component(a, s->name);
             field = configured_field(a, s->name, ctx->config);
-            ev = updated_field(a, last, entity, item, key_table, ctx);
+            ev = updated_field(a, last, entity, item, key_op, ctx);
             via = s->name;
         }
         if (!field && !ev.update)

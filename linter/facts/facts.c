@@ -511,7 +511,8 @@ static FileFacts *file_facts(Arena *a, const FileIR *file, const Config *cfg)
             VEC_PUSH(a, &f->updates, ((UpdatedAttr){arena_strdup(a, sets->v[j]),
                                                     op_entities[i], op_sk_entities[i],
                                                     file->path, op->update_span,
-                                                    op->table, op_ids[i]}));
+                                                    op->table, op_ids[i],
+                                                    op->params.table.env}));
     }
     for (size_t i = 0; i < file->keys.n; i++)
         key_facts(f, a, file->path, &file->keys.v[i], cfg, &ff->seps, &set, &ff->codes,
@@ -583,7 +584,8 @@ static void merge_lists(ProjectFacts *f, Arena *a, const FileFacts *const *parts
                               arena_strdup(a, p->attr));
             UpdatedAttr u = {arena_strdup(a, p->attr), arena_strdup(a, p->entity),
                              arena_strdup(a, p->sk_entity), arena_strdup(a, p->path),
-                             p->span, arena_strdup(a, p->table), arena_strdup(a, p->id_name)};
+                             p->span, arena_strdup(a, p->table), arena_strdup(a, p->id_name),
+                             arena_strdup(a, p->table_env)};
             VEC_PUSH(a, &f->updates, u);
             index_update(f, a, &u);
         }

@@ -43,6 +43,9 @@ typedef struct UpdatedAttr {
     const char *table;  /* its TableName as written, NULL when not known */
     const char *id_name; /* what its key names the item by (`listingId` of
                           * `LISTING#${listingId}`), NULL when not known */
+    const char *table_env; /* the environment variable its TableName is read
+                            * from, through constants (`const T =
+                            * process.env.T || 'x'`), NULL when none */
 } UpdatedAttr;
 
 /* A call of a key helper that some key of the project inlines: the
