@@ -178,16 +178,10 @@ static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t 
     }
     SynNode taken[MAX_TAKEN];
     size_t ntaken = 0;
+    bool changed = false;
     BlockWalk w = ex_block_walk(x, b.decl, call, &x->string_steps_left);
-    for (SynNode m; !syn_null(m = ex_block_walk_next(x, &w));) {
-        SynNode mf = unwrap(field(m, "function"));
-        if (!is(m, "call_expression") || !is(mf, "member_expression") ||
-            !ex_text_eq(x, unwrap(field(mf, "object")), name))
-            continue;
-        if (ex_text_eq(x, field(mf, "property"), "unshift") ||
-            ex_text_eq(x, field(mf, "property"), "splice"))
-            return false;
-        if (!ex_text_eq(x, field(mf, "property"), "push") || excluded(x, m, taken, ntaken))
+    for (SynNode m; !syn_null(m = ex_push_next(x, &w, name, &changed));) {
+        if (excluded(x, m, taken, ntaken))
             continue;
         if (ntaken < MAX_TAKEN)
             taken[ntaken++] = m;
@@ -206,7 +200,7 @@ static bool joined_strings(Ex *x, SynNode call, char **buf, size_t *len, size_t 
             parts++;
         }
     }
-    return true;
+    return !changed;
 }
 
 static bool build_string(Ex *x, SynNode n, char **buf, size_t *len, size_t *cap, int depth)

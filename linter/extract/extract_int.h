@@ -164,6 +164,11 @@ typedef struct BlockWalk {
 } BlockWalk;
 BlockWalk ex_block_walk(Ex *x, SynNode decl, SynNode use, size_t *budget);
 SynNode ex_block_walk_next(Ex *x, BlockWalk *w);
+/* The next call `name.push(...)` of walk `w` over the block of a local
+ * array `name` (ex_block_walk from its declaration); a null node at the
+ * end, or at another change to the array (`unshift`, `splice`), which
+ * sets *changed. */
+SynNode ex_push_next(Ex *x, BlockWalk *w, const char *name, bool *changed);
 /* The values a `let` declared without one is given in the branches of its
  * block before `use` (`let pk; if (a) pk = ...; else pk = ...;`). */
 size_t ex_branch_assignments(Ex *x, SynNode decl, SynNode use, const char *name, SynNode *out,

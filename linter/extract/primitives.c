@@ -454,6 +454,24 @@ SynNode ex_block_walk_next(Ex *x, BlockWalk *w)
     return (SynNode){0};
 }
 
+SynNode ex_push_next(Ex *x, BlockWalk *w, const char *name, bool *changed)
+{
+    for (SynNode m; !syn_null(m = ex_block_walk_next(x, w));) {
+        SynNode mf = unwrap(field(m, "function"));
+        if (!is(m, "call_expression") || !is(mf, "member_expression") ||
+            !ex_text_eq(x, unwrap(field(mf, "object")), name))
+            continue;
+        SynNode prop = field(mf, "property");
+        if (ex_text_eq(x, prop, "unshift") || ex_text_eq(x, prop, "splice")) {
+            *changed = true;
+            return (SynNode){0};
+        }
+        if (ex_text_eq(x, prop, "push"))
+            return m;
+    }
+    return (SynNode){0};
+}
+
 /* The values a `let` declared without one (`decl`, its declarator) is
  * given before `use` by statements `name = value;` in the branches of its
  * block (`let pk; if (a) { pk = ... } else { pk = ... }`), not in functions

@@ -231,13 +231,9 @@ static size_t pushed_elements(Ex *x, SynNode arg, SynNode call, SynNode *out, si
     size_t n = array_elements(x, init, out, max);
     if (!is(init, "array"))
         return n;
+    bool changed = false; /* an unshift or splice: the pushes until then */
     BlockWalk w = ex_block_walk(x, b.decl, call, &x->string_steps_left);
-    for (SynNode m; n < max && !syn_null(m = ex_block_walk_next(x, &w));) {
-        SynNode mf = unwrap(field(m, "function"));
-        if (!is(m, "call_expression") || !is(mf, "member_expression") ||
-            !ex_text_eq(x, unwrap(field(mf, "object")), name) ||
-            !ex_text_eq(x, field(mf, "property"), "push"))
-            continue;
+    for (SynNode m; n < max && !syn_null(m = ex_push_next(x, &w, name, &changed));) {
         SynNode margs = field(m, "arguments");
         for (uint32_t i = 0; i < syn_count(x->syn, margs) && n < max; i++)
             out[n++] = syn_child(x->syn, margs, i);
